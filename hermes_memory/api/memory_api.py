@@ -1,0 +1,535 @@
+"""MemoryAPI: one facade over every tier (design section 8.1).
+
+Collaborators (config, database, curated store, clock, owner) are constructor
+arguments, so tests and embedders can pass their own. Every public method
+returns the result envelope of section 8.2 and never leaks a sqlite exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hermes_memory import guard
+from hermes_memory.api.envelope import Envelope, run
+from hermes_memory.clock import Clock, parse_time, system_clock
+from hermes_memory.config import MemoryConfig, load_config
+from hermes_memory.errors import ValidationError
+from hermes_memory.tier1 import CuratedStore
+from hermes_memory.tier2 import (
+    Database,
+    EntityStore,
+    EpisodeStore,
+    FactStore,
+    Owner,
+    TimelineStore,
+    TurnInput,
+)
+from hermes_memory.tier2 import health as tier2_health
+from hermes_memory.tier2.entities import ENTITY_TYPES, RELATION_NAME
+from hermes_memory.tier2.timeline import EVENT_TYPES
+from hermes_memory.validation import (
+    require_choice,
+    require_limit,
+    require_scope_path,
+    require_text,
+    require_unit,
+)
+
+SOURCE_TYPES = ("user", "session", "memory", "tool", "cron", "import", "extraction")
+
+
+class MemoryAPI:
+    """The memory of one profile: curated files, SQLite truth and derived tiers."""
+
+    def __init__(
+        self,
+        config: MemoryConfig | None = None,
+        *,
+        home: str | Path | None = None,
+        profile: str | None = None,
+        owner: Owner | None = None,
+        clock: Clock = system_clock,
+        db: Database | None = None,
+        curated: CuratedStore | None = None,
+        actor: str = "api",
+    ) -> None:
+        self.config = config or load_config(home, profile)
+        self.clock = clock
+        self.owner = owner or Owner()
+        self.actor = actor
+        self.db = db or Database(
+            self.config.db_path,
+            busy_timeout_ms=self.config.tier2.busy_timeout_ms,
+            wal=self.config.tier2.wal_mode,
+        )
+        self.curated = curated or CuratedStore(
+            self.config.curated_dir,
+            memory_char_limit=self.config.tier1.memory_char_limit,
+            user_char_limit=self.config.tier1.user_char_limit,
+            secrets_policy=self.config.security.secrets,
+        )
+        self.facts = FactStore(self.db, max_facts=self.config.tier2.max_facts)
+        self.episodes = EpisodeStore(self.db)
+        self.entities = EntityStore(self.db, max_entities=self.config.tier2.max_entities)
+        self.timeline = TimelineStore(self.db)
+
+    # -- lifecycle ------------------------------------------------------------------
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> MemoryAPI:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- tier 1: curated --------------------------------------------------------------
+    def curated_get(self, store: str = "memory") -> Envelope:
+        def work() -> tuple[Any, dict[str, Any]]:
+            entries = self.curated.entries(store)
+            used, limit = self.curated.usage(store)
+            return entries, {"usage": f"{used:,}/{limit:,}", "store": store}
+
+        return run("tier1", ["tier1"], work)
+
+    def curated_add(self, content: str, store: str = "memory") -> Envelope:
+        return run("tier1", ["tier1"], lambda: self.curated.add(content, store).to_dict())
+
+    def curated_replace(self, old: str, new: str, store: str = "memory") -> Envelope:
+        return run("tier1", ["tier1"], lambda: self.curated.replace(old, new, store).to_dict())
+
+    def curated_remove(self, substring: str, store: str = "memory") -> Envelope:
+        return run("tier1", ["tier1"], lambda: self.curated.remove(substring, store).to_dict())
+
+    # -- tier 2: facts --------------------------------------------------------------------
+    def fact_store(
+        self,
+        content: str,
+        category: str = "general",
+        confidence: float = 1.0,
+        source: str = "user",
+        *,
+        importance: float = 0.5,
+        scope: str = "/",
+        source_id: str | None = None,
+        expires_at: float | str | None = None,
+        valid_at: float | str | None = None,
+        metadata: dict[str, Any] | None = None,
+        evidence_ids: Sequence[str] = (),
+    ) -> Envelope:
+        """Store a fact. An exact duplicate returns the existing fact (``meta.created`` False)."""
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            text, flags = self._screen(content, "content")
+            fact, created = self.facts.store(
+                self.owner,
+                content=text,
+                category=require_choice(category, "category", self.config.tier2.categories),
+                scope=require_scope_path(scope),
+                importance=require_unit(importance, "importance"),
+                confidence=require_unit(confidence, "confidence"),
+                source_type=require_choice(source, "source", SOURCE_TYPES),
+                source_id=_optional_text(source_id, "source_id"),
+                now=self.clock(),
+                actor=self.actor,
+                expires_at=_optional_time(expires_at, "expires_at"),
+                valid_at=_optional_time(valid_at, "valid_at"),
+                flags=flags,
+                metadata=_metadata(metadata),
+                evidence_episodes=_id_list(evidence_ids, "evidence_ids"),
+            )
+            return fact.to_dict(), {"created": created, "deduplicated": not created}
+
+        return run("tier2", ["tier2"], work)
+
+    def fact_query(
+        self,
+        query: str = "",
+        category: str | None = None,
+        limit: int = 10,
+        min_confidence: float = 0.0,
+        *,
+        scope: str | None = None,
+        include_archived: bool = False,
+    ) -> Envelope:
+        """Full-text search (BM25) over facts; an empty query lists the most important."""
+
+        def work() -> list[dict[str, Any]]:
+            text = require_text(
+                query, "query", max_chars=self.config.tier2.max_content_chars, allow_empty=True
+            )
+            hits = self.facts.search(
+                self.owner,
+                text,
+                limit=require_limit(limit),
+                category=require_choice(category, "category", self.config.tier2.categories)
+                if category
+                else None,
+                scope_prefix=require_scope_path(scope) if scope else None,
+                min_confidence=require_unit(min_confidence, "min_confidence"),
+                include_archived=include_archived,
+            )
+            return [{**h.fact.to_dict(), "bm25": round(h.bm25, 4)} for h in hits]
+
+        return run("tier2", ["tier2"], work)
+
+    def fact_get(self, uuid: str) -> Envelope:
+        return run(
+            "tier2", ["tier2"], lambda: self.facts.get(self.owner, _ident(uuid, "uuid")).to_dict()
+        )
+
+    def fact_update(self, uuid: str, **fields: Any) -> Envelope:
+        def work() -> dict[str, Any]:
+            changes: dict[str, Any] = {}
+            for key, value in fields.items():
+                if key == "content":
+                    changes[key], _ = self._screen(value, "content")
+                elif key in ("importance", "confidence"):
+                    changes[key] = require_unit(value, key)
+                elif key == "category":
+                    changes[key] = require_choice(value, key, self.config.tier2.categories)
+                elif key == "scope":
+                    changes[key] = require_scope_path(value)
+                elif key in ("expires_at", "valid_at", "invalid_at"):
+                    changes[key] = _optional_time(value, key)
+                elif key == "metadata":
+                    changes[key] = _metadata(value)
+                else:
+                    changes[key] = value  # the store names unknown fields in its error
+            return self.facts.update(
+                self.owner, _ident(uuid, "uuid"), changes, now=self.clock(), actor=self.actor
+            ).to_dict()
+
+        return run("tier2", ["tier2"], work)
+
+    def fact_delete(self, uuid: str, soft: bool = True) -> Envelope:
+        return run(
+            "tier2",
+            ["tier2"],
+            lambda: self.facts.delete(
+                self.owner, _ident(uuid, "uuid"), soft=soft, now=self.clock(), actor=self.actor
+            ).to_dict(),
+        )
+
+    # -- tier 2: episodes -----------------------------------------------------------------------
+    def ingest_turn(
+        self,
+        speaker: str,
+        text: str,
+        *,
+        session_id: str,
+        message_id: str,
+        timestamp: float | str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Envelope:
+        """Store one conversation turn losslessly (idempotent per session + message id)."""
+        turn = {
+            "speaker": speaker,
+            "text": text,
+            "session_id": session_id,
+            "message_id": message_id,
+            "timestamp": timestamp,
+            "metadata": metadata,
+        }
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            ((episode, created),) = self._store_turns([turn])
+            return episode.to_dict(), {"created": created}
+
+        return run("tier2", ["tier2"], work)
+
+    def ingest_turns(self, turns: Sequence[dict[str, Any]]) -> Envelope:
+        """Store many turns in one transaction (all or nothing)."""
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            stored = self._store_turns(list(turns))
+            created = sum(1 for _, c in stored if c)
+            return [e.uuid for e, _ in stored], {
+                "created": created,
+                "skipped": len(stored) - created,
+            }
+
+        return run("tier2", ["tier2"], work)
+
+    def episodes_page(self, session_id: str, *, after: int = 0, limit: int = 50) -> Envelope:
+        """Turns of a session in order, a page at a time; pass ``meta.next_after`` on."""
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            page = self.episodes.page(
+                self.owner,
+                _ident(session_id, "session_id"),
+                after_id=after,
+                limit=require_limit(limit),
+            )
+            next_after = page[-1].rowid if len(page) == limit else None
+            return [e.to_dict() for e in page], {"next_after": next_after}
+
+        return run("tier2", ["tier2"], work)
+
+    def _store_turns(self, turns: list[dict[str, Any]]) -> list[Any]:
+        if not turns:
+            raise ValidationError("no turns given", field="turns")
+        now = self.clock()
+        inputs = []
+        for i, t in enumerate(turns):
+            where = f"turns[{i}]" if len(turns) > 1 else "turn"
+            if not isinstance(t, dict):
+                raise ValidationError("must be a mapping", field=where)
+            text, flags = self._screen(t.get("text"), "text")
+            ts = t.get("timestamp")
+            inputs.append(
+                TurnInput(
+                    speaker=require_text(t.get("speaker"), "speaker", max_chars=200),
+                    text=text,
+                    session_id=_ident(t.get("session_id"), "session_id"),
+                    message_id=_ident(t.get("message_id"), "message_id"),
+                    timestamp=now if ts is None else parse_time(ts, "timestamp"),
+                    metadata=_metadata(t.get("metadata")),
+                    flags=tuple(flags),
+                )
+            )
+        return self.episodes.add_many(self.owner, inputs, now=now, actor=self.actor)
+
+    # -- tier 2: entities and relations -------------------------------------------------------
+    def entity_ensure(
+        self,
+        name: str,
+        entity_type: str = "concept",
+        aliases: Sequence[str] | None = None,
+        description: str | None = None,
+    ) -> Envelope:
+        def work() -> tuple[Any, dict[str, Any]]:
+            entity, created = self.entities.ensure(
+                self.owner,
+                name=require_text(name, "name", max_chars=200),
+                entity_type=require_choice(entity_type, "entity_type", ENTITY_TYPES),
+                aliases=[require_text(a, "aliases", max_chars=200) for a in (aliases or [])],
+                description=_optional_text(description, "description", 2000),
+                now=self.clock(),
+                actor=self.actor,
+            )
+            return entity.to_dict(), {"created": created}
+
+        return run("tier2", ["tier2"], work)
+
+    def entity_link(
+        self,
+        from_name: str,
+        to_name: str,
+        relation: str,
+        strength: float = 1.0,
+        *,
+        evidence_fact: str | None = None,
+    ) -> Envelope:
+        def work() -> tuple[Any, dict[str, Any]]:
+            rel = require_text(relation, "relation", max_chars=41).lower()
+            if not RELATION_NAME.match(rel):
+                raise ValidationError("must be snake_case, like depends_on", field="relation")
+            relation_row, created = self.entities.link(
+                self.owner,
+                from_name=require_text(from_name, "from_name", max_chars=200),
+                to_name=require_text(to_name, "to_name", max_chars=200),
+                relation=rel,
+                strength=require_unit(strength, "strength"),
+                evidence_fact=_optional_text(evidence_fact, "evidence_fact"),
+                now=self.clock(),
+                actor=self.actor,
+            )
+            return relation_row.to_dict(), {"created_entities": created}
+
+        return run("tier2", ["tier2"], work)
+
+    def entity_query(
+        self, name: str | None = None, entity_type: str | None = None, limit: int = 10
+    ) -> Envelope:
+        """Entities by name, alias or description words, with their relations."""
+
+        def work() -> list[dict[str, Any]]:
+            found = self.entities.search(
+                self.owner,
+                name=require_text(name, "name", max_chars=200) if name else None,
+                entity_type=require_choice(entity_type, "entity_type", ENTITY_TYPES)
+                if entity_type
+                else None,
+                limit=require_limit(limit),
+            )
+            relations = self.entities.relations_of(self.owner, [e.uuid for e in found])
+            out = []
+            for e in found:
+                mine = [r.to_dict() for r in relations if e.uuid in (r.from_entity, r.to_entity)]
+                out.append({**e.to_dict(), "relations": mine})
+            return out
+
+        return run("tier2", ["tier2"], work)
+
+    # -- tier 2: timeline --------------------------------------------------------------------
+    def timeline_add(
+        self,
+        event_type: str,
+        title: str,
+        description: str | None = None,
+        importance: float = 0.5,
+        related_entities: Sequence[str] | None = None,
+        *,
+        timestamp: float | str | None = None,
+        related_facts: Sequence[str] | None = None,
+        session_id: str | None = None,
+    ) -> Envelope:
+        def work() -> dict[str, Any]:
+            text, _ = self._screen(title, "title")
+            desc = None
+            if description is not None:
+                desc, _ = self._screen(description, "description")
+            return self.timeline.add(
+                self.owner,
+                event_type=require_choice(event_type, "event_type", EVENT_TYPES),
+                title=text,
+                description=desc,
+                importance=require_unit(importance, "importance"),
+                timestamp=self.clock() if timestamp is None else parse_time(timestamp, "timestamp"),
+                related_entities=[
+                    require_text(x, "related_entities", max_chars=200)
+                    for x in (related_entities or [])
+                ],
+                related_facts=_id_list(related_facts or [], "related_facts"),
+                session_id=_optional_text(session_id, "session_id"),
+                now=self.clock(),
+                actor=self.actor,
+            ).to_dict()
+
+        return run("tier2", ["tier2"], work)
+
+    def timeline_query(
+        self,
+        start: float | str | None = None,
+        end: float | str | None = None,
+        event_type: str | None = None,
+        limit: int = 20,
+        *,
+        query: str | None = None,
+    ) -> Envelope:
+        def work() -> list[dict[str, Any]]:
+            events = self.timeline.query(
+                self.owner,
+                start=_optional_time(start, "start"),
+                end=_optional_time(end, "end"),
+                event_type=require_choice(event_type, "event_type", EVENT_TYPES)
+                if event_type
+                else None,
+                text=require_text(query, "query", max_chars=2000, allow_empty=True)
+                if query
+                else None,
+                limit=require_limit(limit),
+            )
+            return [e.to_dict() for e in events]
+
+        return run("tier2", ["tier2"], work)
+
+    # -- cross-tier: stats and health ----------------------------------------------------------
+    def stats(self) -> Envelope:
+        def work() -> dict[str, Any]:
+            curated = {}
+            for store in ("memory", "user"):
+                used, limit = self.curated.usage(store)
+                curated[store] = {
+                    "entries": len(self.curated.entries(store)),
+                    "usage": f"{used:,}/{limit:,}",
+                }
+            db_bytes = sum(
+                p.stat().st_size
+                for p in self.db.path.parent.glob(self.db.path.name + "*")
+                if p.is_file()
+            )
+            return {
+                "profile": self.config.profile,
+                "tier1": curated,
+                "tier2": {
+                    "facts": self.facts.count(),
+                    "episodes": self.episodes.count(),
+                    "entities": self.entities.count(),
+                    "relations": self.entities.relation_count(),
+                    "timeline": self.timeline.count(),
+                    "db_path": str(self.db.path),
+                    "db_bytes": db_bytes,
+                },
+                "embed_queue": tier2_health.queue_depth(self.db),
+                "derived": tier2_health.derived_status(self.db),
+            }
+
+        return run("multi", ["tier1", "tier2"], work)
+
+    def doctor(self, *, repair: bool = False) -> Envelope:
+        """Schema, integrity, FTS, queue depth and derived-tier health; optionally repair."""
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            checks = tier2_health.check(self.db)
+            repaired: list[str] = []
+            if repair and any(not c.ok and c.repairable for c in checks):
+                repaired = tier2_health.rebuild_fts(self.db)
+                checks = tier2_health.check(self.db)
+            for store in ("memory", "user"):
+                try:
+                    self.curated.entries(store)
+                    checks.append(tier2_health.Check(f"curated:{store}", True, "readable"))
+                except ValidationError as exc:
+                    checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
+                except Exception as exc:  # a broken curated file is reported, not raised
+                    checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
+            depth = tier2_health.queue_depth(self.db)
+            derived = tier2_health.derived_status(self.db)
+            data = {
+                "ok": all(c.ok for c in checks),
+                "checks": [c.to_dict() for c in checks],
+                "embed_queue": depth,
+                "derived": derived,
+                "repaired": repaired,
+            }
+            return data, {}
+
+        return run("multi", ["tier1", "tier2"], work)
+
+    # -- internals -------------------------------------------------------------------------
+    def _screen(self, value: Any, field: str) -> tuple[str, list[str]]:
+        text = require_text(value, field, max_chars=self.config.tier2.max_content_chars)
+        return guard.screen(
+            text,
+            field=field,
+            secrets=self.config.security.secrets,
+            injection=self.config.security.injection,
+        )
+
+
+def _ident(value: Any, field: str) -> str:
+    return require_text(value, field, max_chars=256)
+
+
+def _optional_text(value: Any, field: str, max_chars: int = 256) -> str | None:
+    return None if value is None else require_text(value, field, max_chars=max_chars)
+
+
+def _optional_time(value: Any, field: str) -> float | None:
+    return None if value is None else parse_time(value, field)
+
+
+def _id_list(values: Any, field: str) -> list[str]:
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise ValidationError("must be a list of ids", field=field)
+    return [_ident(v, field) for v in values]
+
+
+def _metadata(value: Any) -> dict[str, Any]:
+    import json
+
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValidationError("must be a mapping", field="metadata")
+    try:
+        encoded = json.dumps(value)
+    except (TypeError, ValueError):
+        raise ValidationError("must be JSON-serialisable", field="metadata") from None
+    if len(encoded) > 16_384:
+        raise ValidationError("is larger than 16 KiB", field="metadata")
+    return value

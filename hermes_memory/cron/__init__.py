@@ -1,0 +1,1 @@
+"""cron (built in later issues)."""

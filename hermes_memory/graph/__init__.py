@@ -1,0 +1,1 @@
+"""graph (built in later issues)."""

@@ -1,0 +1,148 @@
+"""Content guard: secrets and prompt-injection patterns, as pure functions.
+
+Memory text is later placed in a model's context, so anything stored must not
+carry credentials or instructions aimed at the model. The patterns anchor on
+unambiguous shapes (key prefixes, PEM headers, "ignore ... previous instructions")
+rather than on bossy English, to keep false positives rare.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hermes_memory.errors import ContentRefused
+
+# Scanning is bounded so adversarial input cannot make a regex run for long.
+_MAX_SCAN = 65_536
+_FILL = r"(?:[\w'-]+\s+){0,8}"
+
+_SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rx))
+    for name, rx in (
+        ("private_key", r"-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----"),
+        ("aws_access_key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b"),
+        ("openai_key", r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b"),
+        ("slack_token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b"),
+        ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+        ("stripe_key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{20,}\b"),
+        ("jwt", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b"),
+        ("url_credentials", r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]{3,}@"),
+        (
+            "assigned_secret",
+            r"(?i)\b(?:api[_-]?key|secret|token|password|passwd|pwd|access[_-]?key)"
+            r"\s*[=:]\s*['\"]?[^\s'\"]{8,}",
+        ),
+        ("bearer_token", r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*"),
+    )
+)
+
+_INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rx, re.IGNORECASE))
+    for name, rx in (
+        (
+            "ignore_instructions",
+            rf"\bignore\s+{_FILL}(?:previous|all|above|prior|earlier)\s+{_FILL}(?:instructions|rules|prompts?)",
+        ),
+        (
+            "disregard_rules",
+            rf"\bdisregard\s+{_FILL}(?:your|all|any|the)\s+{_FILL}(?:instructions|rules|guidelines)",
+        ),
+        ("system_prompt_override", r"\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:"),
+        (
+            "role_hijack",
+            rf"\byou\s+are\s+now\s+{_FILL}(?:jailbroken|unrestricted|dan\b|in\s+developer\s+mode)",
+        ),
+        ("hide_from_user", rf"\bdo\s+not\s+{_FILL}tell\s+{_FILL}the\s+user\b"),
+        (
+            "leak_prompt",
+            rf"\b(?:reveal|output|print|repeat)\s+{_FILL}(?:system|initial|hidden)\s+prompt\b",
+        ),
+        (
+            "exfiltrate_secret",
+            r"\b(?:curl|wget)\s+[^\n]{0,512}\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD)",
+        ),
+        ("fake_role_tag", r"<\s*/?\s*(?:system|assistant|memory-context)\s*>"),
+        ("ssh_backdoor", r"\bauthorized_keys\b"),
+    )
+)
+
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\u2062-\u2064\ufeff\u202a-\u202e\u2066-\u2069]")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str  # "secret" | "injection" | "invisible"
+    name: str
+    start: int
+    end: int
+
+
+def find_secrets(text: str) -> list[Finding]:
+    """Every span that looks like a credential."""
+    window = text[:_MAX_SCAN]
+    found = [
+        Finding("secret", name, m.start(), m.end())
+        for name, rx in _SECRET_PATTERNS
+        for m in rx.finditer(window)
+    ]
+    return sorted(found, key=lambda f: f.start)
+
+
+def find_injection(text: str) -> Finding | None:
+    """The first prompt-injection pattern in ``text``, if any."""
+    window = text[:_MAX_SCAN]
+    if m := _INVISIBLE.search(window):
+        return Finding("invisible", "invisible_unicode", m.start(), m.end())
+    for name, rx in _INJECTION_PATTERNS:
+        if m := rx.search(window):
+            return Finding("injection", name, m.start(), m.end())
+    return None
+
+
+def redact_secrets(text: str, findings: list[Finding]) -> str:
+    """``text`` with each secret span replaced by ``[REDACTED:<kind>]``."""
+    out: list[str] = []
+    pos = 0
+    for f in findings:
+        if f.start < pos:  # overlapping matches: the first one already covers it
+            continue
+        out.append(text[pos : f.start])
+        out.append(f"[REDACTED:{f.name}]")
+        pos = f.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def screen(
+    text: str, *, field: str, secrets: str = "refuse", injection: str = "refuse"
+) -> tuple[str, list[str]]:
+    """Apply the guard policy to ``text``.
+
+    Returns the text to store (secrets redacted under the ``redact`` policy) and a
+    list of flags (``"injection:<pattern>"`` under the ``flag`` policy). Raises
+    :class:`ContentRefused` under the ``refuse`` policies.
+    """
+    flags: list[str] = []
+    secret_spans = find_secrets(text)
+    if secret_spans:
+        if secrets == "refuse":
+            raise ContentRefused(
+                f"looks like it contains a secret ({secret_spans[0].name}); "
+                "store a reference to where the secret lives instead",
+                field=field,
+                reason=secret_spans[0].name,
+            )
+        text = redact_secrets(text, secret_spans)
+        flags.append(f"redacted:{len(secret_spans)}")
+    hit = find_injection(text)
+    if hit:
+        if injection == "refuse":
+            raise ContentRefused(
+                f"looks like a prompt injection ({hit.name}); rephrase it as a plain fact",
+                field=field,
+                reason=hit.name,
+            )
+        flags.append(f"injection:{hit.name}")
+    return text, flags

@@ -1,0 +1,156 @@
+"""The SQLite connection: WAL, busy handling, nestable transactions, one lock.
+
+One ``Database`` per process-side user. The connection is shared between the
+threads of that user (Hermes calls prefetch and sync_turn from different threads)
+under one re-entrant lock; other processes coordinate through SQLite itself
+(WAL readers never block, writers take ``BEGIN IMMEDIATE`` with a busy timeout
+and a bounded retry), so no "database is locked" reaches a caller under normal
+contention.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from hermes_memory.errors import StorageError
+
+_LOCK_RETRIES = 8
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class Database:
+    """A SQLite database file with the schema migrated to the current version."""
+
+    def __init__(
+        self, path: Path | str, *, busy_timeout_ms: int = 10_000, wal: bool = True
+    ) -> None:
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        self._depth = 0
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            self._conn = sqlite3.connect(
+                str(self.path),
+                timeout=busy_timeout_ms / 1000,
+                isolation_level=None,  # we issue BEGIN/COMMIT ourselves
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot open {self.path}: {exc}", path=str(self.path)) from None
+        self._conn.row_factory = sqlite3.Row
+        self._retry(lambda: self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}"))
+        if wal:
+            mode = self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL").fetchone())
+            if mode is None or str(mode[0]).lower() != "wal":
+                raise StorageError(f"cannot enable WAL on {self.path}", path=str(self.path))
+        # NORMAL under WAL: a committed transaction survives a process crash; only an
+        # OS crash or power loss can roll back the last commits (never corrupt).
+        self._conn.execute("PRAGMA synchronous = NORMAL")
+        self._conn.execute("PRAGMA foreign_keys = ON")
+        self._conn.execute("PRAGMA temp_store = MEMORY")
+        self._conn.execute("PRAGMA cache_size = -32000")
+        if self.path.exists():
+            with contextlib.suppress(OSError):
+                os.chmod(self.path, 0o600)
+
+        from hermes_memory.tier2.migrations import migrate
+
+        migrate(self)
+
+    # -- lifecycle ----------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA optimize")
+            self._conn.close()
+
+    # -- transactions -------------------------------------------------------------
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All-or-nothing: BEGIN IMMEDIATE outermost, SAVEPOINT when nested."""
+        with self._lock:
+            if self._depth == 0:
+                self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+                self._depth = 1
+                try:
+                    yield self._conn
+                    self._retry(lambda: self._conn.execute("COMMIT"))
+                except BaseException as exc:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK")
+                    if isinstance(exc, sqlite3.Error):
+                        raise StorageError(f"write failed and was rolled back: {exc}") from exc
+                    raise
+                finally:
+                    self._depth = 0
+            else:
+                name = f"sp{self._depth}"
+                self._conn.execute(f"SAVEPOINT {name}")
+                self._depth += 1
+                try:
+                    yield self._conn
+                    self._conn.execute(f"RELEASE {name}")
+                except BaseException:
+                    self._conn.execute(f"ROLLBACK TO {name}")
+                    self._conn.execute(f"RELEASE {name}")
+                    raise
+                finally:
+                    self._depth -= 1
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A consistent read view over several statements (a deferred read txn)."""
+        with self._lock:
+            if self._depth:
+                yield self._conn
+                return
+            self._conn.execute("BEGIN")
+            self._depth = 1
+            try:
+                yield self._conn
+            finally:
+                self._depth = 0
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("COMMIT")
+
+    # -- statements ---------------------------------------------------------------
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                return self._retry(lambda: self._conn.execute(sql, params).fetchall())
+            except sqlite3.Error as exc:
+                raise StorageError(f"query failed: {exc}", sql=sql.split()[0]) from None
+
+    def query_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = self.query(sql, params)
+        return rows[0] if rows else None
+
+    def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = self.query_one(sql, params)
+        return None if row is None else row[0]
+
+    def _retry(self, op: Any) -> Any:
+        """Run ``op``; on a busy/locked error wait with jittered backoff and retry."""
+        delay = 0.01
+        for attempt in range(_LOCK_RETRIES):
+            try:
+                return op()
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or attempt == _LOCK_RETRIES - 1:
+                    raise
+                time.sleep(delay * (1 + random.random()))
+                delay = min(delay * 2, 1.0)
+        raise AssertionError("unreachable")

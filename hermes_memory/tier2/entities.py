@@ -1,0 +1,319 @@
+"""Entities with aliases, and the typed relations between them."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from typing import Any
+
+from hermes_memory.errors import CapacityError, NotFoundError
+from hermes_memory.tier2 import journal
+from hermes_memory.tier2.db import Database
+from hermes_memory.tier2.fts import match_expression
+from hermes_memory.tier2.records import Entity, Owner, Relation, new_uuid
+
+ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept", "event", "other")
+
+# The documented relation vocabulary; other snake_case names are accepted too.
+RELATION_TYPES = (
+    "works_on",
+    "knows",
+    "depends_on",
+    "part_of",
+    "related_to",
+    "uses",
+    "owns",
+    "migrated_from",
+    "migrated_to",
+    "prefers",
+    "located_in",
+    "member_of",
+    "created",
+    "replaces",
+    "manages",
+)
+RELATION_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalize_name(name: str) -> str:
+    return _SPACE.sub(" ", name).strip().casefold()
+
+
+_RELATION_SELECT = """
+    SELECT r.*, a.name AS from_name, b.name AS to_name FROM relations r
+    JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity"""
+
+
+class EntityStore:
+    def __init__(self, db: Database, *, max_entities: int = 10_000) -> None:
+        self.db = db
+        self.max_entities = max_entities
+
+    # -- entities -------------------------------------------------------------------
+    def ensure(
+        self,
+        owner: Owner,
+        *,
+        name: str,
+        entity_type: str,
+        aliases: list[str],
+        description: str | None,
+        now: float,
+        actor: str,
+    ) -> tuple[Entity, bool]:
+        """Find the entity by name or alias, or create it. Idempotent."""
+        with self.db.transaction() as conn:
+            row = self._resolve(conn, owner, [name, *aliases])
+            if row is None:
+                return self._create(
+                    conn, owner, name, entity_type, aliases, description, now, actor
+                ), True
+            known = json.loads(row["aliases"])
+            names = {normalize_name(a) for a in [row["name"], *known]}
+            added = [a for a in [name, *aliases] if normalize_name(a) not in names]
+            merged = known + list(dict.fromkeys(added))
+            new_type = (
+                entity_type if row["entity_type"] in ("concept", "other") else row["entity_type"]
+            )
+            new_desc = description or row["description"]
+            conn.execute(
+                "UPDATE entities SET aliases = ?, entity_type = ?, description = ?, "
+                "last_seen = ?, occurrence_count = occurrence_count + 1 WHERE id = ?",
+                (json.dumps(merged), new_type, new_desc, now, row["id"]),
+            )
+            for alias in added:
+                conn.execute(
+                    "INSERT OR IGNORE INTO entity_aliases VALUES (?, ?)",
+                    (normalize_name(alias), row["id"]),
+                )
+            if added or new_type != row["entity_type"] or new_desc != row["description"]:
+                journal.audit(
+                    conn,
+                    now=now,
+                    action="entity_update",
+                    actor=actor,
+                    target_uuid=row["uuid"],
+                    diff={
+                        "old": {"aliases": known, "entity_type": row["entity_type"]},
+                        "new": {"aliases": merged, "entity_type": new_type},
+                    },
+                )
+            fresh = conn.execute("SELECT * FROM entities WHERE id = ?", (row["id"],)).fetchone()
+            return Entity.from_row(fresh), False
+
+    def find(self, owner: Owner, name: str) -> Entity | None:
+        with self.db.snapshot() as conn:
+            row = self._resolve(conn, owner, [name])
+            return Entity.from_row(row) if row else None
+
+    def search(
+        self, owner: Owner, *, name: str | None, entity_type: str | None, limit: int
+    ) -> list[Entity]:
+        clause, params = owner.visible_clause("e")
+        where = [clause, "e.deleted_at IS NULL"]
+        values: list[Any] = list(params)
+        if entity_type:
+            where.append("e.entity_type = ?")
+            values.append(entity_type)
+        with self.db.snapshot() as conn:
+            exact = self._resolve(conn, owner, [name]) if name else None
+            expr = match_expression(name) if name else None
+            if expr:
+                rows = conn.execute(
+                    f"""SELECT e.* FROM entities_fts JOIN entities e ON e.id = entities_fts.rowid
+                        WHERE entities_fts MATCH ? AND {" AND ".join(where)}
+                        ORDER BY entities_fts.rank LIMIT ?""",
+                    (expr, *values, limit),
+                ).fetchall()
+            elif name:
+                rows = []
+            else:
+                rows = conn.execute(
+                    f"SELECT e.* FROM entities e WHERE {' AND '.join(where)} "
+                    "ORDER BY e.occurrence_count DESC, e.last_seen DESC LIMIT ?",
+                    (*values, limit),
+                ).fetchall()
+        entities = [Entity.from_row(r) for r in rows]
+        if exact is not None and (not entity_type or exact["entity_type"] == entity_type):
+            entities = [Entity.from_row(exact)] + [e for e in entities if e.uuid != exact["uuid"]]
+        return entities[:limit]
+
+    # -- relations --------------------------------------------------------------------
+    def link(
+        self,
+        owner: Owner,
+        *,
+        from_name: str,
+        to_name: str,
+        relation: str,
+        strength: float,
+        evidence_fact: str | None,
+        now: float,
+        actor: str,
+    ) -> tuple[Relation, list[str]]:
+        """Create or strengthen ``from -relation-> to``; unknown names become
+        ``concept`` entities (returned in the second element)."""
+        created: list[str] = []
+        with self.db.transaction() as conn:
+            ends = []
+            for name in (from_name, to_name):
+                row = self._resolve(conn, owner, [name])
+                if row is None:
+                    ent = self._create(conn, owner, name, "concept", [], None, now, actor)
+                    created.append(ent.name)
+                    ends.append(ent.uuid)
+                else:
+                    ends.append(row["uuid"])
+            if evidence_fact is not None:
+                clause, params = owner.visible_clause()
+                if (
+                    conn.execute(
+                        f"SELECT 1 FROM facts WHERE uuid = ? AND {clause}", (evidence_fact, *params)
+                    ).fetchone()
+                    is None
+                ):
+                    raise NotFoundError("fact", evidence_fact)
+            clause, params = owner.visible_clause()
+            existing = conn.execute(
+                f"SELECT * FROM relations WHERE from_entity = ? AND to_entity = ? "
+                f"AND relation_type = ? AND deleted_at IS NULL AND invalid_at IS NULL AND {clause}",
+                (ends[0], ends[1], relation, *params),
+            ).fetchone()
+            if existing is not None:
+                conn.execute(
+                    "UPDATE relations SET strength = MAX(strength, ?), updated_at = ?, "
+                    "evidence_fact = COALESCE(?, evidence_fact) WHERE id = ?",
+                    (strength, now, evidence_fact, existing["id"]),
+                )
+                uid = existing["uuid"]
+            else:
+                uid = new_uuid()
+                cols = owner.columns(local=False)
+                conn.execute(
+                    """INSERT INTO relations(uuid, from_entity, to_entity, relation_type, strength,
+                           evidence_fact, platform, agent, user_id, session_key, created_at,
+                           updated_at, valid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                    (
+                        uid,
+                        ends[0],
+                        ends[1],
+                        relation,
+                        strength,
+                        evidence_fact,
+                        *cols.values(),
+                        now,
+                        now,
+                        now,
+                    ),
+                )
+                journal.audit(
+                    conn,
+                    now=now,
+                    action="entity_link",
+                    actor=actor,
+                    target_uuid=uid,
+                    diff={
+                        "new": {
+                            "from": from_name,
+                            "to": to_name,
+                            "relation": relation,
+                            "strength": strength,
+                        }
+                    },
+                )
+            row = conn.execute(f"{_RELATION_SELECT} WHERE r.uuid = ?", (uid,)).fetchone()
+            return Relation.from_row(row), created
+
+    def relations_of(
+        self, owner: Owner, entity_uuids: list[str], *, limit: int = 50
+    ) -> list[Relation]:
+        if not entity_uuids:
+            return []
+        clause, params = owner.visible_clause("r")
+        marks = ",".join("?" * len(entity_uuids))
+        rows = self.db.query(
+            f"""{_RELATION_SELECT} WHERE (r.from_entity IN ({marks}) OR r.to_entity IN ({marks}))
+                AND r.deleted_at IS NULL AND {clause} ORDER BY r.strength DESC, r.updated_at DESC
+                LIMIT ?""",
+            (*entity_uuids, *entity_uuids, *params, limit),
+        )
+        return [Relation.from_row(r) for r in rows]
+
+    def count(self) -> int:
+        return int(self.db.scalar("SELECT n FROM live_counts WHERE name = 'entities'"))
+
+    def relation_count(self) -> int:
+        return int(self.db.scalar("SELECT COUNT(*) FROM relations WHERE deleted_at IS NULL"))
+
+    # -- internals ----------------------------------------------------------------------
+    @staticmethod
+    def _resolve(conn: sqlite3.Connection, owner: Owner, names: list[str]) -> sqlite3.Row | None:
+        clause, params = owner.visible_clause("e")
+        for name in names:
+            row = conn.execute(
+                f"""SELECT e.* FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+                    WHERE a.alias_norm = ? AND e.deleted_at IS NULL AND {clause}
+                    ORDER BY e.occurrence_count DESC LIMIT 1""",
+                (normalize_name(name), *params),
+            ).fetchone()
+            if row is not None:
+                return row
+        return None
+
+    def _create(
+        self,
+        conn: sqlite3.Connection,
+        owner: Owner,
+        name: str,
+        entity_type: str,
+        aliases: list[str],
+        description: str | None,
+        now: float,
+        actor: str,
+    ) -> Entity:
+        live = conn.execute("SELECT n FROM live_counts WHERE name = 'entities'").fetchone()[0]
+        if live >= self.max_entities:
+            raise CapacityError(
+                f"the store holds {live:,} entities, the configured maximum (tier2.max_entities)",
+                limit=self.max_entities,
+            )
+        uid = new_uuid()
+        cols = owner.columns(local=False)
+        unique_aliases = [
+            a for a in dict.fromkeys(aliases) if normalize_name(a) != normalize_name(name)
+        ]
+        cur = conn.execute(
+            """INSERT INTO entities(uuid, name, name_norm, entity_type, aliases, description,
+                   platform, agent, user_id, session_key, first_seen, last_seen)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (
+                uid,
+                name,
+                normalize_name(name),
+                entity_type,
+                json.dumps(unique_aliases),
+                description,
+                *cols.values(),
+                now,
+                now,
+            ),
+        )
+        for alias in [name, *unique_aliases]:
+            conn.execute(
+                "INSERT OR IGNORE INTO entity_aliases VALUES (?, ?)",
+                (normalize_name(alias), cur.lastrowid),
+            )
+        journal.audit(
+            conn,
+            now=now,
+            action="entity_create",
+            actor=actor,
+            target_uuid=uid,
+            diff={"new": {"name": name, "entity_type": entity_type, "aliases": unique_aliases}},
+        )
+        journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=uid)
+        row = conn.execute("SELECT * FROM entities WHERE id = ?", (cur.lastrowid,)).fetchone()
+        return Entity.from_row(row)

@@ -1,0 +1,135 @@
+"""Episodes: raw conversation turns, stored losslessly and paged back in order."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_memory.tier2 import journal
+from hermes_memory.tier2.db import Database
+from hermes_memory.tier2.fts import match_expression
+from hermes_memory.tier2.records import Episode, Owner, content_hash, new_uuid
+
+
+@dataclass(frozen=True)
+class EpisodeHit:
+    episode: Episode
+    bm25: float
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    speaker: str
+    text: str
+    session_id: str
+    message_id: str
+    timestamp: float
+    metadata: dict[str, Any]
+    flags: tuple[str, ...] = ()
+
+
+class EpisodeStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def add_many(
+        self, owner: Owner, turns: list[TurnInput], *, now: float, actor: str
+    ) -> list[tuple[Episode, bool]]:
+        """Store turns in one transaction; a turn already stored (same session and
+        message id) is returned unchanged with ``False``."""
+        out: list[tuple[Episode, bool]] = []
+        # Turns are always local: session_key carries the owner's session.
+        cols = owner.columns(local=True)
+        with self.db.transaction() as conn:
+            for t in turns:
+                existing = conn.execute(
+                    "SELECT * FROM episodes WHERE platform = ? AND agent = ? AND user_id = ? "
+                    "AND session_id = ? AND message_id = ?",
+                    (owner.platform, owner.agent, owner.user_id, t.session_id, t.message_id),
+                ).fetchone()
+                if existing is not None:
+                    out.append((Episode.from_row(existing), False))
+                    continue
+                uid = new_uuid()
+                cur = conn.execute(
+                    """INSERT INTO episodes(uuid, session_id, message_id, speaker, text,
+                           content_hash, timestamp, platform, agent, user_id, session_key,
+                           created_at, flags, metadata)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                    (
+                        uid,
+                        t.session_id,
+                        t.message_id,
+                        t.speaker,
+                        t.text,
+                        content_hash(t.text),
+                        t.timestamp,
+                        *cols.values(),
+                        now,
+                        json.dumps(list(t.flags)),
+                        json.dumps(t.metadata),
+                    ),
+                )
+                journal.audit(
+                    conn,
+                    now=now,
+                    action="episode_add",
+                    actor=actor,
+                    target_uuid=uid,
+                    diff={
+                        "new": {
+                            "session_id": t.session_id,
+                            "message_id": t.message_id,
+                            "speaker": t.speaker,
+                        }
+                    },
+                )
+                journal.enqueue_embedding(conn, now=now, kind="episode", item_uuid=uid)
+                row = conn.execute(
+                    "SELECT * FROM episodes WHERE id = ?", (cur.lastrowid,)
+                ).fetchone()
+                out.append((Episode.from_row(row), True))
+        return out
+
+    def page(
+        self, owner: Owner, session_id: str, *, after_id: int = 0, limit: int = 50
+    ) -> list[Episode]:
+        """Turns of one session in order, ``limit`` at a time after row ``after_id``."""
+        clause, params = owner.visible_clause()
+        rows = self.db.query(
+            f"SELECT * FROM episodes WHERE session_id = ? AND id > ? AND deleted_at IS NULL "
+            f"AND {clause} ORDER BY timestamp, id LIMIT ?",
+            (session_id, after_id, *params, limit),
+        )
+        return [Episode.from_row(r) for r in rows]
+
+    def get_many(self, owner: Owner, uuids: list[str]) -> dict[str, Episode]:
+        if not uuids:
+            return {}
+        clause, params = owner.visible_clause()
+        marks = ",".join("?" * len(uuids))
+        rows = self.db.query(
+            f"SELECT * FROM episodes WHERE uuid IN ({marks}) AND deleted_at IS NULL AND {clause}",
+            (*uuids, *params),
+        )
+        return {r["uuid"]: Episode.from_row(r) for r in rows}
+
+    def search(self, owner: Owner, text: str, *, limit: int = 10) -> list[EpisodeHit]:
+        expr = match_expression(text)
+        if expr is None:
+            return []
+        clause, params = owner.visible_clause("e")
+        window = max(limit * 8, 64)
+        rows = self.db.query(
+            f"""SELECT e.*, c.rank AS bm25 FROM
+                  (SELECT rowid, rank FROM episodes_fts WHERE episodes_fts MATCH ?
+                   ORDER BY rank LIMIT ?) AS c
+                JOIN episodes e ON e.id = c.rowid
+                WHERE e.deleted_at IS NULL AND {clause} ORDER BY c.rank LIMIT ?""",
+            (expr, window, *params, limit),
+        )
+        return [EpisodeHit(Episode.from_row(r), r["bm25"]) for r in rows]
+
+    def count(self) -> int:
+        return int(self.db.scalar("SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL"))

@@ -1,0 +1,423 @@
+"""Facts: the durable statements of tier 2, with dedupe, soft delete and audit."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_memory.errors import CapacityError, NotFoundError, ValidationError
+from hermes_memory.tier2 import journal
+from hermes_memory.tier2.db import Database
+from hermes_memory.tier2.fts import (
+    common_term_threshold,
+    query_terms,
+    quote,
+    term_bonus,
+    words_present,
+)
+from hermes_memory.tier2.records import Fact, Owner, content_hash, new_uuid
+
+# Categories whose facts stay local to the session they were stored in.
+LOCAL_CATEGORIES = frozenset({"scratch"})
+
+UPDATABLE = frozenset(
+    {
+        "content",
+        "category",
+        "scope",
+        "importance",
+        "confidence",
+        "expires_at",
+        "metadata",
+        "valid_at",
+        "invalid_at",
+    }
+)
+
+
+@dataclass(frozen=True)
+class FactHit:
+    fact: Fact
+    bm25: float  # FTS5 rank: more negative is better; 0.0 when not a text match
+
+
+class FactStore:
+    def __init__(self, db: Database, *, max_facts: int = 100_000) -> None:
+        self.db = db
+        self.max_facts = max_facts
+
+    # -- writes -----------------------------------------------------------------
+    def store(
+        self,
+        owner: Owner,
+        *,
+        content: str,
+        category: str,
+        scope: str,
+        importance: float,
+        confidence: float,
+        source_type: str,
+        source_id: str | None,
+        now: float,
+        actor: str,
+        expires_at: float | None = None,
+        valid_at: float | None = None,
+        flags: Sequence[str] = (),
+        metadata: dict[str, Any] | None = None,
+        evidence_episodes: Sequence[str] = (),
+    ) -> tuple[Fact, bool]:
+        """Insert a fact; return it and whether it was new (False: exact duplicate)."""
+        local = category in LOCAL_CATEGORIES
+        cols = owner.columns(local=local)
+        digest = content_hash(content)
+        with self.db.transaction() as conn:
+            existing = conn.execute(
+                "SELECT * FROM facts WHERE content_hash = ? AND platform = ? AND agent = ? "
+                "AND user_id = ? AND session_key = ? AND deleted_at IS NULL",
+                (digest, *cols.values()),
+            ).fetchone()
+            if existing is not None:
+                self._link_evidence(conn, existing["id"], owner, evidence_episodes)
+                conn.execute(
+                    "UPDATE facts SET importance = MAX(importance, ?), updated_at = ? WHERE id = ?",
+                    (importance, now, existing["id"]),
+                )
+                journal.audit(
+                    conn,
+                    now=now,
+                    action="fact_dedupe",
+                    actor=actor,
+                    target_uuid=existing["uuid"],
+                    diff=None,
+                )
+                row = conn.execute("SELECT * FROM facts WHERE id = ?", (existing["id"],)).fetchone()
+                return self._hydrate(conn, row), False
+            live = conn.execute("SELECT n FROM live_counts WHERE name = 'facts'").fetchone()[0]
+            if live >= self.max_facts:
+                raise CapacityError(
+                    f"the store holds {live:,} facts, the configured maximum "
+                    "(tier2.max_facts); consolidate or prune first",
+                    limit=self.max_facts,
+                )
+            uid = new_uuid()
+            cur = conn.execute(
+                """INSERT INTO facts(uuid, content, content_hash, category, scope, importance,
+                       confidence, source_type, source_id, platform, agent, user_id, session_key,
+                       created_at, updated_at, expires_at, valid_at, flags, metadata)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    uid,
+                    content,
+                    digest,
+                    category,
+                    scope,
+                    importance,
+                    confidence,
+                    source_type,
+                    source_id,
+                    *cols.values(),
+                    now,
+                    now,
+                    expires_at,
+                    valid_at if valid_at is not None else now,
+                    json.dumps(list(flags)),
+                    json.dumps(metadata or {}),
+                ),
+            )
+            fact_id = cur.lastrowid
+            self._link_evidence(conn, fact_id, owner, evidence_episodes)
+            journal.audit(
+                conn,
+                now=now,
+                action="fact_store",
+                actor=actor,
+                target_uuid=uid,
+                diff={
+                    "new": {
+                        "content": content,
+                        "category": category,
+                        "scope": scope,
+                        "importance": importance,
+                    }
+                },
+            )
+            journal.enqueue_embedding(conn, now=now, kind="fact", item_uuid=uid)
+            row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
+            return self._hydrate(conn, row), True
+
+    def update(
+        self, owner: Owner, fact_uuid: str, changes: dict[str, Any], *, now: float, actor: str
+    ) -> Fact:
+        unknown = set(changes) - UPDATABLE
+        if unknown:
+            raise ValidationError(
+                f"cannot update {', '.join(sorted(unknown))} (updatable: "
+                f"{', '.join(sorted(UPDATABLE))})",
+                field="fields",
+            )
+        if not changes:
+            raise ValidationError("nothing to update", field="fields")
+        with self.db.transaction() as conn:
+            row = self._visible_row(conn, owner, fact_uuid)
+            if row["deleted_at"] is not None:
+                raise NotFoundError("fact", fact_uuid)
+            values = dict(changes)
+            if "metadata" in values:
+                values["metadata"] = json.dumps(values["metadata"])
+            if "content" in values:
+                digest = content_hash(values["content"])
+                clash = conn.execute(
+                    "SELECT uuid FROM facts WHERE content_hash = ? AND id != ? AND platform = ? "
+                    "AND agent = ? AND user_id = ? AND session_key = ? AND deleted_at IS NULL",
+                    (
+                        digest,
+                        row["id"],
+                        row["platform"],
+                        row["agent"],
+                        row["user_id"],
+                        row["session_key"],
+                    ),
+                ).fetchone()
+                if clash:
+                    raise ValidationError(
+                        f"another fact already says this ({clash['uuid']})", field="content"
+                    )
+                values["content_hash"] = digest
+            assignments = ", ".join(f"{k} = ?" for k in values)
+            conn.execute(
+                f"UPDATE facts SET {assignments}, updated_at = ? WHERE id = ?",
+                (*values.values(), now, row["id"]),
+            )
+            old = {k: row[k] for k in changes}
+            journal.audit(
+                conn,
+                now=now,
+                action="fact_update",
+                actor=actor,
+                target_uuid=fact_uuid,
+                diff={"old": old, "new": changes},
+            )
+            if "content" in changes:
+                journal.enqueue_embedding(conn, now=now, kind="fact", item_uuid=fact_uuid)
+            fresh = conn.execute("SELECT * FROM facts WHERE id = ?", (row["id"],)).fetchone()
+            return self._hydrate(conn, fresh)
+
+    def delete(self, owner: Owner, fact_uuid: str, *, soft: bool, now: float, actor: str) -> Fact:
+        with self.db.transaction() as conn:
+            row = self._visible_row(conn, owner, fact_uuid)
+            fact = self._hydrate(conn, row)
+            if soft:
+                if row["deleted_at"] is not None:
+                    raise NotFoundError("fact", fact_uuid)
+                conn.execute(
+                    "UPDATE facts SET deleted_at = ?, updated_at = ? WHERE id = ?",
+                    (now, now, row["id"]),
+                )
+            else:
+                conn.execute("DELETE FROM facts WHERE id = ?", (row["id"],))
+            journal.audit(
+                conn,
+                now=now,
+                action="fact_delete" if soft else "fact_purge",
+                actor=actor,
+                target_uuid=fact_uuid,
+                diff={"old": {"content": row["content"]}, "new": None},
+            )
+            journal.enqueue_embedding(conn, now=now, kind="fact", item_uuid=fact_uuid, op="delete")
+            return fact
+
+    def touch(self, rowids: Sequence[int], *, now: float) -> None:
+        """Count an access (recall statistics feed importance in consolidation)."""
+        if not rowids:
+            return
+        marks = ",".join("?" * len(rowids))
+        with self.db.transaction() as conn:
+            conn.execute(
+                f"UPDATE facts SET access_count = access_count + 1, last_accessed = ? "
+                f"WHERE id IN ({marks})",
+                (now, *rowids),
+            )
+
+    # -- reads --------------------------------------------------------------------
+    def get(self, owner: Owner, fact_uuid: str, *, include_deleted: bool = False) -> Fact:
+        with self.db.snapshot() as conn:
+            row = self._visible_row(conn, owner, fact_uuid)
+            if row["deleted_at"] is not None and not include_deleted:
+                raise NotFoundError("fact", fact_uuid)
+            return self._hydrate(conn, row)
+
+    def get_many(self, owner: Owner, uuids: Sequence[str]) -> dict[str, Fact]:
+        if not uuids:
+            return {}
+        clause, params = owner.visible_clause()
+        marks = ",".join("?" * len(uuids))
+        with self.db.snapshot() as conn:
+            rows = conn.execute(
+                f"SELECT * FROM facts WHERE uuid IN ({marks}) AND deleted_at IS NULL AND {clause}",
+                (*uuids, *params),
+            ).fetchall()
+            return {r["uuid"]: self._hydrate(conn, r) for r in rows}
+
+    def search(
+        self,
+        owner: Owner,
+        text: str,
+        *,
+        limit: int = 10,
+        category: str | None = None,
+        scope_prefix: str | None = None,
+        min_confidence: float = 0.0,
+        include_archived: bool = False,
+        include_invalid: bool = True,
+    ) -> list[FactHit]:
+        """Facts matching ``text`` by BM25 (or, for empty text, the most important)."""
+        filters, params = self._filters(
+            owner, category, scope_prefix, min_confidence, include_archived, include_invalid
+        )
+        with self.db.snapshot() as conn:
+            if not query_terms(text):
+                rows = conn.execute(
+                    f"SELECT f.*, 0.0 AS bm25 FROM facts f WHERE {filters} "
+                    "ORDER BY f.importance DESC, f.created_at DESC LIMIT ?",
+                    (*params, limit),
+                ).fetchall()
+                return [FactHit(self._hydrate(conn, r), 0.0) for r in rows]
+            ranked = self._ranked(conn, text, filters, params, limit)
+            return [FactHit(self._hydrate(conn, r), score) for r, score in ranked]
+
+    def count(self, *, live_only: bool = True) -> int:
+        if live_only:
+            return int(self.db.scalar("SELECT n FROM live_counts WHERE name = 'facts'"))
+        return int(self.db.scalar("SELECT COUNT(*) FROM facts"))
+
+    # -- internals ------------------------------------------------------------------
+    def _ranked(
+        self, conn: sqlite3.Connection, text: str, filters: str, params: list[Any], limit: int
+    ) -> list[tuple[sqlite3.Row, float]]:
+        """BM25 search that stays fast when query words are very common.
+
+        Like Lucene's common-terms query: words in more than ~2% of facts are only
+        used to order the candidates that rarer words found (their IDF, hence their
+        BM25 share, is small); a query of common words only tries their
+        intersection first. A full OR query is the fallback.
+        """
+        terms = query_terms(text)
+        n_docs = self.count()
+        threshold = common_term_threshold(n_docs)
+        common = [t for t in terms if self._df_at_least(conn, t, threshold)]
+        rare = [t for t in terms if t not in common]
+        if rare and common:
+            rows = self._match(conn, quote(rare), filters, params, max(limit * 8, 64))
+            bonus = term_bonus(n_docs, threshold)
+            scored = [(r, r["bm25"] - bonus * words_present(common, r["content"])) for r in rows]
+            scored.sort(key=lambda pair: pair[1])
+            return scored[:limit]
+        if common and len(common) > 1:
+            rows = self._match(conn, quote(common, "AND"), filters, params, limit)
+            if len(rows) >= limit:
+                return [(r, r["bm25"]) for r in rows]
+        return [(r, r["bm25"]) for r in self._match(conn, quote(terms), filters, params, limit)]
+
+    @staticmethod
+    def _df_at_least(conn: sqlite3.Connection, term: str, threshold: int) -> bool:
+        # Walking a doclist without ranking is cheap: this costs well under 1 ms.
+        return (
+            conn.execute(
+                "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1 OFFSET ?",
+                (quote([term]), threshold),
+            ).fetchone()
+            is not None
+        )
+
+    @staticmethod
+    def _match(
+        conn: sqlite3.Connection, expr: str, filters: str, params: list[Any], limit: int
+    ) -> list[sqlite3.Row]:
+        # Rank inside FTS first (cheap, uses the index order), then filter; widen the
+        # candidate window only if filtering left too few rows.
+        window = max(limit * 8, 64)
+        while True:
+            rows = conn.execute(
+                f"""SELECT f.*, c.rank AS bm25 FROM
+                      (SELECT rowid, rank FROM facts_fts WHERE facts_fts MATCH ?
+                       ORDER BY rank LIMIT ?) AS c
+                    JOIN facts f ON f.id = c.rowid
+                    WHERE {filters} ORDER BY c.rank LIMIT ?""",
+                (expr, window, *params, limit),
+            ).fetchall()
+            if len(rows) >= limit:
+                return rows
+            total = conn.execute(
+                "SELECT COUNT(*) FROM facts_fts WHERE facts_fts MATCH ?", (expr,)
+            ).fetchone()[0]
+            if window >= total:
+                return rows
+            window *= 8
+
+    @staticmethod
+    def _filters(
+        owner: Owner,
+        category: str | None,
+        scope_prefix: str | None,
+        min_confidence: float,
+        include_archived: bool,
+        include_invalid: bool,
+    ) -> tuple[str, list[Any]]:
+        clause, params = owner.visible_clause("f")
+        parts = [clause, "f.deleted_at IS NULL", "f.confidence >= ?"]
+        values: list[Any] = [*params, min_confidence]
+        if not include_archived:
+            parts.append("f.is_archived = 0")
+        if not include_invalid:
+            parts.append("f.invalid_at IS NULL")
+        if category:
+            parts.append("f.category = ?")
+            values.append(category)
+        if scope_prefix and scope_prefix != "/":
+            parts.append("(f.scope = ? OR f.scope LIKE ? ESCAPE '\\')")
+            escaped = scope_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            values.extend([scope_prefix, escaped + "/%"])
+        return " AND ".join(parts), values
+
+    @staticmethod
+    def _visible_row(conn: sqlite3.Connection, owner: Owner, fact_uuid: str) -> sqlite3.Row:
+        clause, params = owner.visible_clause()
+        row = conn.execute(
+            f"SELECT * FROM facts WHERE uuid = ? AND {clause}", (fact_uuid, *params)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError("fact", fact_uuid)
+        return row
+
+    @staticmethod
+    def _link_evidence(
+        conn: sqlite3.Connection, fact_id: int | None, owner: Owner, episode_uuids: Sequence[str]
+    ) -> None:
+        if not episode_uuids or fact_id is None:
+            return
+        clause, params = owner.visible_clause()
+        for ep in episode_uuids:
+            hit = conn.execute(
+                f"SELECT id FROM episodes WHERE uuid = ? AND {clause}", (ep, *params)
+            ).fetchone()
+            if hit is None:
+                raise NotFoundError("episode", ep)
+            conn.execute(
+                "INSERT OR IGNORE INTO fact_evidence(fact_id, episode_id) VALUES (?, ?)",
+                (fact_id, hit["id"]),
+            )
+
+    @staticmethod
+    def _hydrate(conn: sqlite3.Connection, row: sqlite3.Row) -> Fact:
+        evidence = [
+            r[0]
+            for r in conn.execute(
+                "SELECT e.message_id FROM fact_evidence fe JOIN episodes e ON e.id = fe.episode_id "
+                "WHERE fe.fact_id = ? ORDER BY e.timestamp",
+                (row["id"],),
+            )
+        ]
+        return Fact.from_row(row, evidence)

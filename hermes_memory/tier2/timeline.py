@@ -1,0 +1,108 @@
+"""Timeline events: dated milestones, decisions, errors, insights and changes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hermes_memory.tier2 import journal
+from hermes_memory.tier2.db import Database
+from hermes_memory.tier2.fts import match_expression
+from hermes_memory.tier2.records import Owner, TimelineEvent, new_uuid
+
+EVENT_TYPES = ("milestone", "decision", "error", "insight", "change", "event", "meeting", "plan")
+
+
+class TimelineStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def add(
+        self,
+        owner: Owner,
+        *,
+        event_type: str,
+        title: str,
+        description: str | None,
+        importance: float,
+        timestamp: float,
+        related_entities: list[str],
+        related_facts: list[str],
+        session_id: str | None,
+        now: float,
+        actor: str,
+    ) -> TimelineEvent:
+        uid = new_uuid()
+        cols = owner.columns(local=False)
+        with self.db.transaction() as conn:
+            cur = conn.execute(
+                """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
+                       related_facts, session_id, timestamp, importance, platform, agent,
+                       user_id, session_key, created_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    uid,
+                    event_type,
+                    title,
+                    description,
+                    json.dumps(related_entities),
+                    json.dumps(related_facts),
+                    session_id,
+                    timestamp,
+                    importance,
+                    *cols.values(),
+                    now,
+                ),
+            )
+            journal.audit(
+                conn,
+                now=now,
+                action="timeline_add",
+                actor=actor,
+                target_uuid=uid,
+                diff={"new": {"event_type": event_type, "title": title, "timestamp": timestamp}},
+            )
+            journal.enqueue_embedding(conn, now=now, kind="timeline", item_uuid=uid)
+            row = conn.execute("SELECT * FROM timeline WHERE id = ?", (cur.lastrowid,)).fetchone()
+            return TimelineEvent.from_row(row)
+
+    def query(
+        self,
+        owner: Owner,
+        *,
+        start: float | None,
+        end: float | None,
+        event_type: str | None,
+        text: str | None,
+        limit: int,
+    ) -> list[TimelineEvent]:
+        clause, params = owner.visible_clause("t")
+        where = [clause, "t.deleted_at IS NULL"]
+        values: list[Any] = list(params)
+        if start is not None:
+            where.append("t.timestamp >= ?")
+            values.append(start)
+        if end is not None:
+            where.append("t.timestamp <= ?")
+            values.append(end)
+        if event_type:
+            where.append("t.event_type = ?")
+            values.append(event_type)
+        expr = match_expression(text) if text else None
+        if expr:
+            sql = (
+                f"SELECT t.* FROM timeline_fts JOIN timeline t ON t.id = timeline_fts.rowid "
+                f"WHERE timeline_fts MATCH ? AND {' AND '.join(where)} "
+                "ORDER BY timeline_fts.rank LIMIT ?"
+            )
+            rows = self.db.query(sql, (expr, *values, limit))
+        else:
+            sql = (
+                f"SELECT t.* FROM timeline t WHERE {' AND '.join(where)} "
+                "ORDER BY t.timestamp DESC LIMIT ?"
+            )
+            rows = self.db.query(sql, (*values, limit))
+        return [TimelineEvent.from_row(r) for r in rows]
+
+    def count(self) -> int:
+        return int(self.db.scalar("SELECT COUNT(*) FROM timeline WHERE deleted_at IS NULL"))

@@ -1,0 +1,1 @@
+"""tier3 (built in later issues)."""

@@ -1,0 +1,76 @@
+"""Argument checks shared by every tier: each raises ValidationError naming the field."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from hermes_memory.errors import ValidationError
+
+
+def require_text(value: Any, field: str, *, max_chars: int, allow_empty: bool = False) -> str:
+    """A stripped, non-empty string of valid Unicode without NUL, at most ``max_chars``."""
+    if isinstance(value, bytes):
+        try:
+            value = value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValidationError("is not valid UTF-8", field=field) from None
+    if not isinstance(value, str):
+        raise ValidationError(f"must be a string, not {type(value).__name__}", field=field)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("is not valid Unicode (lone surrogate)", field=field) from None
+    if "\x00" in value:
+        raise ValidationError("must not contain NUL bytes", field=field)
+    value = value.strip()
+    if not value and not allow_empty:
+        raise ValidationError("must not be empty", field=field)
+    if len(value) > max_chars:
+        raise ValidationError(f"is {len(value)} characters; the limit is {max_chars}", field=field)
+    return value
+
+
+def require_unit(value: Any, field: str) -> float:
+    """A finite number in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError(f"must be a number in [0, 1], not {value!r}", field=field)
+    number = float(value)
+    if not math.isfinite(number) or not 0.0 <= number <= 1.0:
+        raise ValidationError(f"must be in [0, 1], got {value!r}", field=field)
+    return number
+
+
+def require_choice(value: Any, field: str, choices: Iterable[str]) -> str:
+    options = tuple(choices)
+    if not isinstance(value, str) or value not in options:
+        raise ValidationError(f"must be one of {', '.join(options)}; got {value!r}", field=field)
+    return value
+
+
+def require_limit(value: Any, field: str = "limit", *, maximum: int = 1000) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise ValidationError(f"must be an integer from 1 to {maximum}; got {value!r}", field=field)
+    return value
+
+
+def require_timestamp(value: Any, field: str) -> float:
+    """A finite Unix timestamp (seconds)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValidationError(f"must be a Unix timestamp in seconds; got {value!r}", field=field)
+    if not -62_135_596_800 <= value <= 253_402_300_799:  # years 1..9999
+        raise ValidationError(f"is out of range: {value!r}", field=field)
+    return float(value)
+
+
+def require_scope_path(value: Any, field: str = "scope") -> str:
+    """A hierarchical scope such as ``/infrastructure/database`` (normalised)."""
+    text = require_text(value, field, max_chars=256)
+    parts = [p for p in text.strip().split("/") if p]
+    for part in parts:
+        if part in (".", "..") or any(not (c.isalnum() or c in "-_.") for c in part):
+            raise ValidationError(
+                f"segment {part!r} may hold only letters, digits, '-', '_' or '.'", field=field
+            )
+    return "/" + "/".join(p.lower() for p in parts)

@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_memory.cli.main import cli, main
+
+
+def run(home: Path, *args: str) -> tuple[int, str, str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "hermes_memory.cli", "--home", str(home), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def call(home: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = 0
+    try:
+        main(["--home", str(home), *args])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_remember_then_facts(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(
+        home,
+        capsys,
+        "remember",
+        "We deploy with Nix",
+        "--category",
+        "ops",
+        "--importance",
+        "0.7",
+        "--scope",
+        "/ops/deploy",
+    )
+    assert code == 0 and "stored" in out
+    code, out, _ = call(home, capsys, "facts", "deploy")
+    assert code == 0 and "We deploy with Nix" in out and "/ops/deploy" in out
+    code, out, _ = call(home, capsys, "--json", "facts", "deploy")
+    env = json.loads(out)
+    assert env["success"] and env["data"][0]["importance"] == 0.7
+
+
+def test_errors_are_one_line_and_non_zero(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = call(home, capsys, "remember", "x", "--importance", "3")
+    assert code == 1 and out == ""
+    assert err.strip() == "error: importance: must be in [0, 1], got 3.0"
+    code, _, err = call(home, capsys, "remember", "x", "--category", "nope")
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    code, _, err = call(home, capsys, "forget", "missing-id")
+    assert code == 1 and "no fact" in err
+
+
+def test_config_error_is_one_line(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home.mkdir(parents=True)
+    (home / "config.yaml").write_text("memory:\n  recall:\n    semantic_weight: -1\n")
+    code, _, err = call(home, capsys, "stats")
+    assert code == 1
+    assert err.strip().startswith("error: config recall.semantic_weight:")
+
+
+def test_entity_timeline_curated_stats_doctor(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        call(home, capsys, "entity", "add", "Kubernetes", "--type", "tech", "--alias", "k8s")[0]
+        == 0
+    )
+    code, out, _ = call(home, capsys, "entity", "link", "api", "depends_on", "k8s")
+    assert code == 0 and "api -depends_on-> Kubernetes" in out
+    code, out, _ = call(home, capsys, "entity", "show", "kubernetes")
+    assert "api -depends_on-> Kubernetes" in out
+    assert (
+        call(
+            home, capsys, "timeline", "add", "Ship v1", "--type", "milestone", "--at", "2026-01-05"
+        )[0]
+        == 0
+    )
+    code, out, _ = call(home, capsys, "timeline", "list")
+    assert "2026-01-05" in out and "Ship v1" in out
+    assert call(home, capsys, "curated", "add", "Prefers vim", "--store", "user")[0] == 0
+    code, out, _ = call(home, capsys, "curated", "show", "--store", "user")
+    assert out.strip() == "Prefers vim"
+    code, out, _ = call(home, capsys, "curated", "remove", "vim", "--store", "user")
+    assert code == 0
+    code, out, _ = call(home, capsys, "--json", "stats")
+    assert json.loads(out)["data"]["tier2"]["entities"] == 2
+    code, out, _ = call(home, capsys, "doctor")
+    assert code == 0 and "healthy" in out
+
+
+def test_real_process_and_usage_error(home: Path) -> None:
+    code, out, err = run(home, "remember", "from a subprocess")
+    assert code == 0, err
+    code, out, err = run(home, "no-such-command")
+    assert code == 2 and "No such command" in err
+
+
+def test_every_command_has_help() -> None:
+    def walk(group, prefix=()):  # type: ignore[no-untyped-def]
+        for name, command in group.commands.items():
+            assert command.help, f"{' '.join((*prefix, name))} has no help text"
+            if hasattr(command, "commands"):
+                walk(command, (*prefix, name))
+
+    walk(cli)
+
+
+def test_quickstart_runs_on_defaults(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "hermes_memory.cli", "quickstart", "--home", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "What database are we using?" in proc.stdout

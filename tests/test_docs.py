@@ -1,0 +1,56 @@
+"""The docs must stay true to the code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hermes_memory.cli.main import cli
+from hermes_memory.tier2 import Database
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_table_is_documented_in_architecture(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.db")
+    tables = {
+        r[0]
+        for r in db.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "AND name NOT LIKE '%_fts_%'"
+        )
+    }
+    db.close()
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    missing = sorted(t for t in tables if f"`{t}`" not in text)
+    assert missing == []
+
+
+def test_every_cli_command_is_in_the_readme() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+
+    def walk(group, prefix):  # type: ignore[no-untyped-def]
+        for name, command in group.commands.items():
+            path = f"{prefix} {name}"
+            if hasattr(command, "commands"):
+                walk(command, path)
+            else:
+                yield path
+
+    import re
+
+    lines = readme.splitlines()
+    undocumented = []
+    for path in walk(cli, "hermes-memory"):
+        parent, _, leaf = path.rpartition(" ")
+        leaf_word = re.compile(rf"(?<![\w-]){re.escape(leaf)}(?![\w-])")
+        if not any(f"{parent} " in line and leaf_word.search(line) for line in lines):
+            undocumented.append(path)
+    assert undocumented == []
+
+
+def test_readme_starts_with_the_two_setup_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```")[0].strip() for b in readme.split("```bash\n")[1:3]]
+    assert blocks == ["bash scripts/setup.sh && hermes-memory quickstart", "python -m pytest -q"]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "bash scripts/setup.sh" in ci and "python -m pytest -q" in ci

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from hermes_memory.errors import StorageError
+from hermes_memory.tier2 import Database
+from hermes_memory.tier2.migrations import LATEST_VERSION, MIGRATIONS, current_version
+
+EXPECTED_TABLES = {
+    "facts",
+    "facts_fts",
+    "episodes",
+    "episodes_fts",
+    "fact_evidence",
+    "entities",
+    "entity_aliases",
+    "entities_fts",
+    "relations",
+    "timeline",
+    "timeline_fts",
+    "audit_log",
+    "embed_queue",
+    "derived_state",
+    "schema_migrations",
+}
+
+
+def test_migrates_an_empty_database(tmp_path: Path) -> None:
+    db = Database(tmp_path / "m.db")
+    names = {r[0] for r in db.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert names >= EXPECTED_TABLES
+    rows = db.query("SELECT version, name FROM schema_migrations ORDER BY version")
+    assert [(r[0], r[1]) for r in rows] == [(v, n) for v, n, _ in MIGRATIONS]
+    assert current_version(db) == LATEST_VERSION
+    assert db.scalar("PRAGMA journal_mode") == "wal"
+    db.close()
+
+
+def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
+    Database(tmp_path / "m.db").close()
+    db = Database(tmp_path / "m.db")
+    assert db.scalar("SELECT COUNT(*) FROM schema_migrations") == len(MIGRATIONS)
+    db.close()
+
+
+def _open(path: str) -> None:
+    Database(path).close()
+
+
+def test_concurrent_first_open_is_safe(tmp_path: Path) -> None:
+    path = str(tmp_path / "race.db")
+    procs = [multiprocessing.Process(target=_open, args=(path,)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(30)
+        assert p.exitcode == 0
+    db = Database(path)
+    assert db.scalar("SELECT COUNT(*) FROM schema_migrations") == len(MIGRATIONS)
+    db.close()
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    Database(tmp_path / "m.db").close()
+    conn = sqlite3.connect(tmp_path / "m.db")
+    conn.execute("INSERT INTO schema_migrations VALUES (999, 'future', 0)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StorageError, match="newer"):
+        Database(tmp_path / "m.db")
+
+
+def test_failed_transaction_rolls_back_everything(tmp_path: Path) -> None:
+    db = Database(tmp_path / "m.db")
+    with pytest.raises(StorageError), db.transaction() as conn:
+        conn.execute("INSERT INTO derived_state VALUES ('x', 'ok', '{}', 0)")
+        conn.execute("INSERT INTO derived_state VALUES ('x', 'ok', '{}', 0)")  # PK clash
+    assert db.scalar("SELECT COUNT(*) FROM derived_state") == 0
+    with db.transaction() as conn:
+        conn.execute("INSERT INTO derived_state VALUES ('a', 'ok', '{}', 0)")
+        with pytest.raises(ValueError), db.transaction() as inner:
+            inner.execute("INSERT INTO derived_state VALUES ('b', 'ok', '{}', 0)")
+            raise ValueError("inner fails")
+    # the savepoint rolled back only the inner write
+    assert [r[0] for r in db.query("SELECT name FROM derived_state")] == ["a"]
+    db.close()
+
+
+def test_database_file_is_user_only(tmp_path: Path) -> None:
+    db = Database(tmp_path / "sub" / "m.db")
+    assert (tmp_path / "sub" / "m.db").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "sub").stat().st_mode & 0o077 == 0
+    db.close()
