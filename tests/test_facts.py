@@ -47,21 +47,23 @@ def test_query_ranks_by_bm25_and_filters(api: MemoryAPI) -> None:
     assert len(listed) == 3
 
 
-def test_update_records_diff_and_requeues_embedding(api: MemoryAPI, clock: FrozenClock) -> None:
-    uid = unwrap(api.fact_store("Cache TTL is 60s", category="ops"))["uuid"]
-    api.db.query("DELETE FROM embed_queue")
+def test_update_records_diff_and_requeues_embedding(
+    queued_api: MemoryAPI, clock: FrozenClock
+) -> None:
+    uid = unwrap(queued_api.fact_store("Cache TTL is 60s", category="ops"))["uuid"]
+    queued_api.db.query("DELETE FROM embed_queue")
     clock.advance(3600)
-    updated = unwrap(api.fact_update(uid, content="Cache TTL is 120s", importance=0.9))
+    updated = unwrap(queued_api.fact_update(uid, content="Cache TTL is 120s", importance=0.9))
     assert updated["content"] == "Cache TTL is 120s" and updated["importance"] == 0.9
     assert updated["updated_at"] == "2026-03-01T13:00:00Z"
-    row = api.db.query_one("SELECT actor, diff FROM audit_log WHERE action = 'fact_update'")
+    row = queued_api.db.query_one("SELECT actor, diff FROM audit_log WHERE action = 'fact_update'")
     assert row is not None
     diff = json.loads(row["diff"])
     assert diff["old"]["content"] == "Cache TTL is 60s"
     assert diff["new"]["content"] == "Cache TTL is 120s"
-    assert api.db.scalar("SELECT COUNT(*) FROM embed_queue WHERE item_uuid = ?", (uid,)) == 1
-    assert unwrap(api.fact_query("120s"))[0]["uuid"] == uid
-    assert unwrap(api.fact_query("60s")) == []
+    assert queued_api.db.scalar("SELECT COUNT(*) FROM embed_queue WHERE item_uuid = ?", (uid,)) == 1
+    assert unwrap(queued_api.fact_query("120s"))[0]["uuid"] == uid
+    assert unwrap(queued_api.fact_query("60s")) == []
 
 
 def test_update_rejects_unknown_fields_and_duplicates(api: MemoryAPI) -> None:
@@ -106,13 +108,13 @@ def test_every_write_is_audited_with_actor(api: MemoryAPI) -> None:
     ]
 
 
-def test_outbox_gets_one_row_per_item(api: MemoryAPI) -> None:
-    uid = unwrap(api.fact_store("queued", category="general"))["uuid"]
-    api.fact_update(uid, content="queued again")
-    rows = api.db.query("SELECT item_kind, op FROM embed_queue WHERE item_uuid = ?", (uid,))
+def test_outbox_gets_one_row_per_item(queued_api: MemoryAPI) -> None:
+    uid = unwrap(queued_api.fact_store("queued", category="general"))["uuid"]
+    queued_api.fact_update(uid, content="queued again")
+    rows = queued_api.db.query("SELECT item_kind, op FROM embed_queue WHERE item_uuid = ?", (uid,))
     assert [(r[0], r[1]) for r in rows] == [("fact", "upsert")]
-    api.fact_delete(uid)
-    rows = api.db.query("SELECT op FROM embed_queue WHERE item_uuid = ?", (uid,))
+    queued_api.fact_delete(uid)
+    rows = queued_api.db.query("SELECT op FROM embed_queue WHERE item_uuid = ?", (uid,))
     assert [r[0] for r in rows] == ["delete"]
 
 
@@ -128,7 +130,7 @@ def test_evidence_links_to_episodes(api: MemoryAPI) -> None:
 
 
 def test_rows_of_other_owners_are_invisible(home, clock) -> None:  # type: ignore[no-untyped-def]
-    cfg = load_config(home, env={})
+    cfg = load_config(home)
     with (
         MemoryAPI(cfg, clock=clock, owner=Owner("discord", "bot", "alice", "chat1")) as alice,
         MemoryAPI(cfg, clock=clock, owner=Owner("discord", "bot", "bob", "chat2")) as bob,
@@ -144,7 +146,7 @@ def test_rows_of_other_owners_are_invisible(home, clock) -> None:  # type: ignor
 
 
 def test_scratch_is_local_to_its_session(home, clock) -> None:  # type: ignore[no-untyped-def]
-    cfg = load_config(home, env={})
+    cfg = load_config(home)
     with (
         MemoryAPI(cfg, clock=clock, owner=Owner("tg", "bot", "u1", "groupA")) as a,
         MemoryAPI(cfg, clock=clock, owner=Owner("tg", "bot", "u1", "groupB")) as b,
@@ -158,7 +160,7 @@ def test_scratch_is_local_to_its_session(home, clock) -> None:  # type: ignore[n
 
 
 def test_capacity_limit_is_enforced_cleanly(home, clock) -> None:  # type: ignore[no-untyped-def]
-    cfg = load_config(home, env={}, overrides={"tier2": {"max_facts": 2}})
+    cfg = load_config(home, overrides={"tier2": {"max_facts": 2}})
     with MemoryAPI(cfg, clock=clock) as small:
         small.fact_store("one", category="general")
         small.fact_store("two", category="general")

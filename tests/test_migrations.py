@@ -10,6 +10,9 @@ from hermes_memory.errors import StorageError
 from hermes_memory.tier2 import Database
 from hermes_memory.tier2.migrations import LATEST_VERSION, MIGRATIONS, current_version
 
+# spawn, not fork: a forked child inherits LanceDB/torch threads and can deadlock.
+_MP = multiprocessing.get_context("spawn")
+
 EXPECTED_TABLES = {
     "facts",
     "facts_fts",
@@ -53,7 +56,7 @@ def _open(path: str) -> None:
 
 def test_concurrent_first_open_is_safe(tmp_path: Path) -> None:
     path = str(tmp_path / "race.db")
-    procs = [multiprocessing.Process(target=_open, args=(path,)) for _ in range(4)]
+    procs = [_MP.Process(target=_open, args=(path,)) for _ in range(4)]
     for p in procs:
         p.start()
     for p in procs:

@@ -17,6 +17,9 @@ from hermes_memory.errors import (
 )
 from hermes_memory.tier1 import ENTRY_DELIMITER, CuratedStore
 
+# spawn, not fork: a forked child inherits LanceDB/torch threads and can deadlock.
+_MP = multiprocessing.get_context("spawn")
+
 
 @pytest.fixture
 def store(tmp_path: Path) -> CuratedStore:
@@ -112,8 +115,8 @@ def _hold_lock(path: str, ready: multiprocessing.synchronize.Event, seconds: flo
 
 def test_waits_for_the_hermes_lock_file(store: CuratedStore) -> None:
     store.directory.mkdir(parents=True)
-    ready = multiprocessing.Event()
-    holder = multiprocessing.Process(
+    ready = _MP.Event()
+    holder = _MP.Process(
         target=_hold_lock, args=(str(store.directory / "MEMORY.md.lock"), ready, 0.5)
     )
     holder.start()

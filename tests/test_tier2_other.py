@@ -100,15 +100,19 @@ def test_timeline_add_and_query_by_range(api: MemoryAPI, clock: FrozenClock) -> 
     assert default["timestamp"] == "2026-03-01T12:00:00Z"
 
 
-def test_stats_and_doctor(api: MemoryAPI) -> None:
-    api.fact_store("a fact", category="general")
-    api.curated_add("curated entry")
-    stats = unwrap(api.stats())
+def test_stats_and_doctor(queued_api: MemoryAPI) -> None:
+    queued_api.fact_store("a fact", category="general")
+    queued_api.curated_add("curated entry")
+    stats = unwrap(queued_api.stats())
     assert stats["tier2"]["facts"] == 1
     assert stats["tier1"]["memory"]["entries"] == 1
     assert stats["embed_queue"]["pending"] == 1
-    report = unwrap(api.doctor())
-    assert report["ok"] is True
+    report = unwrap(queued_api.doctor())
+    tier3 = next(c for c in report["checks"] if c["name"] == "tier3")
+    assert report["ok"] is False and "0/1 items indexed" in tier3["detail"]
+    assert "degraded" in tier3["detail"]  # the hashing embedder is declared, plainly
+    report = unwrap(queued_api.doctor(repair=True))
+    assert report["ok"] is True and "tier3" in report["repaired"]
     assert {c["name"] for c in report["checks"]} >= {"schema", "sqlite_integrity", "fts:facts_fts"}
 
 

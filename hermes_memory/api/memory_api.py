@@ -7,15 +7,18 @@ returns the result envelope of section 8.2 and never leaks a sqlite exception.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from hermes_memory import guard
+from hermes_memory.api import recall as recall_mod
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
-from hermes_memory.errors import ValidationError
+from hermes_memory.errors import DerivedTierError, ValidationError
 from hermes_memory.tier1 import CuratedStore
 from hermes_memory.tier2 import (
     Database,
@@ -29,6 +32,9 @@ from hermes_memory.tier2 import (
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2.entities import ENTITY_TYPES, RELATION_NAME
 from hermes_memory.tier2.timeline import EVENT_TYPES
+from hermes_memory.tier3.embedder import Embedder, default_embedder
+from hermes_memory.tier3.semantic import SemanticIndex
+from hermes_memory.tier3.vector_store import VectorStore
 from hermes_memory.validation import (
     require_choice,
     require_limit,
@@ -53,6 +59,7 @@ class MemoryAPI:
         clock: Clock = system_clock,
         db: Database | None = None,
         curated: CuratedStore | None = None,
+        embedder: Embedder | None = None,
         actor: str = "api",
     ) -> None:
         self.config = config or load_config(home, profile)
@@ -74,6 +81,23 @@ class MemoryAPI:
         self.episodes = EpisodeStore(self.db)
         self.entities = EntityStore(self.db, max_entities=self.config.tier2.max_entities)
         self.timeline = TimelineStore(self.db)
+        self.semantic: SemanticIndex | None = None
+        if self.config.tier3.enabled:
+            t3 = self.config.tier3
+            emb = embedder or default_embedder(t3.embedding_model, t3.embedding_dim, t3.batch_size)
+            self.semantic = SemanticIndex(
+                self.db,
+                VectorStore(self.config.vector_path, emb.dim),
+                emb,
+                clock=clock,
+                chunk_size=t3.chunk_size,
+                chunk_overlap=t3.chunk_overlap,
+                batch_size=t3.batch_size,
+            )
+            if self.semantic.embedder_changed():
+                # Never mix vectors of two models: re-derive the table from truth.
+                with contextlib.suppress(DerivedTierError):
+                    self.semantic.rebuild()
 
     # -- lifecycle ------------------------------------------------------------------
     def close(self) -> None:
@@ -140,7 +164,11 @@ class MemoryAPI:
                 metadata=_metadata(metadata),
                 evidence_episodes=_id_list(evidence_ids, "evidence_ids"),
             )
-            return fact.to_dict(), {"created": created, "deduplicated": not created}
+            return fact.to_dict(), {
+                "created": created,
+                "deduplicated": not created,
+                **self._index_now([fact.uuid]),
+            }
 
         return run("tier2", ["tier2"], work)
 
@@ -181,7 +209,7 @@ class MemoryAPI:
         )
 
     def fact_update(self, uuid: str, **fields: Any) -> Envelope:
-        def work() -> dict[str, Any]:
+        def work() -> tuple[Any, dict[str, Any]]:
             changes: dict[str, Any] = {}
             for key, value in fields.items():
                 if key == "content":
@@ -198,9 +226,10 @@ class MemoryAPI:
                     changes[key] = _metadata(value)
                 else:
                     changes[key] = value  # the store names unknown fields in its error
-            return self.facts.update(
+            fact = self.facts.update(
                 self.owner, _ident(uuid, "uuid"), changes, now=self.clock(), actor=self.actor
-            ).to_dict()
+            )
+            return fact.to_dict(), self._index_now([fact.uuid])
 
         return run("tier2", ["tier2"], work)
 
@@ -208,10 +237,15 @@ class MemoryAPI:
         return run(
             "tier2",
             ["tier2"],
-            lambda: self.facts.delete(
-                self.owner, _ident(uuid, "uuid"), soft=soft, now=self.clock(), actor=self.actor
-            ).to_dict(),
+            lambda: self._deleted(
+                self.facts.delete(
+                    self.owner, _ident(uuid, "uuid"), soft=soft, now=self.clock(), actor=self.actor
+                )
+            ),
         )
+
+    def _deleted(self, fact: Any) -> tuple[Any, dict[str, Any]]:
+        return fact.to_dict(), self._index_now([fact.uuid])
 
     # -- tier 2: episodes -----------------------------------------------------------------------
     def ingest_turn(
@@ -236,7 +270,7 @@ class MemoryAPI:
 
         def work() -> tuple[Any, dict[str, Any]]:
             ((episode, created),) = self._store_turns([turn])
-            return episode.to_dict(), {"created": created}
+            return episode.to_dict(), {"created": created, **self._index_now([episode.uuid])}
 
         return run("tier2", ["tier2"], work)
 
@@ -310,7 +344,7 @@ class MemoryAPI:
                 now=self.clock(),
                 actor=self.actor,
             )
-            return entity.to_dict(), {"created": created}
+            return entity.to_dict(), {"created": created, **self._index_now([entity.uuid])}
 
         return run("tier2", ["tier2"], work)
 
@@ -337,7 +371,8 @@ class MemoryAPI:
                 now=self.clock(),
                 actor=self.actor,
             )
-            return relation_row.to_dict(), {"created_entities": created}
+            ends = [relation_row.from_entity, relation_row.to_entity]
+            return relation_row.to_dict(), {"created_entities": created, **self._index_now(ends)}
 
         return run("tier2", ["tier2"], work)
 
@@ -377,12 +412,12 @@ class MemoryAPI:
         related_facts: Sequence[str] | None = None,
         session_id: str | None = None,
     ) -> Envelope:
-        def work() -> dict[str, Any]:
+        def work() -> tuple[Any, dict[str, Any]]:
             text, _ = self._screen(title, "title")
             desc = None
             if description is not None:
                 desc, _ = self._screen(description, "description")
-            return self.timeline.add(
+            event = self.timeline.add(
                 self.owner,
                 event_type=require_choice(event_type, "event_type", EVENT_TYPES),
                 title=text,
@@ -397,7 +432,8 @@ class MemoryAPI:
                 session_id=_optional_text(session_id, "session_id"),
                 now=self.clock(),
                 actor=self.actor,
-            ).to_dict()
+            )
+            return event.to_dict(), self._index_now([event.uuid])
 
         return run("tier2", ["tier2"], work)
 
@@ -456,9 +492,33 @@ class MemoryAPI:
                 },
                 "embed_queue": tier2_health.queue_depth(self.db),
                 "derived": tier2_health.derived_status(self.db),
+                "tier3": self._tier3_stats(),
             }
 
         return run("multi", ["tier1", "tier2"], work)
+
+    def _tier3_stats(self) -> dict[str, Any]:
+        if self.semantic is None:
+            return {"status": "disabled"}
+        counts = self.semantic.counts()
+        counts.pop("detail", None)
+        if self.semantic.embedder.degraded:
+            counts["warning"] = (
+                f"degraded: {self.semantic.embedder.name} is a hashing embedder, "
+                "not a semantic model; recall matches shared words only"
+            )
+        return counts
+
+    def _tier3_check(self) -> tier2_health.Check:
+        t3 = self._tier3_stats()
+        ok = t3["status"] in ("ok", "empty") and not t3["missing"]
+        state = (
+            f"{t3['status']}, {t3['indexed_items']}/{t3['truth_items']} items "
+            f"indexed ({t3['embedder']})"
+        )
+        if "warning" in t3:
+            state += f"; {t3['warning']}"
+        return tier2_health.Check("tier3", ok, state)
 
     def doctor(self, *, repair: bool = False) -> Envelope:
         """Schema, integrity, FTS, queue depth and derived-tier health; optionally repair."""
@@ -477,6 +537,13 @@ class MemoryAPI:
                     checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
                 except Exception as exc:  # a broken curated file is reported, not raised
                     checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
+            if self.semantic is not None:
+                check = self._tier3_check()
+                if repair and not check.ok:
+                    self.repair()
+                    repaired.append("tier3")
+                    check = self._tier3_check()
+                checks.append(check)
             depth = tier2_health.queue_depth(self.db)
             derived = tier2_health.derived_status(self.db)
             data = {
@@ -489,6 +556,123 @@ class MemoryAPI:
             return data, {}
 
         return run("multi", ["tier1", "tier2"], work)
+
+    # -- tier 3 and cross-tier recall ------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        tiers: Sequence[str] | None = None,
+        limit_per_tier: int = 5,
+        *,
+        limit: int | None = None,
+        scope: str | None = None,
+        now: float | str | None = None,
+    ) -> Envelope:
+        """Memories relevant to ``query`` from every tier, ranked by the composite score."""
+        chosen = tuple(tiers) if tiers else recall_mod.TIERS
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            text = require_text(query, "query", max_chars=self.config.tier2.max_content_chars)
+            for tier in chosen:
+                require_choice(tier, "tiers", recall_mod.TIERS)
+            per_tier = require_limit(limit_per_tier, "limit_per_tier", maximum=100)
+            top = require_limit(limit, "limit") if limit is not None else per_tier
+            when = self.clock() if now is None else parse_time(now, "now")
+            prefix = require_scope_path(scope) if scope else None
+            subqueries = recall_mod.split_query(text, self.config.recall.deep_query_chars)
+            merged: dict[str, dict[str, Any]] = {}
+            meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries}
+            for sub in subqueries:
+                results, info = recall_mod.recall(self, sub, chosen, per_tier, top * 2, when)
+                meta["degraded"] = sorted(set(meta["degraded"]) | set(info["degraded"]))
+                for r in results:
+                    key = r.get("id") or r["content"]
+                    if key not in merged or merged[key]["score"] < r["score"]:
+                        merged[key] = r
+            ranked = sorted(merged.values(), key=lambda r: r["score"], reverse=True)
+            if prefix:
+                ranked = [
+                    r for r in ranked if r["scope"] == prefix or r["scope"].startswith(prefix + "/")
+                ]
+            ranked = ranked[:top]
+            self.facts.touch([r["rowid"] for r in ranked if r.get("rowid")], now=self.clock())
+            for r in ranked:
+                r.pop("rowid", None)
+            return ranked, meta
+
+        return run("multi", list(chosen), work)
+
+    def semantic_search(self, query: str, limit: int = 10, min_score: float = 0.0) -> Envelope:
+        """Nearest memories by vector only (cosine similarity)."""
+
+        def work() -> list[dict[str, Any]]:
+            text = require_text(query, "query", max_chars=self.config.tier2.max_content_chars)
+            hits = self._semantic().search(text, self.owner, limit=require_limit(limit))
+            return [
+                {
+                    "content": h.text,
+                    "kind": h.kind,
+                    "id": h.item_uuid,
+                    "chunk": h.chunk,
+                    "similarity": round(h.similarity, 4),
+                }
+                for h in hits
+                if h.similarity >= min_score
+            ]
+
+        return run("tier3", ["tier3"], work)
+
+    def semantic_hybrid(self, query: str, limit: int = 10) -> Envelope:
+        """Lexical + semantic fusion over tiers 2 and 3, relevance only (no recency)."""
+        return self.recall(query, ["tier2", "tier3"], limit_per_tier=limit, limit=limit)
+
+    def semantic_index(
+        self,
+        text: str,
+        source_type: str = "session",
+        *,
+        session_id: str = "default",
+        message_id: str | None = None,
+    ) -> Envelope:
+        """Index a piece of text (stored as an episode, so it stays rebuildable)."""
+        # repr() is always encodable, so a bad ``text`` still reaches validation below.
+        digest = hashlib.sha256(repr(text).encode("utf-8")).hexdigest()[:16]
+        mid = message_id or f"{source_type}:{digest}"
+        return self.ingest_turn(source_type, text, session_id=session_id, message_id=mid)
+
+    def rebuild(self) -> Envelope:
+        """Drop the vector table and re-derive it from SQLite truth."""
+        return run("tier3", ["tier2", "tier3"], lambda: self._semantic().rebuild())
+
+    def repair(self) -> Envelope:
+        """Bring tier 3 back in step: drain the outbox, rebuild if anything is missing."""
+
+        def work() -> dict[str, Any]:
+            sem = self._semantic()
+            report = sem.drain(limit=10**9)
+            counts = sem.counts()
+            rebuilt = None
+            if report.failed or counts["missing"] or counts["status"] != "ok":
+                rebuilt = sem.rebuild()
+            return {
+                "drained": report.indexed + report.deleted,
+                "rebuilt": rebuilt,
+                **{k: v for k, v in sem.counts().items() if k != "detail"},
+            }
+
+        return run("tier3", ["tier2", "tier3"], work)
+
+    def _semantic(self) -> SemanticIndex:
+        if self.semantic is None:
+            raise DerivedTierError("tier 3 is disabled (tier3.enabled: false)")
+        return self.semantic
+
+    def _index_now(self, uuids: list[str]) -> dict[str, Any]:
+        """Embed just-written items inline; a failure marks tier 3, never the write."""
+        if self.semantic is None or not self.config.tier3.embed_inline:
+            return {}
+        report = self.semantic.drain(items=uuids)
+        return {"tier3": "needs_repair" if report.failed else "ok"}
 
     # -- internals -------------------------------------------------------------------------
     def _screen(self, value: Any, field: str) -> tuple[str, list[str]]:

@@ -1,0 +1,218 @@
+"""Cross-tier recall: gather candidates from every tier, fuse, score, explain."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hermes_memory.api import scoring
+from hermes_memory.clock import to_iso
+from hermes_memory.tier2.fts import query_terms, words_present
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+TIERS = ("tier1", "tier2", "tier3")
+LOW_CONFIDENCE = 0.35
+
+
+@dataclass
+class Candidate:
+    key: str
+    content: str
+    tier: str
+    kind: str
+    created_at: float
+    importance: float
+    scope: str = "/"
+    lexical_raw: float = 0.0  # FTS5 bm25 (negative is better)
+    lexical_fixed: float | None = None  # already in [0, 1] (curated word overlap)
+    semantic: float = 0.0
+    extra: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def recall(
+    api: MemoryAPI, query: str, tiers: tuple[str, ...], per_tier: int, limit: int, now: float
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    pool: dict[str, Candidate] = {}
+    degraded: list[str] = []
+    if "tier2" in tiers:
+        _from_tier2(api, query, per_tier, pool)
+    if "tier3" in tiers:
+        if api.semantic is None:
+            degraded.append("tier3: disabled")
+        else:
+            try:
+                _from_tier3(api, query, per_tier, pool)
+            except Exception as exc:  # the derived tier failing must not fail recall
+                degraded.append(f"tier3: {exc}")
+    if "tier1" in tiers:
+        _from_tier1(api, query, pool)
+    lexical = scoring.normalise_bm25({k: c.lexical_raw for k, c in pool.items()})
+    cfg = api.config.recall
+    results = []
+    for key, cand in pool.items():
+        if cand.lexical_fixed is not None:
+            lexical[key] = cand.lexical_fixed
+        sim = scoring.fuse_similarity(lexical[key], cand.semantic)
+        if sim < cfg.min_similarity:
+            continue  # never surface an unrelated memory on recency or importance alone
+        comp = scoring.score(sim, cand.created_at, cand.importance, now, cfg)
+        results.append((comp, cand, lexical[key]))
+    results.sort(key=lambda r: r[0].score, reverse=True)
+    out = [_render(comp, cand, lex) for comp, cand, lex in results[:limit]]
+    gaps = evidence_gaps(query, out)
+    for item in out:
+        item["evidence_gaps"] = gaps if item["similarity"] < LOW_CONFIDENCE or gaps else []
+    return out, {"degraded": degraded, "candidates": len(pool)}
+
+
+def split_query(text: str, deep_chars: int) -> list[str]:
+    """Adaptive depth: a short query is itself; a long one becomes its sentences and
+    clauses (deterministic), each a targeted sub-query, plus the whole."""
+    if len(text) < deep_chars:
+        return [text]
+    import re
+
+    parts = [p.strip() for p in re.split(r"(?<=[.?!;])\s+|\n+", text) if len(p.strip()) > 12]
+    subs = list(dict.fromkeys(parts))[:6]
+    return subs + [text] if subs else [text]
+
+
+def evidence_gaps(query: str, results: list[dict[str, Any]]) -> list[str]:
+    """What the query asks about that nothing returned mentions, or low confidence."""
+    gaps = []
+    text = " ".join(r["content"] for r in results)
+    missing = [t for t in query_terms(query) if len(t) > 2 and not words_present([t], text)]
+    if missing:
+        gaps.append("no memory mentions: " + ", ".join(missing[:8]))
+    if not results:
+        gaps.append("nothing relevant is stored")
+    elif max(r["similarity"] for r in results) < LOW_CONFIDENCE:
+        gaps.append(f"low confidence: best similarity {max(r['similarity'] for r in results):.2f}")
+    return gaps
+
+
+def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[str, Any]:
+    return {
+        "content": cand.content,
+        "tier": cand.tier,
+        "kind": cand.kind,
+        "scope": cand.scope,
+        "importance": round(cand.importance, 4),
+        "score": comp.score,
+        "similarity": comp.similarity,
+        "recency": comp.recency,
+        "match_reasons": scoring.match_reasons(
+            comp, lexical=lexical, semantic=cand.semantic, extra=cand.extra
+        ),
+        "evidence_gaps": [],
+        "created_at": to_iso(cand.created_at),
+        **cand.provenance,
+    }
+
+
+def _from_tier2(api: MemoryAPI, query: str, per_tier: int, pool: dict[str, Candidate]) -> None:
+    n = per_tier * 4
+    for hit in api.facts.search(api.owner, query, limit=n, include_invalid=True):
+        f = hit.fact
+        cand = _fact_candidate(f)
+        cand.lexical_raw = hit.bm25
+        pool[cand.key] = cand
+    for ehit in api.episodes.search(api.owner, query, limit=n):
+        cand = _episode_candidate(ehit.episode)
+        cand.lexical_raw = ehit.bm25
+        pool[cand.key] = cand
+
+
+def _from_tier3(api: MemoryAPI, query: str, per_tier: int, pool: dict[str, Candidate]) -> None:
+    assert api.semantic is not None
+    hits = api.semantic.search(query, api.owner, limit=per_tier * 4)
+    best: dict[str, float] = {}
+    for h in hits:
+        best[h.item_uuid] = max(best.get(h.item_uuid, -1.0), h.similarity)
+    kinds = {h.item_uuid: h.kind for h in hits}
+    missing_facts = [u for u, k in kinds.items() if k == "fact" and f"fact:{u}" not in pool]
+    missing_eps = [u for u, k in kinds.items() if k == "episode" and f"episode:{u}" not in pool]
+    for f in api.facts.get_many(api.owner, missing_facts).values():
+        pool[f"fact:{f.uuid}"] = _fact_candidate(f)
+    for e in api.episodes.get_many(api.owner, missing_eps).values():
+        pool[f"episode:{e.uuid}"] = _episode_candidate(e)
+    for uuid, sim in best.items():
+        cand = pool.get(f"{kinds[uuid]}:{uuid}")
+        if cand is not None:
+            cand.semantic = max(cand.semantic, sim)
+
+
+def _from_tier1(api: MemoryAPI, query: str, pool: dict[str, Candidate]) -> None:
+    terms = query_terms(query)
+    entries = [(s, e) for s in ("memory", "user") for e in api.curated.entries(s)]
+    if not entries:
+        return
+    sems = [0.0] * len(entries)
+    if api.semantic is not None:
+        try:
+            vectors = api.semantic.embedder.embed_batch([query] + [e for _, e in entries])
+            sems = [float(v) for v in vectors[1:] @ vectors[0]]
+        except Exception:  # a failing embedder leaves the lexical signal
+            pass
+    for (store, entry), sem in zip(entries, sems, strict=True):
+        overlap = words_present(terms, entry) / len(terms) if terms else 0.0
+        key = f"curated:{store}:{entry[:80]}"
+        pool[key] = Candidate(
+            key=key,
+            content=entry,
+            tier="tier1",
+            kind=f"curated_{store}",
+            created_at=api.clock(),
+            importance=0.8,
+            lexical_fixed=overlap,
+            semantic=sem,
+            extra=["curated"],
+            provenance={
+                "source_type": "curated",
+                "source_id": store,
+                "session_id": None,
+                "evidence_ids": [],
+            },
+        )
+
+
+def _fact_candidate(f: Any) -> Candidate:
+    return Candidate(
+        key=f"fact:{f.uuid}",
+        content=f.content,
+        tier="tier2",
+        kind="fact",
+        created_at=f.created_at,
+        importance=f.importance,
+        scope=f.scope,
+        provenance={
+            "id": f.uuid,
+            "rowid": f.rowid,
+            "source_type": f.source_type,
+            "source_id": f.source_id,
+            "session_id": f.metadata.get("session_id"),
+            "evidence_ids": f.evidence_ids,
+            "valid": f.invalid_at is None,
+        },
+    )
+
+
+def _episode_candidate(e: Any) -> Candidate:
+    return Candidate(
+        key=f"episode:{e.uuid}",
+        content=f"{e.speaker}: {e.text}",
+        tier="tier2",
+        kind="episode",
+        created_at=e.timestamp,
+        importance=float(e.metadata.get("importance", 0.5)),
+        provenance={
+            "id": e.uuid,
+            "source_type": "session",
+            "source_id": e.message_id,
+            "session_id": e.session_id,
+            "evidence_ids": [e.message_id],
+        },
+    )

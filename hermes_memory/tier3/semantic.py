@@ -1,0 +1,261 @@
+"""SemanticIndex: keeps the LanceDB table in step with SQLite truth.
+
+It drains the ``embed_queue`` outbox (inline after API writes, or in batches for
+bulk imports and the embed job), rebuilds the table from tier 2 on demand or when
+the embedder changed, and records its health in ``derived_state['tier3']``. Any
+LanceDB or model failure marks the tier ``needs_repair``; it never touches truth.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from hermes_memory.clock import Clock
+from hermes_memory.errors import DerivedTierError
+from hermes_memory.tier2 import health
+from hermes_memory.tier2.db import Database
+from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3.chunks import chunk_text
+from hermes_memory.tier3.embedder import Embedder
+from hermes_memory.tier3.vector_store import VectorHit, VectorStore
+
+STATE = "tier3"
+MAX_ATTEMPTS = 5
+
+_ITEM_SQL = {
+    "fact": "SELECT uuid, content AS text, source_id, created_at, platform, agent, user_id, "
+    "session_key FROM facts WHERE uuid IN ({}) AND deleted_at IS NULL",
+    "episode": "SELECT uuid, speaker || ': ' || text AS text, message_id AS source_id, "
+    "timestamp AS created_at, platform, agent, user_id, session_key FROM episodes "
+    "WHERE uuid IN ({}) AND deleted_at IS NULL",
+    "entity": "SELECT uuid, name || ' (' || entity_type || ') ' || COALESCE(description, '') "
+    "AS text, NULL AS source_id, first_seen AS created_at, platform, agent, user_id, "
+    "session_key FROM entities WHERE uuid IN ({}) AND deleted_at IS NULL",
+    "timeline": "SELECT uuid, title || '. ' || COALESCE(description, '') AS text, session_id "
+    "AS source_id, timestamp AS created_at, platform, agent, user_id, session_key "
+    "FROM timeline WHERE uuid IN ({}) AND deleted_at IS NULL",
+}
+_ALL_SQL = {
+    "fact": "SELECT uuid FROM facts WHERE deleted_at IS NULL AND is_archived = 0",
+    "episode": "SELECT uuid FROM episodes WHERE deleted_at IS NULL",
+    "entity": "SELECT uuid FROM entities WHERE deleted_at IS NULL",
+    "timeline": "SELECT uuid FROM timeline WHERE deleted_at IS NULL",
+}
+
+
+@dataclass
+class DrainReport:
+    indexed: int = 0
+    deleted: int = 0
+    failed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class SemanticIndex:
+    def __init__(
+        self,
+        db: Database,
+        store: VectorStore,
+        embedder: Embedder,
+        *,
+        clock: Clock,
+        chunk_size: int = 512,
+        chunk_overlap: int = 64,
+        batch_size: int = 64,
+    ) -> None:
+        self.db = db
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.chunk_size = chunk_size
+        self.chunk_overlap = chunk_overlap
+        self.batch_size = batch_size
+
+    # -- health ---------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        return health.derived_status(self.db).get(STATE, {"status": "empty"})
+
+    def _mark(self, status: str, **detail: Any) -> None:
+        health.set_derived_status(
+            self.db,
+            STATE,
+            status,
+            self.clock(),
+            embedder=self.embedder.name,
+            dim=self.embedder.dim,
+            degraded=self.embedder.degraded,
+            **detail,
+        )
+
+    def embedder_changed(self) -> bool:
+        state = self.status()
+        if state.get("status") == "empty":
+            return False
+        return state.get("embedder") != self.embedder.name or state.get("dim") != self.embedder.dim
+
+    # -- writes ------------------------------------------------------------------------
+    def drain(self, *, limit: int = 1000, items: list[str] | None = None) -> DrainReport:
+        """Index the pending outbox rows (all due ones, or only ``items``)."""
+        report = DrainReport()
+        now = self.clock()
+        if items is not None:
+            if not items:
+                return report
+            marks = ",".join("?" * len(items))
+            rows = self.db.query(
+                f"SELECT * FROM embed_queue WHERE status = 'pending' AND item_uuid IN ({marks})",
+                items,
+            )
+        else:
+            rows = self.db.query(
+                "SELECT * FROM embed_queue WHERE status = 'pending' AND next_attempt_at <= ? "
+                "ORDER BY id LIMIT ?",
+                (now, limit),
+            )
+        for start in range(0, len(rows), self.batch_size * 4):
+            self._drain_batch(rows[start : start + self.batch_size * 4], report)
+        if report.failed:
+            self._mark("needs_repair", last_error=report.errors[-1])
+        elif self.status().get("status") == "empty" or (
+            (report.indexed or report.deleted) and self.status().get("status") != "needs_repair"
+        ):
+            self._mark("ok")
+        return report
+
+    def _drain_batch(self, rows: list[Any], report: DrainReport) -> None:
+        deletes = [r for r in rows if r["op"] == "delete"]
+        upserts = [r for r in rows if r["op"] == "upsert"]
+        try:
+            self.store.delete([r["item_uuid"] for r in deletes])
+            by_kind: dict[str, list[str]] = {}
+            for r in upserts:
+                by_kind.setdefault(r["item_kind"], []).append(r["item_uuid"])
+            indexed = self._index(by_kind)
+        except DerivedTierError as exc:
+            self._retry_later(rows, str(exc))
+            report.failed += len(rows)
+            report.errors.append(str(exc))
+            return
+        with self.db.transaction() as conn:
+            for r in rows:
+                # A newer request for the same item may have arrived meanwhile: keep it.
+                conn.execute(
+                    "DELETE FROM embed_queue WHERE id = ? AND enqueued_at = ?",
+                    (r["id"], r["enqueued_at"]),
+                )
+        report.deleted += len(deletes)
+        report.indexed += indexed
+
+    def _retry_later(self, rows: list[Any], error: str) -> None:
+        now = self.clock()
+        with self.db.transaction() as conn:
+            for r in rows:
+                attempts = r["attempts"] + 1
+                status = "poison" if attempts >= MAX_ATTEMPTS else "pending"
+                conn.execute(
+                    "UPDATE embed_queue SET attempts = ?, next_attempt_at = ?, last_error = ?, "
+                    "status = ? WHERE id = ? AND enqueued_at = ?",
+                    (
+                        attempts,
+                        now + 30 * 2**attempts,
+                        error[:500],
+                        status,
+                        r["id"],
+                        r["enqueued_at"],
+                    ),
+                )
+
+    def _index(self, by_kind: dict[str, list[str]]) -> int:
+        rows: list[dict[str, Any]] = []
+        for kind, uuids in by_kind.items():
+            for item in self._load(kind, uuids):
+                for i, piece in enumerate(
+                    chunk_text(item["text"], self.chunk_size, self.chunk_overlap)
+                ):
+                    rows.append(
+                        {
+                            "id": f"{item['uuid']}#{i}",
+                            "kind": kind,
+                            "item_uuid": item["uuid"],
+                            "chunk": i,
+                            "platform": item["platform"],
+                            "agent": item["agent"],
+                            "user_id": item["user_id"],
+                            "session_key": item["session_key"],
+                            "text": piece,
+                            "source_id": item["source_id"] or "",
+                            "created_at": float(item["created_at"]),
+                        }
+                    )
+        if not rows:
+            return 0
+        try:
+            vectors = self.embedder.embed_batch([r["text"] for r in rows])
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"embedding failed: {exc}") from None
+        self.store.upsert(rows, vectors)
+        return len({r["item_uuid"] for r in rows})
+
+    def _load(self, kind: str, uuids: list[str]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for start in range(0, len(uuids), 500):
+            part = uuids[start : start + 500]
+            sql = _ITEM_SQL[kind].format(",".join("?" * len(part)))
+            out.extend(dict(r) for r in self.db.query(sql, part))
+        return out
+
+    def rebuild(self) -> dict[str, int]:
+        """Drop the vector table and re-derive it from every live tier-2 item."""
+        self._mark("rebuilding")
+        try:
+            self.store.reset()
+            total = 0
+            for kind, batch in self._all_items():
+                total += self._index({kind: batch})
+        except DerivedTierError as exc:
+            self._mark("needs_repair", last_error=str(exc))
+            raise
+        with self.db.transaction() as conn:
+            conn.execute("DELETE FROM embed_queue")
+        self._mark("ok", rebuilt_at=self.clock())
+        return {"items": total, "vectors": self.store.count()}
+
+    def _all_items(self) -> Iterator[tuple[str, list[str]]]:
+        for kind, sql in _ALL_SQL.items():
+            uuids = [r[0] for r in self.db.query(sql)]
+            step = self.batch_size * 8
+            for start in range(0, len(uuids), step):
+                yield kind, uuids[start : start + step]
+
+    # -- reads ---------------------------------------------------------------------------
+    def search(self, query: str, owner: Owner, *, limit: int) -> list[VectorHit]:
+        vector = self.embedder.embed_batch([query])[0]
+        return self.store.search(vector, owner, limit=limit)
+
+    def counts(self) -> dict[str, Any]:
+        truth = sum(
+            int(self.db.scalar(f"SELECT COUNT(*) FROM ({sql})")) for sql in _ALL_SQL.values()
+        )
+        try:
+            ids = self.store.item_ids()
+            vectors: int | None = len(ids)
+            items = len(set(ids))
+        except DerivedTierError:
+            vectors, items = None, 0
+        return {
+            "truth_items": truth,
+            "vector_rows": vectors,
+            "indexed_items": items,
+            "missing": max(truth - items, 0),
+            "status": self.status().get("status"),
+            "embedder": self.embedder.name,
+            "degraded": self.embedder.degraded,
+            "detail": json.dumps(
+                {k: v for k, v in self.status().items() if k not in ("status",)}, default=str
+            ),
+        }

@@ -1,0 +1,171 @@
+"""The LanceDB table of tier 3: one row per chunk of a tier-2 item, with its vector.
+
+Derived state only: every row names the tier-2 item it came from
+(``kind``/``item_uuid``), so the table can be dropped and rebuilt at any time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from hermes_memory.errors import DerivedTierError
+from hermes_memory.tier2.records import Owner
+
+TABLE = "memory"
+
+
+def schema(dim: int) -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("id", pa.string()),
+            pa.field("kind", pa.string()),
+            pa.field("item_uuid", pa.string()),
+            pa.field("chunk", pa.int32()),
+            pa.field("platform", pa.string()),
+            pa.field("agent", pa.string()),
+            pa.field("user_id", pa.string()),
+            pa.field("session_key", pa.string()),
+            pa.field("text", pa.string()),
+            pa.field("source_id", pa.string()),
+            pa.field("created_at", pa.float64()),
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    kind: str
+    item_uuid: str
+    chunk: int
+    text: str
+    similarity: float  # cosine similarity in [-1, 1]
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+class VectorStore:
+    def __init__(self, path: Path, dim: int) -> None:
+        self.path = Path(path)
+        self.dim = dim
+        self._table: Any = None
+        try:
+            import lancedb
+
+            self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._db = lancedb.connect(str(self.path))
+        except Exception as exc:
+            raise DerivedTierError(f"cannot open vector store {self.path}: {exc}") from None
+
+    def table(self) -> Any:
+        if self._table is None:
+            try:
+                if TABLE in self._tables():
+                    table = self._db.open_table(TABLE)
+                    field = table.schema.field("vector")
+                    if field.type.list_size != self.dim:
+                        raise DerivedTierError(
+                            f"vector table has dimension {field.type.list_size}, "
+                            f"the embedder {self.dim}: rebuild it"
+                        )
+                    self._table = table
+                else:
+                    self._table = self._db.create_table(TABLE, schema=schema(self.dim))
+            except DerivedTierError:
+                raise
+            except Exception as exc:
+                raise DerivedTierError(f"cannot open vector table: {exc}") from None
+        return self._table
+
+    def _tables(self) -> list[str]:
+        listing = self._db.list_tables()
+        return list(getattr(listing, "tables", listing))
+
+    def reset(self) -> None:
+        """Drop the table (a rebuild starts from nothing)."""
+        try:
+            if TABLE in self._tables():
+                self._db.drop_table(TABLE)
+        except Exception as exc:
+            raise DerivedTierError(f"cannot drop vector table: {exc}") from None
+        self._table = None
+
+    def upsert(self, rows: list[dict[str, Any]], vectors: np.ndarray) -> None:
+        """Replace every chunk of the items in ``rows`` with the given ones."""
+        if not rows:
+            return
+        items = sorted({r["item_uuid"] for r in rows})
+        data = [{**r, "vector": vectors[i].tolist()} for i, r in enumerate(rows)]
+        try:
+            table = self.table()
+            self._delete_items(table, items)
+            table.add(data)
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"vector write failed: {exc}") from None
+
+    def delete(self, item_uuids: list[str]) -> None:
+        if item_uuids:
+            try:
+                self._delete_items(self.table(), item_uuids)
+            except DerivedTierError:
+                raise
+            except Exception as exc:
+                raise DerivedTierError(f"vector delete failed: {exc}") from None
+
+    @staticmethod
+    def _delete_items(table: Any, items: list[str]) -> None:
+        for start in range(0, len(items), 500):
+            part = ", ".join(_quote(i) for i in items[start : start + 500])
+            table.delete(f"item_uuid IN ({part})")
+
+    def search(
+        self, vector: np.ndarray, owner: Owner, *, limit: int, kinds: tuple[str, ...] = ()
+    ) -> list[VectorHit]:
+        where = (
+            f"platform = {_quote(owner.platform)} AND agent = {_quote(owner.agent)} "
+            f"AND user_id = {_quote(owner.user_id)} "
+            f"AND session_key IN ('', {_quote(owner.session)})"
+        )
+        if kinds:
+            where += f" AND kind IN ({', '.join(_quote(k) for k in kinds)})"
+        try:
+            result = (
+                self.table()
+                .search(vector.tolist())
+                .metric("cosine")
+                .where(where, prefilter=True)
+                .limit(limit)
+                .to_list()
+            )
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"vector search failed: {exc}") from None
+        return [
+            VectorHit(r["kind"], r["item_uuid"], r["chunk"], r["text"], 1.0 - float(r["_distance"]))
+            for r in result
+        ]
+
+    def count(self) -> int:
+        try:
+            return int(self.table().count_rows())
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"cannot count vectors: {exc}") from None
+
+    def item_ids(self) -> list[str]:
+        try:
+            tbl = self.table().to_arrow().select(["item_uuid"])
+        except Exception as exc:
+            raise DerivedTierError(f"cannot read vectors: {exc}") from None
+        return [str(v) for v in tbl.column("item_uuid").to_pylist()]
