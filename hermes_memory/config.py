@@ -62,7 +62,7 @@ class RecallConfig(_Section):
     recency_half_life_days: float = Field(30.0, gt=0.0)
     # Candidates whose fused similarity is below this are never scored, so a fresh
     # unrelated memory cannot surface on recency alone.
-    min_similarity: float = Field(0.15, ge=0.0, le=1.0)
+    min_similarity: float = Field(0.2, ge=0.0, le=1.0)
     # Queries at least this long are split into sub-queries (adaptive depth).
     deep_query_chars: int = Field(200, ge=20)
 

@@ -68,7 +68,8 @@ _INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
-_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\u2062-\u2064\ufeff\u202a-\u202e\u2066-\u2069]")
+# Zero-width (non-)joiners are left out: emoji sequences and Indic scripts need them.
+_INVISIBLE = re.compile("[\u200b\u2060\u2062-\u2064\ufeff\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)

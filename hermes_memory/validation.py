@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from hermes_memory.clock import parse_time
 from hermes_memory.errors import ValidationError
 
 
@@ -74,3 +76,35 @@ def require_scope_path(value: Any, field: str = "scope") -> str:
                 f"segment {part!r} may hold only letters, digits, '-', '_' or '.'", field=field
             )
     return "/" + "/".join(p.lower() for p in parts)
+
+
+def require_id(value: Any, field: str) -> str:
+    return require_text(value, field, max_chars=256)
+
+
+def optional_text(value: Any, field: str, max_chars: int = 256) -> str | None:
+    return None if value is None else require_text(value, field, max_chars=max_chars)
+
+
+def optional_time(value: Any, field: str) -> float | None:
+    return None if value is None else parse_time(value, field)
+
+
+def require_id_list(values: Any, field: str) -> list[str]:
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise ValidationError("must be a list of ids", field=field)
+    return [require_id(v, field) for v in values]
+
+
+def require_metadata(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValidationError("must be a mapping", field="metadata")
+    try:
+        encoded = json.dumps(value)
+    except (TypeError, ValueError):
+        raise ValidationError("must be JSON-serialisable", field="metadata") from None
+    if len(encoded) > 16_384:
+        raise ValidationError("is larger than 16 KiB", field="metadata")
+    return value

@@ -125,3 +125,16 @@ def test_quickstart_runs_on_defaults(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "What database are we using?" in proc.stdout
+
+
+def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    call(home, capsys, "remember", "Deploys run from GitHub Actions", "--importance", "0.8")
+    code, out, _ = call(home, capsys, "recall", "deploys github", "--limit", "3")
+    assert code == 0 and out.startswith("1. ") and "Deploys run from GitHub Actions" in out
+    assert "reasons:" in out
+    code, out, _ = call(home, capsys, "rebuild")
+    assert code == 0 and "rebuilt: 1 items" in out
+    code, out, _ = call(home, capsys, "repair")
+    assert code == 0 and "1/1 items indexed" in out
+    code, _, err = call(home, capsys, "recall", "x", "--tiers", "tier9")
+    assert code == 1 and "tiers" in err

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_memory import guard
+from hermes_memory.api import health as api_health
 from hermes_memory.api import recall as recall_mod
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import Clock, parse_time, system_clock
@@ -29,15 +30,19 @@ from hermes_memory.tier2 import (
     TimelineStore,
     TurnInput,
 )
-from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2.entities import ENTITY_TYPES, RELATION_NAME
 from hermes_memory.tier2.timeline import EVENT_TYPES
 from hermes_memory.tier3.embedder import Embedder, default_embedder
 from hermes_memory.tier3.semantic import SemanticIndex
 from hermes_memory.tier3.vector_store import VectorStore
 from hermes_memory.validation import (
+    optional_text,
+    optional_time,
     require_choice,
+    require_id,
+    require_id_list,
     require_limit,
+    require_metadata,
     require_scope_path,
     require_text,
     require_unit,
@@ -155,14 +160,14 @@ class MemoryAPI:
                 importance=require_unit(importance, "importance"),
                 confidence=require_unit(confidence, "confidence"),
                 source_type=require_choice(source, "source", SOURCE_TYPES),
-                source_id=_optional_text(source_id, "source_id"),
+                source_id=optional_text(source_id, "source_id"),
                 now=self.clock(),
                 actor=self.actor,
-                expires_at=_optional_time(expires_at, "expires_at"),
-                valid_at=_optional_time(valid_at, "valid_at"),
+                expires_at=optional_time(expires_at, "expires_at"),
+                valid_at=optional_time(valid_at, "valid_at"),
                 flags=flags,
-                metadata=_metadata(metadata),
-                evidence_episodes=_id_list(evidence_ids, "evidence_ids"),
+                metadata=require_metadata(metadata),
+                evidence_episodes=require_id_list(evidence_ids, "evidence_ids"),
             )
             return fact.to_dict(), {
                 "created": created,
@@ -205,7 +210,9 @@ class MemoryAPI:
 
     def fact_get(self, uuid: str) -> Envelope:
         return run(
-            "tier2", ["tier2"], lambda: self.facts.get(self.owner, _ident(uuid, "uuid")).to_dict()
+            "tier2",
+            ["tier2"],
+            lambda: self.facts.get(self.owner, require_id(uuid, "uuid")).to_dict(),
         )
 
     def fact_update(self, uuid: str, **fields: Any) -> Envelope:
@@ -221,13 +228,13 @@ class MemoryAPI:
                 elif key == "scope":
                     changes[key] = require_scope_path(value)
                 elif key in ("expires_at", "valid_at", "invalid_at"):
-                    changes[key] = _optional_time(value, key)
+                    changes[key] = optional_time(value, key)
                 elif key == "metadata":
-                    changes[key] = _metadata(value)
+                    changes[key] = require_metadata(value)
                 else:
                     changes[key] = value  # the store names unknown fields in its error
             fact = self.facts.update(
-                self.owner, _ident(uuid, "uuid"), changes, now=self.clock(), actor=self.actor
+                self.owner, require_id(uuid, "uuid"), changes, now=self.clock(), actor=self.actor
             )
             return fact.to_dict(), self._index_now([fact.uuid])
 
@@ -239,7 +246,11 @@ class MemoryAPI:
             ["tier2"],
             lambda: self._deleted(
                 self.facts.delete(
-                    self.owner, _ident(uuid, "uuid"), soft=soft, now=self.clock(), actor=self.actor
+                    self.owner,
+                    require_id(uuid, "uuid"),
+                    soft=soft,
+                    now=self.clock(),
+                    actor=self.actor,
                 )
             ),
         )
@@ -274,16 +285,16 @@ class MemoryAPI:
 
         return run("tier2", ["tier2"], work)
 
-    def ingest_turns(self, turns: Sequence[dict[str, Any]]) -> Envelope:
-        """Store many turns in one transaction (all or nothing)."""
+    def ingest_turns(self, turns: Sequence[dict[str, Any]], *, embed: bool = True) -> Envelope:
+        """Store many turns in one transaction (all or nothing), then embed them in
+        batches; ``embed=False`` leaves them in the outbox for the embed job."""
 
         def work() -> tuple[Any, dict[str, Any]]:
             stored = self._store_turns(list(turns))
             created = sum(1 for _, c in stored if c)
-            return [e.uuid for e, _ in stored], {
-                "created": created,
-                "skipped": len(stored) - created,
-            }
+            uuids = [e.uuid for e, _ in stored]
+            extra = self._index_now(uuids) if embed else {}
+            return uuids, {"created": created, "skipped": len(stored) - created, **extra}
 
         return run("tier2", ["tier2"], work)
 
@@ -293,7 +304,7 @@ class MemoryAPI:
         def work() -> tuple[Any, dict[str, Any]]:
             page = self.episodes.page(
                 self.owner,
-                _ident(session_id, "session_id"),
+                require_id(session_id, "session_id"),
                 after_id=after,
                 limit=require_limit(limit),
             )
@@ -311,16 +322,18 @@ class MemoryAPI:
             where = f"turns[{i}]" if len(turns) > 1 else "turn"
             if not isinstance(t, dict):
                 raise ValidationError("must be a mapping", field=where)
-            text, flags = self._screen(t.get("text"), "text")
+            # A turn is what was said: stored losslessly, injection-looking text flagged
+            # (never refused); secrets still follow the configured policy.
+            text, flags = self._screen(t.get("text"), "text", injection="flag")
             ts = t.get("timestamp")
             inputs.append(
                 TurnInput(
                     speaker=require_text(t.get("speaker"), "speaker", max_chars=200),
                     text=text,
-                    session_id=_ident(t.get("session_id"), "session_id"),
-                    message_id=_ident(t.get("message_id"), "message_id"),
+                    session_id=require_id(t.get("session_id"), "session_id"),
+                    message_id=require_id(t.get("message_id"), "message_id"),
                     timestamp=now if ts is None else parse_time(ts, "timestamp"),
-                    metadata=_metadata(t.get("metadata")),
+                    metadata=require_metadata(t.get("metadata")),
                     flags=tuple(flags),
                 )
             )
@@ -340,7 +353,7 @@ class MemoryAPI:
                 name=require_text(name, "name", max_chars=200),
                 entity_type=require_choice(entity_type, "entity_type", ENTITY_TYPES),
                 aliases=[require_text(a, "aliases", max_chars=200) for a in (aliases or [])],
-                description=_optional_text(description, "description", 2000),
+                description=optional_text(description, "description", 2000),
                 now=self.clock(),
                 actor=self.actor,
             )
@@ -367,7 +380,7 @@ class MemoryAPI:
                 to_name=require_text(to_name, "to_name", max_chars=200),
                 relation=rel,
                 strength=require_unit(strength, "strength"),
-                evidence_fact=_optional_text(evidence_fact, "evidence_fact"),
+                evidence_fact=optional_text(evidence_fact, "evidence_fact"),
                 now=self.clock(),
                 actor=self.actor,
             )
@@ -428,8 +441,8 @@ class MemoryAPI:
                     require_text(x, "related_entities", max_chars=200)
                     for x in (related_entities or [])
                 ],
-                related_facts=_id_list(related_facts or [], "related_facts"),
-                session_id=_optional_text(session_id, "session_id"),
+                related_facts=require_id_list(related_facts or [], "related_facts"),
+                session_id=optional_text(session_id, "session_id"),
                 now=self.clock(),
                 actor=self.actor,
             )
@@ -449,8 +462,8 @@ class MemoryAPI:
         def work() -> list[dict[str, Any]]:
             events = self.timeline.query(
                 self.owner,
-                start=_optional_time(start, "start"),
-                end=_optional_time(end, "end"),
+                start=optional_time(start, "start"),
+                end=optional_time(end, "end"),
                 event_type=require_choice(event_type, "event_type", EVENT_TYPES)
                 if event_type
                 else None,
@@ -465,97 +478,12 @@ class MemoryAPI:
 
     # -- cross-tier: stats and health ----------------------------------------------------------
     def stats(self) -> Envelope:
-        def work() -> dict[str, Any]:
-            curated = {}
-            for store in ("memory", "user"):
-                used, limit = self.curated.usage(store)
-                curated[store] = {
-                    "entries": len(self.curated.entries(store)),
-                    "usage": f"{used:,}/{limit:,}",
-                }
-            db_bytes = sum(
-                p.stat().st_size
-                for p in self.db.path.parent.glob(self.db.path.name + "*")
-                if p.is_file()
-            )
-            return {
-                "profile": self.config.profile,
-                "tier1": curated,
-                "tier2": {
-                    "facts": self.facts.count(),
-                    "episodes": self.episodes.count(),
-                    "entities": self.entities.count(),
-                    "relations": self.entities.relation_count(),
-                    "timeline": self.timeline.count(),
-                    "db_path": str(self.db.path),
-                    "db_bytes": db_bytes,
-                },
-                "embed_queue": tier2_health.queue_depth(self.db),
-                "derived": tier2_health.derived_status(self.db),
-                "tier3": self._tier3_stats(),
-            }
-
-        return run("multi", ["tier1", "tier2"], work)
-
-    def _tier3_stats(self) -> dict[str, Any]:
-        if self.semantic is None:
-            return {"status": "disabled"}
-        counts = self.semantic.counts()
-        counts.pop("detail", None)
-        if self.semantic.embedder.degraded:
-            counts["warning"] = (
-                f"degraded: {self.semantic.embedder.name} is a hashing embedder, "
-                "not a semantic model; recall matches shared words only"
-            )
-        return counts
-
-    def _tier3_check(self) -> tier2_health.Check:
-        t3 = self._tier3_stats()
-        ok = t3["status"] in ("ok", "empty") and not t3["missing"]
-        state = (
-            f"{t3['status']}, {t3['indexed_items']}/{t3['truth_items']} items "
-            f"indexed ({t3['embedder']})"
-        )
-        if "warning" in t3:
-            state += f"; {t3['warning']}"
-        return tier2_health.Check("tier3", ok, state)
+        """Counts per tier, queue depth, derived-tier status (and degraded mode)."""
+        return api_health.stats(self)
 
     def doctor(self, *, repair: bool = False) -> Envelope:
-        """Schema, integrity, FTS, queue depth and derived-tier health; optionally repair."""
-
-        def work() -> tuple[Any, dict[str, Any]]:
-            checks = tier2_health.check(self.db)
-            repaired: list[str] = []
-            if repair and any(not c.ok and c.repairable for c in checks):
-                repaired = tier2_health.rebuild_fts(self.db)
-                checks = tier2_health.check(self.db)
-            for store in ("memory", "user"):
-                try:
-                    self.curated.entries(store)
-                    checks.append(tier2_health.Check(f"curated:{store}", True, "readable"))
-                except ValidationError as exc:
-                    checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
-                except Exception as exc:  # a broken curated file is reported, not raised
-                    checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
-            if self.semantic is not None:
-                check = self._tier3_check()
-                if repair and not check.ok:
-                    self.repair()
-                    repaired.append("tier3")
-                    check = self._tier3_check()
-                checks.append(check)
-            depth = tier2_health.queue_depth(self.db)
-            derived = tier2_health.derived_status(self.db)
-            data = {
-                "ok": all(c.ok for c in checks),
-                "checks": [c.to_dict() for c in checks],
-                "embed_queue": depth,
-                "derived": derived,
-                "repaired": repaired,
-            }
-            return data, {}
-
-        return run("multi", ["tier1", "tier2"], work)
+        """Schema, integrity, FTS, queue and derived-tier health; optionally repair."""
+        return api_health.doctor(self, repair=repair)
 
     # -- tier 3 and cross-tier recall ------------------------------------------------------
     def recall(
@@ -675,45 +603,13 @@ class MemoryAPI:
         return {"tier3": "needs_repair" if report.failed else "ok"}
 
     # -- internals -------------------------------------------------------------------------
-    def _screen(self, value: Any, field: str) -> tuple[str, list[str]]:
+    def _screen(
+        self, value: Any, field: str, *, injection: str | None = None
+    ) -> tuple[str, list[str]]:
         text = require_text(value, field, max_chars=self.config.tier2.max_content_chars)
         return guard.screen(
             text,
             field=field,
             secrets=self.config.security.secrets,
-            injection=self.config.security.injection,
+            injection=injection or self.config.security.injection,
         )
-
-
-def _ident(value: Any, field: str) -> str:
-    return require_text(value, field, max_chars=256)
-
-
-def _optional_text(value: Any, field: str, max_chars: int = 256) -> str | None:
-    return None if value is None else require_text(value, field, max_chars=max_chars)
-
-
-def _optional_time(value: Any, field: str) -> float | None:
-    return None if value is None else parse_time(value, field)
-
-
-def _id_list(values: Any, field: str) -> list[str]:
-    if isinstance(values, str) or not isinstance(values, Sequence):
-        raise ValidationError("must be a list of ids", field=field)
-    return [_ident(v, field) for v in values]
-
-
-def _metadata(value: Any) -> dict[str, Any]:
-    import json
-
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise ValidationError("must be a mapping", field="metadata")
-    try:
-        encoded = json.dumps(value)
-    except (TypeError, ValueError):
-        raise ValidationError("must be JSON-serialisable", field="metadata") from None
-    if len(encoded) > 16_384:
-        raise ValidationError("is larger than 16 KiB", field="metadata")
-    return value

@@ -12,14 +12,26 @@ from dataclasses import dataclass
 from hermes_memory.clock import DAY
 from hermes_memory.config import RecallConfig
 
-LEXICAL_SHARE = 0.45  # of similarity; the rest is semantic
+# Sentence-embedding cosines of unrelated short texts sit near 0-0.1 and of clearly
+# related ones at 0.5 and above (all-MiniLM-L6-v2), so that band is mapped to [0, 1].
+COS_FLOOR = 0.1
+COS_CEIL = 0.6
+STRONGER_SHARE = 0.75  # weight of the stronger signal; the weaker one confirms
 
 
-def fuse_similarity(lexical: float, semantic: float) -> float:
-    """One similarity in [0, 1] from a normalised BM25 score and a cosine."""
+def calibrate_cosine(cosine: float) -> float:
+    return min(max((cosine - COS_FLOOR) / (COS_CEIL - COS_FLOOR), 0.0), 1.0)
+
+
+def fuse_similarity(lexical: float, cosine: float) -> float:
+    """One similarity in [0, 1] from a normalised BM25 score and a raw cosine.
+
+    Either signal alone can make a memory relevant (a paraphrase has no shared
+    words; a rare name has a weak embedding); agreement of both ranks highest.
+    """
     lex = min(max(lexical, 0.0), 1.0)
-    sem = min(max(semantic, 0.0), 1.0)
-    return LEXICAL_SHARE * lex + (1 - LEXICAL_SHARE) * sem
+    sem = calibrate_cosine(cosine)
+    return STRONGER_SHARE * max(lex, sem) + (1 - STRONGER_SHARE) * min(lex, sem)
 
 
 def normalise_bm25(scores: dict[str, float]) -> dict[str, float]:
@@ -58,13 +70,14 @@ def score(
 def match_reasons(c: Components, *, lexical: float, semantic: float, extra: list[str]) -> list[str]:
     """Which components pushed the result up, then which retrievers found it."""
     reasons = []
-    if c.similarity >= 0.3:
-        reasons.append("semantic" if semantic >= lexical else "lexical")
+    sem = calibrate_cosine(semantic)
+    if c.similarity >= 0.2:
+        reasons.append("semantic" if sem >= lexical else "lexical")
     if c.recency >= 0.5:
         reasons.append("recency")
     if c.importance >= 0.7:
         reasons.append("importance")
-    for tag in (["lexical"] if lexical > 0 else []) + (["semantic"] if semantic >= 0.3 else []):
+    for tag in (["lexical"] if lexical > 0 else []) + (["semantic"] if sem >= 0.25 else []):
         if tag not in reasons:
             reasons.append(tag)
     reasons.extend(t for t in extra if t not in reasons)

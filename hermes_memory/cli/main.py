@@ -277,6 +277,57 @@ def curated_remove(ctx: Context, old: str, store: str) -> None:
     emit(ctx, ctx.api().curated_remove(old, store), lambda d: f"{d['message']} ({d['usage']})")
 
 
+# -- recall and tier 3 ------------------------------------------------------------------------
+@cli.command()
+@click.argument("query")
+@click.option("--limit", type=int, default=5, show_default=True)
+@click.option("--tiers", help="Comma-separated: tier1,tier2,tier3 (default: all).")
+@click.option("--scope", help="Only results under this scope, e.g. /infrastructure")
+@pass_ctx
+def recall(ctx: Context, query: str, limit: int, tiers: str | None, scope: str | None) -> None:
+    """Cross-tier recall ranked by similarity, recency and importance."""
+    chosen = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
+    env = ctx.api().recall(query, chosen, limit_per_tier=max(limit, 5), limit=limit, scope=scope)
+
+    def render(data: list[dict[str, Any]]) -> str:
+        if not data:
+            return "nothing relevant found"
+        lines = []
+        for i, r in enumerate(data, 1):
+            lines.append(f"{i}. {r['score']:.3f}  {r['content']}")
+            lines.append(
+                f"   [{r['tier']}/{r['kind']}] similarity {r['similarity']:.2f}, "
+                f"recency {r['recency']:.2f}, importance {r['importance']:.2f}; "
+                f"reasons: {', '.join(r['match_reasons']) or '-'}"
+            )
+            if r["evidence_gaps"]:
+                lines.append(f"   gaps: {'; '.join(r['evidence_gaps'])}")
+        return "\n".join(lines)
+
+    emit(ctx, env, render)
+
+
+@cli.command()
+@pass_ctx
+def rebuild(ctx: Context) -> None:
+    """Drop the vector index and rebuild it from SQLite truth."""
+    emit(ctx, ctx.api().rebuild(), lambda d: f"rebuilt: {d['items']} items, {d['vectors']} vectors")
+
+
+@cli.command()
+@pass_ctx
+def repair(ctx: Context) -> None:
+    """Drain the embedding queue and rebuild tier 3 if anything is missing."""
+    emit(
+        ctx,
+        ctx.api().repair(),
+        lambda d: (
+            f"tier3 {d['status']}: {d['indexed_items']}/{d['truth_items']} items indexed"
+            + (" (rebuilt)" if d["rebuilt"] else "")
+        ),
+    )
+
+
 # -- health ---------------------------------------------------------------------------------
 @cli.command()
 @pass_ctx

@@ -31,7 +31,7 @@ DEMO_QUERIES = ("What database are we using?", "how do deploys work")
     help="Use this Hermes home instead of a temporary one.",
 )
 def quickstart(demo_home: Path | None) -> None:
-    """Store a few demo memories and recall them (on the embedded defaults)."""
+    """Store a few demo memories and recall them (embedded model, offline)."""
     with tempfile.TemporaryDirectory(prefix="hermes-memory-quickstart-") as tmp:
         home = demo_home or Path(tmp)
         with MemoryAPI(load_config(home, "quickstart"), actor="quickstart") as api:
@@ -46,8 +46,10 @@ def quickstart(demo_home: Path | None) -> None:
             unwrap(api.curated_add("Project codename: Hermes Memory"))
             for query in DEMO_QUERIES:
                 click.echo(f"\n? {query}")
-                for fact in unwrap(api.fact_query(query, limit=3)):
-                    click.echo(f"  - {fact['content']}  (importance {fact['importance']:.1f})")
+                for r in unwrap(api.recall(query, limit=3)):
+                    click.echo(
+                        f"  - {r['score']:.2f}  {r['content']}  ({', '.join(r['match_reasons'])})"
+                    )
             entities = unwrap(api.entity_query("MySQL"))
             for e in entities:
                 for r in e["relations"]:

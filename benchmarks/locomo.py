@@ -1,0 +1,144 @@
+"""LoCoMo retrieval benchmark (turn level, categories 1-4).
+
+    python benchmarks/locomo.py                       # default weights
+    python benchmarks/locomo.py --preset similarity   # relevance only
+
+Reads ../shared/data/locomo/locomo_dev.json (CC BY-NC; never copied into the
+project). Each conversation gets a fresh profile; every turn goes in through
+``ingest_turns`` with its session's date as the timestamp and its image caption
+kept with the text; each question goes through ``recall`` with the clock set just
+after the last session. Recall@k = share of a question's evidence turns in the top
+k; hit@k = share of questions with any evidence turn in the top k.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+def session_time(text: str) -> float:
+    # e.g. "1:56 pm on 8 May, 2023"
+    m = re.match(r"\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})", text, re.I)
+    if not m:
+        raise ValueError(f"unrecognised session date {text!r}")
+    hour, minute, ampm, day, month, year = m.groups()
+    h = int(hour) % 12 + (12 if ampm.lower() == "pm" else 0)
+    dt = datetime.strptime(f"{day} {month} {year}", "%d %B %Y").replace(
+        hour=h, minute=int(minute), tzinfo=UTC
+    )
+    return dt.timestamp()
+
+
+def turns_of(conv: dict[str, Any]) -> tuple[list[dict[str, Any]], float]:
+    turns = []
+    last = 0.0
+    n = 1
+    while f"session_{n}" in conv:
+        start = session_time(conv[f"session_{n}_date_time"])
+        last = max(last, start)
+        for i, t in enumerate(conv[f"session_{n}"]):
+            text = t["text"]
+            if t.get("blip_caption"):
+                text += f" [shares an image: {t['blip_caption']}]"
+            turns.append(
+                {
+                    "speaker": t["speaker"],
+                    "text": text,
+                    "session_id": f"session_{n}",
+                    "message_id": t["dia_id"],
+                    "timestamp": start + i,
+                }
+            )
+        n += 1
+    return turns, last
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    samples = json.loads(Path(args.data).read_text(encoding="utf-8"))[: args.conversations]
+    per_cat: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
+    ingest_s = 0.0
+    n_turns = 0
+    latencies: list[float] = []
+    for sample in samples:
+        turns, last = turns_of(sample["conversation"])
+        valid = {t["message_id"] for t in turns}
+        with tempfile.TemporaryDirectory() as tmp:
+            cfg = load_config(Path(tmp), env={})
+            if args.preset:
+                cfg = cfg.with_recall_preset(args.preset)
+            clock = FrozenClock(last)
+            with MemoryAPI(cfg, clock=clock, actor="locomo") as api:
+                if api.semantic is not None:
+                    api.semantic.embedder.embed_batch(["warm up"])  # load outside the timing
+                t0 = time.perf_counter()
+                for start in range(0, len(turns), 256):
+                    unwrap(api.ingest_turns(turns[start : start + 256]))
+                ingest_s += time.perf_counter() - t0
+                n_turns += len(turns)
+                clock.set(last + 86_400)
+                for qa in sample["qa"]:
+                    cat = qa.get("category")
+                    if cat not in CATEGORIES:
+                        continue
+                    evidence = {e for e in qa.get("evidence", []) if e in valid}
+                    if not evidence:
+                        continue
+                    t1 = time.perf_counter()
+                    results = unwrap(api.recall(str(qa["question"]), limit=10, limit_per_tier=10))
+                    latencies.append((time.perf_counter() - t1) * 1000)
+                    ids = [r.get("source_id") for r in results]
+                    r5 = len(evidence & set(ids[:5])) / len(evidence)
+                    r10 = len(evidence & set(ids[:10])) / len(evidence)
+                    h5 = 1.0 if evidence & set(ids[:5]) else 0.0
+                    per_cat[cat].append((r5, r10, h5))
+    report: dict[str, Any] = {"preset": args.preset or "default", "categories": {}}
+    everything = [row for rows in per_cat.values() for row in rows]
+    for cat, rows in sorted(per_cat.items()):
+        report["categories"][CATEGORIES[cat]] = _summary(rows)
+    report["overall"] = _summary(everything)
+    report["ingest_turns_per_s"] = round(n_turns / ingest_s, 1)
+    report["recall_ms_median"] = round(statistics.median(latencies), 2)
+    report["recall_ms_p95"] = round(sorted(latencies)[int(len(latencies) * 0.95) - 1], 2)
+    return report
+
+
+def _summary(rows: list[tuple[float, float, float]]) -> dict[str, float]:
+    n = len(rows)
+    return {
+        "questions": n,
+        "recall@5": round(sum(r[0] for r in rows) / n, 4),
+        "recall@10": round(sum(r[1] for r in rows) / n, 4),
+        "hit@5": round(sum(r[2] for r in rows) / n, 4),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", default=str(DATA))
+    parser.add_argument("--preset", help="recall preset, e.g. similarity")
+    parser.add_argument("--conversations", type=int, default=5)
+    args = parser.parse_args()
+    if not Path(args.data).exists():
+        sys.exit(f"LoCoMo data not found at {args.data}")
+    print(json.dumps(run(args), indent=2))
+
+
+if __name__ == "__main__":
+    main()

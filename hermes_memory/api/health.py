@@ -1,0 +1,107 @@
+"""Stats and doctor: counts and health of every tier, and their repair."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hermes_memory.api.envelope import Envelope, run
+from hermes_memory.errors import ValidationError
+from hermes_memory.tier2 import health as tier2_health
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+
+def stats(api: MemoryAPI) -> Envelope:
+    def work() -> dict[str, Any]:
+        curated = {}
+        for store in ("memory", "user"):
+            used, limit = api.curated.usage(store)
+            curated[store] = {
+                "entries": len(api.curated.entries(store)),
+                "usage": f"{used:,}/{limit:,}",
+            }
+        db_bytes = sum(
+            p.stat().st_size for p in api.db.path.parent.glob(api.db.path.name + "*") if p.is_file()
+        )
+        return {
+            "profile": api.config.profile,
+            "tier1": curated,
+            "tier2": {
+                "facts": api.facts.count(),
+                "episodes": api.episodes.count(),
+                "entities": api.entities.count(),
+                "relations": api.entities.relation_count(),
+                "timeline": api.timeline.count(),
+                "db_path": str(api.db.path),
+                "db_bytes": db_bytes,
+            },
+            "embed_queue": tier2_health.queue_depth(api.db),
+            "derived": tier2_health.derived_status(api.db),
+            "tier3": tier3_stats(api),
+        }
+
+    return run("multi", ["tier1", "tier2"], work)
+
+
+def tier3_stats(api: MemoryAPI) -> dict[str, Any]:
+    if api.semantic is None:
+        return {"status": "disabled"}
+    counts = api.semantic.counts()
+    counts.pop("detail", None)
+    if api.semantic.embedder.degraded:
+        counts["warning"] = (
+            f"degraded: {api.semantic.embedder.name} is a hashing embedder, "
+            "not a semantic model; recall matches shared words only"
+        )
+    return counts
+
+
+def _tier3_check(api: MemoryAPI) -> tier2_health.Check:
+    t3 = tier3_stats(api)
+    ok = t3["status"] in ("ok", "empty") and not t3["missing"]
+    state = (
+        f"{t3['status']}, {t3['indexed_items']}/{t3['truth_items']} items "
+        f"indexed ({t3['embedder']})"
+    )
+    if "warning" in t3:
+        state += f"; {t3['warning']}"
+    return tier2_health.Check("tier3", ok, state)
+
+
+def doctor(api: MemoryAPI, *, repair: bool = False) -> Envelope:
+    """Schema, integrity, FTS, queue depth and derived-tier health; optionally repair."""
+
+    def work() -> tuple[Any, dict[str, Any]]:
+        checks = tier2_health.check(api.db)
+        repaired: list[str] = []
+        if repair and any(not c.ok and c.repairable for c in checks):
+            repaired = tier2_health.rebuild_fts(api.db)
+            checks = tier2_health.check(api.db)
+        for store in ("memory", "user"):
+            try:
+                api.curated.entries(store)
+                checks.append(tier2_health.Check(f"curated:{store}", True, "readable"))
+            except ValidationError as exc:
+                checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
+            except Exception as exc:  # a broken curated file is reported, not raised
+                checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
+        if api.semantic is not None:
+            check = _tier3_check(api)
+            if repair and not check.ok:
+                api.repair()
+                repaired.append("tier3")
+                check = _tier3_check(api)
+            checks.append(check)
+        depth = tier2_health.queue_depth(api.db)
+        derived = tier2_health.derived_status(api.db)
+        data = {
+            "ok": all(c.ok for c in checks),
+            "checks": [c.to_dict() for c in checks],
+            "embed_queue": depth,
+            "derived": derived,
+            "repaired": repaired,
+        }
+        return data, {}
+
+    return run("multi", ["tier1", "tier2"], work)

@@ -1,0 +1,255 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.api import scoring
+from hermes_memory.api.actions import memory_action
+from hermes_memory.clock import DAY
+from hermes_memory.config import RecallConfig
+from hermes_memory.tier3.embedder import HashingEmbedder
+
+FIELDS = {
+    "content",
+    "tier",
+    "kind",
+    "scope",
+    "importance",
+    "score",
+    "similarity",
+    "recency",
+    "match_reasons",
+    "evidence_gaps",
+    "created_at",
+    "source_type",
+    "source_id",
+    "session_id",
+    "evidence_ids",
+}
+
+
+def test_score_is_exactly_the_spec_formula() -> None:
+    cfg = RecallConfig()
+    c = scoring.score(0.8, created_at=0.0, importance=0.6, now=30 * DAY, cfg=cfg)
+    assert c.recency == pytest.approx(0.5)
+    assert c.score == pytest.approx(0.5 * 0.8 + 0.3 * 0.5 + 0.2 * 0.6, abs=1e-4)
+
+
+def test_recall_returns_every_field_and_explains(api: MemoryAPI) -> None:
+    api.fact_store(
+        "The orders database runs MySQL 8",
+        category="project",
+        importance=0.8,
+        scope="/infrastructure/database",
+    )
+    env = api.recall("which database do the orders use")
+    assert env["success"] and env["tier"] == "multi"
+    assert set(env["meta"]["tiers_queried"]) == {"tier1", "tier2", "tier3"}
+    top = env["data"][0]
+    assert set(top) >= FIELDS
+    assert top["content"] == "The orders database runs MySQL 8"
+    assert "lexical" in top["match_reasons"] and "importance" in top["match_reasons"]
+
+
+def test_unrelated_fresh_memory_does_not_surface(api: MemoryAPI, clock: FrozenClock) -> None:
+    api.fact_store("Quarterly budget review is on Thursday", category="general", importance=0.1)
+    assert unwrap(api.recall("kubernetes ingress certificate")) == []
+    gaps = json.loads(memory_action(api, "recall", content="kubernetes ingress"))
+    assert gaps == {"results": []}
+
+
+def test_old_important_decision_beats_fresh_trivial_note(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    api.fact_store(
+        "Decision: the payments ledger database is PostgreSQL", category="decision", importance=0.9
+    )
+    clock.advance(180 * DAY)
+    api.fact_store(
+        "Note: the PostgreSQL dashboard looked slow today", category="general", importance=0.1
+    )
+    clock.advance(DAY)
+    results = unwrap(api.recall("which PostgreSQL database holds the payments ledger"))
+    assert len(results) == 2
+    assert results[0]["content"].startswith("Decision:")
+
+
+def test_weights_from_config_change_the_ranking(home: Path, clock: FrozenClock) -> None:
+    home.mkdir(parents=True)
+
+    def top(yaml_text: str) -> str:
+        (home / "config.yaml").write_text(yaml_text, encoding="utf-8")
+        with MemoryAPI(load_config(home, env={}), clock=clock, embedder=HashingEmbedder()) as api:
+            results = unwrap(api.recall("which PostgreSQL database holds the payments ledger"))
+            return str(results[0]["content"])
+
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=HashingEmbedder()) as api:
+        api.fact_store(
+            "Decision: the payments ledger database is PostgreSQL",
+            category="decision",
+            importance=0.9,
+        )
+        clock.advance(180 * DAY)
+        api.fact_store(
+            "Note: the PostgreSQL dashboard looked slow today", category="general", importance=0.1
+        )
+    assert top("memory:\n  recall: {preset: balanced}\n").startswith("Decision")
+    assert top(
+        "memory:\n  recall:\n    semantic_weight: 0.1\n    recency_weight: 0.9\n"
+        "    importance_weight: 0.0\n"
+    ).startswith("Note")
+
+
+def test_recall_spans_tiers_and_reports_provenance(api: MemoryAPI) -> None:
+    api.curated_add("User's deploy target is Fly.io", "user")
+    api.ingest_turn(
+        "alice",
+        "the deploy broke on staging yesterday",
+        session_id="s9",
+        message_id="D1:3",
+        timestamp="2026-02-28T10:00:00Z",
+    )
+    fact = unwrap(api.fact_store("Deploys run from GitHub Actions", category="ops"))
+    results = unwrap(api.recall("deploy", limit=5))
+    tiers = {r["tier"] for r in results}
+    assert tiers == {"tier1", "tier2"}
+    episode = next(r for r in results if r["kind"] == "episode")
+    assert episode["session_id"] == "s9" and episode["evidence_ids"] == ["D1:3"]
+    assert any("curated" in r["match_reasons"] for r in results)
+    assert any(r.get("id") == fact["uuid"] for r in results)
+    only3 = unwrap(api.recall("deploy", tiers=["tier3"]))
+    assert all(r["tier"] == "tier2" for r in only3)  # vectors point back to truth rows
+
+
+def test_evidence_gaps_name_what_is_missing(api: MemoryAPI) -> None:
+    api.fact_store("Redis caches sessions for the gateway", category="project")
+    results = unwrap(api.recall("redis cluster failover plan"))
+    assert results and any("failover" in g for g in results[0]["evidence_gaps"])
+
+
+def test_long_queries_are_split_into_subqueries(api: MemoryAPI) -> None:
+    api.fact_store("The search service uses Elasticsearch", category="project")
+    api.fact_store("Alice prefers Friday releases", category="preference")
+    question = (
+        "I need a full picture before the planning meeting. Which engine does the "
+        "search service run on? Also, when does Alice like to ship releases? "
+        "Please include anything else relevant to both topics and their owners."
+    )
+    env = api.recall(question, limit=5)
+    assert len(env["meta"]["subqueries"]) > 1
+    contents = {r["content"] for r in env["data"]}
+    assert {"The search service uses Elasticsearch", "Alice prefers Friday releases"} <= contents
+
+
+def test_memory_action_recall_json(api: MemoryAPI) -> None:
+    api.fact_store(
+        "We migrated from PostgreSQL to MySQL last week",
+        category="decision",
+        importance=0.8,
+        scope="/infrastructure/database",
+    )
+    out = json.loads(memory_action(api, "recall", content="PostgreSQL MySQL", limit=5))
+    assert set(out) == {"results"}
+    first = out["results"][0]
+    assert first["content"] == "We migrated from PostgreSQL to MySQL last week"
+    assert first["scope"] == "/infrastructure/database" and first["importance"] == 0.8
+    bad = json.loads(memory_action(api, "recall", content="x", limit=0))
+    assert bad["success"] is False and "limit" in bad["error"]
+    assert json.loads(memory_action(api, "recall"))["success"] is False
+
+
+def test_rebuilt_vector_table_equals_the_original(api: MemoryAPI) -> None:
+    for i in range(30):
+        api.fact_store(f"fact number {i} about service {i % 7}", category="general")
+    api.ingest_turn("bob", "a long turn " + "word " * 300, session_id="s", message_id="1")
+    assert api.semantic is not None
+    before = _vector_rows(api)
+    unwrap(api.rebuild())
+    after = _vector_rows(api)
+    assert after == before
+    assert any(i.endswith("#1") for i, _, _ in after)  # the long turn was chunked
+
+
+def _vector_rows(api: MemoryAPI) -> list[tuple[str, str, tuple[float, ...]]]:
+    assert api.semantic is not None
+    table = api.semantic.store.table().to_arrow()
+    vectors = [tuple(round(x, 5) for x in v) for v in table.column("vector").to_pylist()]
+    return sorted(
+        zip(table.column("id").to_pylist(), table.column("text").to_pylist(), vectors, strict=True)
+    )
+
+
+class FailingEmbedder(HashingEmbedder):
+    def embed_batch(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        raise RuntimeError("model crashed")
+
+
+def test_vector_failure_keeps_the_fact_and_marks_needs_repair(
+    home: Path, clock: FrozenClock
+) -> None:
+    cfg = load_config(home, env={})
+    with MemoryAPI(cfg, clock=clock, embedder=FailingEmbedder()) as broken:
+        env = broken.fact_store("survives a broken vector tier", category="general")
+        assert env["success"] and env["meta"]["tier3"] == "needs_repair"
+        assert unwrap(broken.stats())["tier3"]["status"] == "needs_repair"
+        # recall degrades to the tiers that work
+        res = broken.recall("broken vector tier")
+        assert res["success"] and res["data"][0]["content"] == "survives a broken vector tier"
+        assert any("tier3" in d for d in res["meta"]["degraded"])
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as fixed:
+        repaired = unwrap(fixed.repair())
+        assert repaired["status"] == "ok" and repaired["missing"] == 0
+        assert unwrap(fixed.semantic_search("broken vector tier"))[0]["content"] == (
+            "survives a broken vector tier"
+        )
+
+
+def test_model_change_triggers_rebuild(home: Path, clock: FrozenClock) -> None:
+    cfg = load_config(home, env={})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(256)) as api:
+        api.fact_store("vectors from the first model", category="general")
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(128)) as api:
+        assert api.semantic is not None
+        state = api.semantic.status()
+        assert state["embedder"] == "hashing-128" and state["dim"] == 128
+        assert api.semantic.store.count() == 1
+        hits = unwrap(api.semantic_search("first model"))
+        assert hits[0]["content"] == "vectors from the first model"
+
+
+def test_deleting_a_fact_removes_its_vectors(api: MemoryAPI) -> None:
+    uid = unwrap(api.fact_store("short-lived vector", category="general"))["uuid"]
+    api.fact_delete(uid)
+    assert unwrap(api.semantic_search("short-lived vector")) == []
+
+
+@pytest.mark.slow
+def test_spec_example_with_the_real_model(home: Path, clock: FrozenClock) -> None:
+    with MemoryAPI(load_config(home, env={}), clock=clock) as api:
+        api.fact_store(
+            "We migrated from PostgreSQL to MySQL last week",
+            category="decision",
+            importance=0.8,
+            scope="/infrastructure/database",
+        )
+        api.fact_store("The design review is on Thursday", category="general", importance=0.3)
+        api.fact_store("Alice prefers dark mode in every editor", category="preference")
+        out = json.loads(
+            memory_action(api, "recall", content="What database are we using?", limit=5)
+        )
+        first = out["results"][0]
+        assert first["content"] == "We migrated from PostgreSQL to MySQL last week"
+        assert set(first) >= {
+            "content",
+            "scope",
+            "importance",
+            "score",
+            "match_reasons",
+            "evidence_gaps",
+            "created_at",
+        }
+        assert "semantic" in first["match_reasons"] and "importance" in first["match_reasons"]
+        assert unwrap(api.stats())["tier3"]["degraded"] is False
