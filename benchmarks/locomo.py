@@ -69,7 +69,8 @@ def turns_of(conv: dict[str, Any]) -> tuple[list[dict[str, Any]], float]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    samples = json.loads(Path(args.data).read_text(encoding="utf-8"))[: args.conversations]
+    samples = json.loads(Path(args.data).read_text(encoding="utf-8"))
+    samples = samples[args.skip : args.skip + args.conversations]
     per_cat: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
     ingest_s = 0.0
     n_turns = 0
@@ -81,6 +82,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             cfg = load_config(Path(tmp), env={})
             if args.preset:
                 cfg = cfg.with_recall_preset(args.preset)
+            if args.relative_gate is not None:
+                recall = cfg.recall.model_copy(update={"relative_gate": args.relative_gate})
+                cfg = cfg.model_copy(update={"recall": recall})
             clock = FrozenClock(last)
             with MemoryAPI(cfg, clock=clock, actor="locomo") as api:
                 if api.semantic is not None:
@@ -134,6 +138,8 @@ def main() -> None:
     parser.add_argument("--data", default=str(DATA))
     parser.add_argument("--preset", help="recall preset, e.g. similarity")
     parser.add_argument("--conversations", type=int, default=5)
+    parser.add_argument("--skip", type=int, default=0, help="start at this conversation")
+    parser.add_argument("--relative-gate", type=float, help="override recall.relative_gate")
     args = parser.parse_args()
     if not Path(args.data).exists():
         sys.exit(f"LoCoMo data not found at {args.data}")

@@ -63,6 +63,9 @@ class RecallConfig(_Section):
     # Candidates whose fused similarity is below this are never scored, so a fresh
     # unrelated memory cannot surface on recency alone.
     min_similarity: float = Field(0.2, ge=0.0, le=1.0)
+    # Candidates below this share of the query's best similarity are not scored either:
+    # a weak match must not outrank a strong one on recency or importance.
+    relative_gate: float = Field(0.65, ge=0.0, le=1.0)
     # Queries at least this long are split into sub-queries (adaptive depth).
     deep_query_chars: int = Field(200, ge=20)
 

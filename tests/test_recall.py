@@ -62,7 +62,7 @@ def test_unrelated_fresh_memory_does_not_surface(api: MemoryAPI, clock: FrozenCl
 
 
 def test_old_important_decision_beats_fresh_trivial_note(
-    api: MemoryAPI, clock: FrozenClock
+    api: MemoryAPI, clock: FrozenClock, home: Path
 ) -> None:
     api.fact_store(
         "Decision: the payments ledger database is PostgreSQL", category="decision", importance=0.9
@@ -72,9 +72,14 @@ def test_old_important_decision_beats_fresh_trivial_note(
         "Note: the PostgreSQL dashboard looked slow today", category="general", importance=0.1
     )
     clock.advance(DAY)
-    results = unwrap(api.recall("which PostgreSQL database holds the payments ledger"))
-    assert len(results) == 2
+    query = "which PostgreSQL database holds the payments ledger"
+    results = unwrap(api.recall(query))
     assert results[0]["content"].startswith("Decision:")
+    # With the relative relevance gate off the note is scored too, and still loses.
+    cfg = load_config(home, env={}, overrides={"recall": {"relative_gate": 0.0}})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as ungated:
+        results = unwrap(ungated.recall(query))
+    assert [r["content"][:5] for r in results] == ["Decis", "Note:"]
 
 
 def test_weights_from_config_change_the_ranking(home: Path, clock: FrozenClock) -> None:
@@ -99,7 +104,7 @@ def test_weights_from_config_change_the_ranking(home: Path, clock: FrozenClock) 
     assert top("memory:\n  recall: {preset: balanced}\n").startswith("Decision")
     assert top(
         "memory:\n  recall:\n    semantic_weight: 0.1\n    recency_weight: 0.9\n"
-        "    importance_weight: 0.0\n"
+        "    importance_weight: 0.0\n    relative_gate: 0.0\n"
     ).startswith("Note")
 
 

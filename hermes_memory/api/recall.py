@@ -51,13 +51,18 @@ def recall(
         _from_tier1(api, query, pool)
     lexical = scoring.normalise_bm25({k: c.lexical_raw for k, c in pool.items()})
     cfg = api.config.recall
-    results = []
+    fused = {}
     for key, cand in pool.items():
         if cand.lexical_fixed is not None:
             lexical[key] = cand.lexical_fixed
-        sim = scoring.fuse_similarity(lexical[key], cand.semantic)
-        if sim < cfg.min_similarity:
-            continue  # never surface an unrelated memory on recency or importance alone
+        fused[key] = scoring.fuse_similarity(lexical[key], cand.semantic)
+    # Never surface an unrelated or much weaker match on recency or importance alone.
+    gate = scoring.relevance_gate(fused.values(), cfg.min_similarity, cfg.relative_gate)
+    results = []
+    for key, sim in fused.items():
+        if sim < gate:
+            continue
+        cand = pool[key]
         comp = scoring.score(sim, cand.created_at, cand.importance, now, cfg)
         results.append((comp, cand, lexical[key]))
     results.sort(key=lambda r: r[0].score, reverse=True)

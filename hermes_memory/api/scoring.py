@@ -7,6 +7,7 @@ fuses lexical (BM25) and semantic (cosine) evidence.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hermes_memory.clock import DAY
@@ -32,6 +33,13 @@ def fuse_similarity(lexical: float, cosine: float) -> float:
     lex = min(max(lexical, 0.0), 1.0)
     sem = calibrate_cosine(cosine)
     return STRONGER_SHARE * max(lex, sem) + (1 - STRONGER_SHARE) * min(lex, sem)
+
+
+def relevance_gate(similarities: Iterable[float], absolute: float, relative: float) -> float:
+    """The similarity a candidate needs to be scored at all: at least ``absolute``, and
+    at least ``relative`` times the query's best candidate."""
+    best = max(similarities, default=0.0)
+    return max(absolute, relative * best)
 
 
 def normalise_bm25(scores: dict[str, float]) -> dict[str, float]:
