@@ -258,3 +258,11 @@ def test_spec_example_with_the_real_model(home: Path, clock: FrozenClock) -> Non
         }
         assert "semantic" in first["match_reasons"] and "importance" in first["match_reasons"]
         assert unwrap(api.stats())["tier3"]["degraded"] is False
+
+
+def test_curated_edits_are_seen_by_the_next_recall(api: MemoryAPI) -> None:
+    api.curated_add("Staging deploys go to Fly.io", "user")
+    assert unwrap(api.recall("staging deploys"))[0]["content"] == "Staging deploys go to Fly.io"
+    api.curated_replace("Fly.io", "Staging deploys go to Render", "user")
+    contents = [r["content"] for r in unwrap(api.recall("staging deploys"))]
+    assert contents == ["Staging deploys go to Render"]  # live-read, no stale cached entry

@@ -39,16 +39,19 @@ def recall(
     degraded: list[str] = []
     if "tier2" in tiers:
         _from_tier2(api, query, per_tier, pool)
-    if "tier3" in tiers:
-        if api.semantic is None:
-            degraded.append("tier3: disabled")
-        else:
-            try:
-                _from_tier3(api, query, per_tier, pool)
-            except Exception as exc:  # the derived tier failing must not fail recall
+    query_vector = None
+    if "tier3" in tiers and api.semantic is None:
+        degraded.append("tier3: disabled")
+    elif api.semantic is not None and ("tier3" in tiers or "tier1" in tiers):
+        try:  # one query embedding serves tier 3 and the curated entries
+            query_vector = api.semantic.embed_cached([query])[0]
+            if "tier3" in tiers:
+                _from_tier3(api, query_vector, per_tier, pool)
+        except Exception as exc:  # the derived tier failing must not fail recall
+            if "tier3" in tiers:
                 degraded.append(f"tier3: {exc}")
     if "tier1" in tiers:
-        _from_tier1(api, query, pool)
+        _from_tier1(api, query, query_vector, pool)
     lexical = scoring.normalise_bm25({k: c.lexical_raw for k, c in pool.items()})
     cfg = api.config.recall
     fused = {}
@@ -69,7 +72,7 @@ def recall(
     out = [_render(comp, cand, lex) for comp, cand, lex in results[:limit]]
     gaps = evidence_gaps(query, out)
     for item in out:
-        item["evidence_gaps"] = gaps if item["similarity"] < LOW_CONFIDENCE or gaps else []
+        item["evidence_gaps"] = gaps
     return out, {"degraded": degraded, "candidates": len(pool)}
 
 
@@ -131,9 +134,11 @@ def _from_tier2(api: MemoryAPI, query: str, per_tier: int, pool: dict[str, Candi
         pool[cand.key] = cand
 
 
-def _from_tier3(api: MemoryAPI, query: str, per_tier: int, pool: dict[str, Candidate]) -> None:
+def _from_tier3(
+    api: MemoryAPI, query_vector: Any, per_tier: int, pool: dict[str, Candidate]
+) -> None:
     assert api.semantic is not None
-    hits = api.semantic.search(query, api.owner, limit=per_tier * 4)
+    hits = api.semantic.search_vector(query_vector, api.owner, limit=per_tier * 4)
     best: dict[str, float] = {}
     for h in hits:
         best[h.item_uuid] = max(best.get(h.item_uuid, -1.0), h.similarity)
@@ -150,16 +155,16 @@ def _from_tier3(api: MemoryAPI, query: str, per_tier: int, pool: dict[str, Candi
             cand.semantic = max(cand.semantic, sim)
 
 
-def _from_tier1(api: MemoryAPI, query: str, pool: dict[str, Candidate]) -> None:
+def _from_tier1(api: MemoryAPI, query: str, query_vector: Any, pool: dict[str, Candidate]) -> None:
     terms = query_terms(query)
     entries = [(s, e) for s in ("memory", "user") for e in api.curated.entries(s)]
     if not entries:
         return
     sems = [0.0] * len(entries)
-    if api.semantic is not None:
+    if api.semantic is not None and query_vector is not None:
         try:
-            vectors = api.semantic.embedder.embed_batch([query] + [e for _, e in entries])
-            sems = [float(v) for v in vectors[1:] @ vectors[0]]
+            vectors = api.semantic.embed_cached([e for _, e in entries])
+            sems = [float(v) for v in vectors @ query_vector]
         except Exception:  # a failing embedder leaves the lexical signal
             pass
     for (store, entry), sem in zip(entries, sems, strict=True):

@@ -13,16 +13,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from hermes_memory.clock import Clock
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2 import health
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3.chunks import chunk_text
-from hermes_memory.tier3.embedder import Embedder
+from hermes_memory.tier3.embedder import Embedder, Vectors
 from hermes_memory.tier3.vector_store import VectorHit, VectorStore
 
 STATE = "tier3"
+_CACHE_MAX = 2048
 MAX_ATTEMPTS = 5
 
 _ITEM_SQL = {
@@ -73,6 +76,7 @@ class SemanticIndex:
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
         self.batch_size = batch_size
+        self._vectors: dict[str, np.ndarray] = {}
 
     # -- health ---------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
@@ -233,8 +237,26 @@ class SemanticIndex:
                 yield kind, uuids[start : start + step]
 
     # -- reads ---------------------------------------------------------------------------
+    def embed_cached(self, texts: list[str]) -> Vectors:
+        """Vectors of ``texts``, remembered by text: curated entries and repeated queries
+        are embedded once, not on every recall (keys are contents, so live edits of the
+        curated files are still seen)."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing:
+            if len(self._vectors) + len(missing) > _CACHE_MAX:
+                self._vectors.clear()
+            for text, vector in zip(missing, self.embedder.embed_batch(missing), strict=True):
+                self._vectors[text] = vector
+        return (
+            np.stack([self._vectors[t] for t in texts])
+            if texts
+            else np.zeros((0, self.embedder.dim), dtype=np.float32)
+        )
+
     def search(self, query: str, owner: Owner, *, limit: int) -> list[VectorHit]:
-        vector = self.embedder.embed_batch([query])[0]
+        return self.search_vector(self.embed_cached([query])[0], owner, limit=limit)
+
+    def search_vector(self, vector: np.ndarray, owner: Owner, *, limit: int) -> list[VectorHit]:
         return self.store.search(vector, owner, limit=limit)
 
     def counts(self) -> dict[str, Any]:
