@@ -66,6 +66,9 @@ class RecallConfig(_Section):
     # Candidates below this share of the query's best similarity are not scored either:
     # a weak match must not outrank a strong one on recency or importance.
     relative_gate: float = Field(0.65, ge=0.0, le=1.0)
+    # A turn next to a matching turn of the same session shares this much of its
+    # neighbour's similarity (an answer is often the reply to the matching line).
+    context_weight: float = Field(0.5, ge=0.0, le=1.0)
     # Queries at least this long are split into sub-queries (adaptive depth).
     deep_query_chars: int = Field(200, ge=20)
 

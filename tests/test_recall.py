@@ -266,3 +266,54 @@ def test_curated_edits_are_seen_by_the_next_recall(api: MemoryAPI) -> None:
     api.curated_replace("Fly.io", "Staging deploys go to Render", "user")
     contents = [r["content"] for r in unwrap(api.recall("staging deploys"))]
     assert contents == ["Staging deploys go to Render"]  # live-read, no stale cached entry
+
+
+def test_an_absent_signal_is_not_negative_evidence() -> None:
+    both = scoring.fuse_similarity(0.0, 0.35)
+    assert both < scoring.calibrate_cosine(0.35)  # a lexical miss next to lexical hits
+    alone = scoring.fuse_similarity(0.0, 0.35, has_lexical=False)
+    assert alone == pytest.approx(scoring.calibrate_cosine(0.35))
+    assert scoring.fuse_similarity(0.7, 0.0, has_semantic=False) == pytest.approx(0.7)
+
+
+def _conversation(api: MemoryAPI) -> None:
+    turns = [
+        ("ana", "did you ever try the pottery workshop downtown", "s1", "D1:1"),
+        ("ben", "yes, the workshop teacher showed me how to glaze a bowl", "s1", "D1:2"),
+        ("ben", "the workshop at work was about budgets", "s2", "D2:1"),
+    ]
+    unwrap(
+        api.ingest_turns(
+            [
+                {"speaker": s, "text": t, "session_id": sid, "message_id": mid}
+                for s, t, sid, mid in turns
+            ]
+        )
+    )
+
+
+def test_a_reply_shares_the_context_of_the_matching_turn(home: Path, clock: FrozenClock) -> None:
+    def ranked(context_weight: float) -> list[dict[str, object]]:
+        recall = {"context_weight": context_weight, "relative_gate": 0.5}
+        cfg = load_config(home, env={}, overrides={"recall": recall})
+        with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as memory:
+            if not memory.episodes.count():
+                _conversation(memory)
+            return unwrap(memory.recall("pottery workshop", limit=5))
+
+    without = {r["source_id"] for r in ranked(0.0)}
+    assert without == {"D1:1"}
+    with_context = {r["source_id"]: r for r in ranked(0.5)}
+    assert set(with_context) == {"D1:1", "D1:2"}  # D2:1 is in another session
+    assert "context" in with_context["D1:2"]["match_reasons"]
+
+
+def test_scope_is_applied_before_ranking(api: MemoryAPI) -> None:
+    for i in range(30):
+        api.fact_store(
+            f"deploy checklist item {i} for the mobile app", scope="/mobile", importance=0.9
+        )
+    for i in range(3):
+        api.fact_store(f"deploy step {i} for the web backend", scope="/web/backend", importance=0.2)
+    results = unwrap(api.recall("deploy checklist", scope="/web", limit=3))
+    assert [r["scope"] for r in results] == ["/web/backend"] * 3

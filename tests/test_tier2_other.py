@@ -137,3 +137,24 @@ def test_curated_through_the_api_is_never_mirrored(api: MemoryAPI) -> None:
     assert unwrap(api.curated_remove("black", "user"))["entry_count"] == 0
     env = api.curated_remove("nothing", "user")
     assert env["meta"]["error_detail"]["code"] == "not_found"
+
+
+def test_neighbours_stay_inside_a_session_and_an_owner(api: MemoryAPI) -> None:
+    turns = [
+        {"speaker": "a", "text": f"turn {i}", "session_id": sid, "message_id": f"{sid}:{i}"}
+        for sid in ("s1", "s2")
+        for i in range(3)
+    ]
+    eps = {e["message_id"]: e for e in _episodes(api, turns)}
+    rows = {mid: api.episodes.page(api.owner, mid.split(":")[0])[int(mid[-1])].rowid for mid in eps}
+    near = api.episodes.neighbours(api.owner, [rows["s1:0"], rows["s1:2"], rows["s2:0"]])
+    assert near[rows["s1:0"]] == (0, rows["s1:1"])
+    assert near[rows["s1:2"]] == (rows["s1:1"], 0)  # s2:0 follows by row id but not by session
+    assert near[rows["s2:0"]] == (0, rows["s2:1"])
+    stranger = api.owner.__class__(platform="other", agent="x", user_id="u", session="")
+    assert api.episodes.neighbours(stranger, [rows["s1:1"]])[rows["s1:1"]] == (0, 0)
+
+
+def _episodes(api: MemoryAPI, turns: list[dict[str, str]]) -> list[dict[str, object]]:
+    uuids = unwrap(api.ingest_turns(turns))
+    return [api.episodes.get_many(api.owner, [u])[u].to_dict() for u in uuids]

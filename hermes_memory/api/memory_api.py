@@ -511,19 +511,17 @@ class MemoryAPI:
             merged: dict[str, dict[str, Any]] = {}
             meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries}
             for sub in subqueries:
-                results, info = recall_mod.recall(self, sub, chosen, per_tier, top * 2, when)
+                results, info = recall_mod.recall(
+                    self, sub, chosen, per_tier, top * 2, when, scope=prefix
+                )
                 meta["degraded"] = sorted(set(meta["degraded"]) | set(info["degraded"]))
                 for r in results:
                     key = r.get("id") or r["content"]
                     if key not in merged or merged[key]["score"] < r["score"]:
                         merged[key] = r
-            ranked = sorted(merged.values(), key=lambda r: r["score"], reverse=True)
-            if prefix:
-                ranked = [
-                    r for r in ranked if r["scope"] == prefix or r["scope"].startswith(prefix + "/")
-                ]
-            ranked = ranked[:top]
-            self.facts.touch([r["rowid"] for r in ranked if r.get("rowid")], now=self.clock())
+            ranked = sorted(merged.values(), key=lambda r: r["score"], reverse=True)[:top]
+            touched = [r["rowid"] for r in ranked if r["kind"] == "fact"]
+            self.facts.touch(touched, now=self.clock())
             for r in ranked:
                 r.pop("rowid", None)
             return ranked, meta

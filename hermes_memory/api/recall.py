@@ -33,12 +33,20 @@ class Candidate:
 
 
 def recall(
-    api: MemoryAPI, query: str, tiers: tuple[str, ...], per_tier: int, limit: int, now: float
+    api: MemoryAPI,
+    query: str,
+    tiers: tuple[str, ...],
+    per_tier: int,
+    limit: int,
+    now: float,
+    *,
+    scope: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Ranked results for one query; ``scope`` keeps only that subtree, before ranking."""
     pool: dict[str, Candidate] = {}
     degraded: list[str] = []
     if "tier2" in tiers:
-        _from_tier2(api, query, per_tier, pool)
+        _from_tier2(api, query, per_tier, pool, scope)
     query_vector = None
     if "tier3" in tiers and api.semantic is None:
         degraded.append("tier3: disabled")
@@ -52,13 +60,22 @@ def recall(
                 degraded.append(f"tier3: {exc}")
     if "tier1" in tiers:
         _from_tier1(api, query, query_vector, pool)
+    if scope is not None:
+        pool = {k: c for k, c in pool.items() if in_scope(c.scope, scope)}
     lexical = scoring.normalise_bm25({k: c.lexical_raw for k, c in pool.items()})
     cfg = api.config.recall
-    fused = {}
     for key, cand in pool.items():
         if cand.lexical_fixed is not None:
             lexical[key] = cand.lexical_fixed
-        fused[key] = scoring.fuse_similarity(lexical[key], cand.semantic)
+    has_lexical = any(v > 0 for v in lexical.values())
+    has_semantic = any(c.semantic > 0 for c in pool.values())
+    fused = {
+        key: scoring.fuse_similarity(
+            lexical[key], cand.semantic, has_lexical=has_lexical, has_semantic=has_semantic
+        )
+        for key, cand in pool.items()
+    }
+    _share_context(api, pool, fused, cfg.context_weight)
     # Never surface an unrelated or much weaker match on recency or importance alone.
     gate = scoring.relevance_gate(fused.values(), cfg.min_similarity, cfg.relative_gate)
     results = []
@@ -74,6 +91,26 @@ def recall(
     for item in out:
         item["evidence_gaps"] = gaps
     return out, {"degraded": degraded, "candidates": len(pool)}
+
+
+def in_scope(scope: str, prefix: str) -> bool:
+    return scope == prefix or scope.startswith(prefix.rstrip("/") + "/")
+
+
+def _share_context(
+    api: MemoryAPI, pool: dict[str, Candidate], fused: dict[str, float], weight: float
+) -> None:
+    """Raise each turn toward its best-matching neighbour in the same session."""
+    by_row = {c.provenance["rowid"]: k for k, c in pool.items() if c.kind == "episode"}
+    if weight <= 0 or not by_row:
+        return
+    base = dict(fused)
+    for rowid, (prev, nxt) in api.episodes.neighbours(api.owner, list(by_row)).items():
+        near = [base[by_row[n]] for n in (prev, nxt) if n in by_row]
+        key = by_row[rowid]
+        if near and max(near) > base[key]:
+            fused[key] = (1 - weight) * base[key] + weight * max(near)
+            pool[key].extra.append("context")
 
 
 def split_query(text: str, deep_chars: int) -> list[str]:
@@ -121,9 +158,12 @@ def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[s
     }
 
 
-def _from_tier2(api: MemoryAPI, query: str, per_tier: int, pool: dict[str, Candidate]) -> None:
+def _from_tier2(
+    api: MemoryAPI, query: str, per_tier: int, pool: dict[str, Candidate], scope: str | None
+) -> None:
     n = per_tier * 4
-    for hit in api.facts.search(api.owner, query, limit=n, include_invalid=True):
+    hits = api.facts.search(api.owner, query, limit=n, scope_prefix=scope, include_invalid=True)
+    for hit in hits:
         f = hit.fact
         cand = _fact_candidate(f)
         cand.lexical_raw = hit.bm25
@@ -220,6 +260,7 @@ def _episode_candidate(e: Any) -> Candidate:
         importance=float(e.metadata.get("importance", 0.5)),
         provenance={
             "id": e.uuid,
+            "rowid": e.rowid,
             "source_type": "session",
             "source_id": e.message_id,
             "session_id": e.session_id,

@@ -17,21 +17,29 @@ from hermes_memory.config import RecallConfig
 # related ones at 0.5 and above (all-MiniLM-L6-v2), so that band is mapped to [0, 1].
 COS_FLOOR = 0.1
 COS_CEIL = 0.6
-STRONGER_SHARE = 0.75  # weight of the stronger signal; the weaker one confirms
+STRONGER_SHARE = 0.6  # weight of the stronger signal; the weaker one confirms
 
 
 def calibrate_cosine(cosine: float) -> float:
     return min(max((cosine - COS_FLOOR) / (COS_CEIL - COS_FLOOR), 0.0), 1.0)
 
 
-def fuse_similarity(lexical: float, cosine: float) -> float:
+def fuse_similarity(
+    lexical: float, cosine: float, *, has_lexical: bool = True, has_semantic: bool = True
+) -> float:
     """One similarity in [0, 1] from a normalised BM25 score and a raw cosine.
 
     Either signal alone can make a memory relevant (a paraphrase has no shared
-    words; a rare name has a weak embedding); agreement of both ranks highest.
+    words; a rare name has a weak embedding); agreement of both ranks highest. A
+    signal that found nothing for the whole query (no shared word anywhere, or no
+    vectors) is absent rather than negative, so the other one stands alone.
     """
     lex = min(max(lexical, 0.0), 1.0)
     sem = calibrate_cosine(cosine)
+    if not has_lexical:
+        return sem
+    if not has_semantic:
+        return lex
     return STRONGER_SHARE * max(lex, sem) + (1 - STRONGER_SHARE) * min(lex, sem)
 
 

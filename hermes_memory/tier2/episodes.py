@@ -104,6 +104,24 @@ class EpisodeStore:
         )
         return [Episode.from_row(r) for r in rows]
 
+    def neighbours(self, owner: Owner, rowids: list[int]) -> dict[int, tuple[int, int]]:
+        """The previous and next turn (row ids, 0 if none) of each turn in its session."""
+        if not rowids:
+            return {}
+        clause, params = owner.visible_clause("n")
+        side = (
+            "SELECT {agg}(n.id) FROM episodes n WHERE n.session_id = e.session_id "
+            f"AND n.id {{op}} e.id AND n.deleted_at IS NULL AND {clause}"
+        )
+        marks = ",".join("?" * len(rowids))
+        rows = self.db.query(
+            f"SELECT e.id, ({side.format(agg='MAX', op='<')}) AS prev, "
+            f"({side.format(agg='MIN', op='>')}) AS next "
+            f"FROM episodes e WHERE e.id IN ({marks})",
+            (*params, *params, *rowids),
+        )
+        return {r["id"]: (r["prev"] or 0, r["next"] or 0) for r in rows}
+
     def get_many(self, owner: Owner, uuids: list[str]) -> dict[str, Episode]:
         if not uuids:
             return {}
