@@ -69,6 +69,8 @@ class RecallConfig(_Section):
     # A turn next to a matching turn of the same session shares this much of its
     # neighbour's similarity (an answer is often the reply to the matching line).
     context_weight: float = Field(0.5, ge=0.0, le=1.0)
+    # A fact superseded by a later one keeps this share of its similarity.
+    invalid_factor: float = Field(0.5, ge=0.0, le=1.0)
     # Queries at least this long are split into sub-queries (adaptive depth).
     deep_query_chars: int = Field(200, ge=20)
 
@@ -150,6 +152,9 @@ class Tier3Config(_Section):
     min_score: float = Field(0.7, ge=-1.0, le=1.0)
     embed_inline: bool = True
     batch_size: int = Field(64, gt=0)
+    # Up to this many vectors, search is an exact in-memory scan (1.5 KB a vector at
+    # 384 dimensions); above it, LanceDB searches the table.
+    exact_search_max_rows: int = Field(200_000, ge=0)
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> Tier3Config:
@@ -163,6 +168,8 @@ class GraphConfig(_Section):
 
     enabled: bool = True
     path: str = "{HERMES_HOME}/{profile}/memory/graph"
+    # Extract entities, relations, dates and supersessions from every stored fact and turn.
+    extract_on_write: bool = True
     auto_rebuild_interval_hours: float = Field(24, gt=0)
     max_nodes: int = Field(50_000, gt=0)
     centrality_algorithm: Literal["betweenness", "pagerank", "degree"] = "betweenness"

@@ -133,8 +133,8 @@ def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -
     assert code == 0 and out.startswith("1. ") and "Deploys run from GitHub Actions" in out
     assert "reasons:" in out
     code, out, _ = call(home, capsys, "rebuild")
-    assert code == 0 and "rebuilt: 1 items" in out
+    assert code == 0 and "rebuilt: 2 items, 2 vectors" in out  # the fact and GitHub Actions
     code, out, _ = call(home, capsys, "repair")
-    assert code == 0 and "1/1 items indexed" in out
+    assert code == 0 and "2/2 items indexed" in out
     code, _, err = call(home, capsys, "recall", "x", "--tiers", "tier9")
     assert code == 1 and "tiers" in err

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
@@ -317,3 +318,22 @@ def test_scope_is_applied_before_ranking(api: MemoryAPI) -> None:
         api.fact_store(f"deploy step {i} for the web backend", scope="/web/backend", importance=0.2)
     results = unwrap(api.recall("deploy checklist", scope="/web", limit=3))
     assert [r["scope"] for r in results] == ["/web/backend"] * 3
+
+
+def test_exact_scan_matches_lancedb_and_sees_other_writers(api: MemoryAPI) -> None:
+    from hermes_memory.tier3.vector_store import VectorStore
+
+    for text in ["kafka consumer lag alert", "postgres vacuum schedule", "kafka topic retention"]:
+        api.fact_store(text, category="ops")
+    assert api.semantic is not None
+    store = api.semantic.store
+    query = api.semantic.embed_cached(["kafka lag"])[0]
+    exact = store.search(query, api.owner, limit=3)
+    lance = VectorStore(store.path, store.dim, exact_max_rows=0).search(query, api.owner, limit=3)
+    assert [h.item_uuid for h in exact] == [h.item_uuid for h in lance]
+    assert [h.similarity for h in exact] == pytest.approx([h.similarity for h in lance], abs=1e-5)
+    other = VectorStore(store.path, store.dim)  # another process's handle
+    rows = [dict(r) for r in store.table().to_arrow().drop_columns(["vector"]).to_pylist()[:1]]
+    rows[0].update(id="x:0", item_uuid="x")
+    other.upsert(rows, np.asarray([query]))
+    assert store.search(query, api.owner, limit=1)[0].item_uuid == "x"

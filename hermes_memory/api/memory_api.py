@@ -20,6 +20,8 @@ from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import DerivedTierError, ValidationError
+from hermes_memory.graph.linker import Linker
+from hermes_memory.graph.temporal import event_time
 from hermes_memory.tier1 import CuratedStore
 from hermes_memory.tier2 import (
     Database,
@@ -86,13 +88,18 @@ class MemoryAPI:
         self.episodes = EpisodeStore(self.db)
         self.entities = EntityStore(self.db, max_entities=self.config.tier2.max_entities)
         self.timeline = TimelineStore(self.db)
+        self.linker = Linker(self.db, self.entities) if self.config.graph.extract_on_write else None
         self.semantic: SemanticIndex | None = None
         if self.config.tier3.enabled:
             t3 = self.config.tier3
             emb = embedder or default_embedder(t3.embedding_model, t3.embedding_dim, t3.batch_size)
             self.semantic = SemanticIndex(
                 self.db,
-                VectorStore(self.config.vector_path, emb.dim),
+                VectorStore(
+                    self.config.vector_path,
+                    emb.dim,
+                    exact_max_rows=self.config.tier3.exact_search_max_rows,
+                ),
                 emb,
                 clock=clock,
                 chunk_size=t3.chunk_size,
@@ -152,27 +159,34 @@ class MemoryAPI:
 
         def work() -> tuple[Any, dict[str, Any]]:
             text, flags = self._screen(content, "content")
-            fact, created = self.facts.store(
-                self.owner,
-                content=text,
-                category=require_choice(category, "category", self.config.tier2.categories),
-                scope=require_scope_path(scope),
-                importance=require_unit(importance, "importance"),
-                confidence=require_unit(confidence, "confidence"),
-                source_type=require_choice(source, "source", SOURCE_TYPES),
-                source_id=optional_text(source_id, "source_id"),
-                now=self.clock(),
-                actor=self.actor,
-                expires_at=optional_time(expires_at, "expires_at"),
-                valid_at=optional_time(valid_at, "valid_at"),
-                flags=flags,
-                metadata=require_metadata(metadata),
-                evidence_episodes=require_id_list(evidence_ids, "evidence_ids"),
-            )
+            now = self.clock()
+            valid = optional_time(valid_at, "valid_at")
+            with self.db.transaction():  # the fact and what it links are one write
+                fact, created = self.facts.store(
+                    self.owner,
+                    content=text,
+                    category=require_choice(category, "category", self.config.tier2.categories),
+                    scope=require_scope_path(scope),
+                    importance=require_unit(importance, "importance"),
+                    confidence=require_unit(confidence, "confidence"),
+                    source_type=require_choice(source, "source", SOURCE_TYPES),
+                    source_id=optional_text(source_id, "source_id"),
+                    now=now,
+                    actor=self.actor,
+                    expires_at=optional_time(expires_at, "expires_at"),
+                    # An undated fact reporting a past event ("last week") is valid from then.
+                    valid_at=valid if valid is not None else event_time(text, now),
+                    flags=flags,
+                    metadata=require_metadata(metadata),
+                    evidence_episodes=require_id_list(evidence_ids, "evidence_ids"),
+                )
+                links = self._link("fact", fact.rowid, fact.uuid, text, now) if created else {}
+            new_entities = links.pop("new_entity_uuids", [])
             return fact.to_dict(), {
                 "created": created,
                 "deduplicated": not created,
-                **self._index_now([fact.uuid]),
+                "graph": links,
+                **self._index_now([fact.uuid, *new_entities]),
             }
 
         return run("tier2", ["tier2"], work)
@@ -280,8 +294,9 @@ class MemoryAPI:
         }
 
         def work() -> tuple[Any, dict[str, Any]]:
-            ((episode, created),) = self._store_turns([turn])
-            return episode.to_dict(), {"created": created, **self._index_now([episode.uuid])}
+            ((episode, created),), entities = self._store_turns([turn])
+            extra = self._index_now([episode.uuid, *entities])
+            return episode.to_dict(), {"created": created, **extra}
 
         return run("tier2", ["tier2"], work)
 
@@ -290,10 +305,10 @@ class MemoryAPI:
         batches; ``embed=False`` leaves them in the outbox for the embed job."""
 
         def work() -> tuple[Any, dict[str, Any]]:
-            stored = self._store_turns(list(turns))
+            stored, entities = self._store_turns(list(turns))
             created = sum(1 for _, c in stored if c)
             uuids = [e.uuid for e, _ in stored]
-            extra = self._index_now(uuids) if embed else {}
+            extra = self._index_now(uuids + entities) if embed else {}
             return uuids, {"created": created, "skipped": len(stored) - created, **extra}
 
         return run("tier2", ["tier2"], work)
@@ -313,7 +328,8 @@ class MemoryAPI:
 
         return run("tier2", ["tier2"], work)
 
-    def _store_turns(self, turns: list[dict[str, Any]]) -> list[Any]:
+    def _store_turns(self, turns: list[dict[str, Any]]) -> tuple[list[Any], list[str]]:
+        """Store turns and link them; also return the entities they introduced."""
         if not turns:
             raise ValidationError("no turns given", field="turns")
         now = self.clock()
@@ -337,7 +353,31 @@ class MemoryAPI:
                     flags=tuple(flags),
                 )
             )
-        return self.episodes.add_many(self.owner, inputs, now=now, actor=self.actor)
+        entities: list[str] = []
+        with self.db.transaction():
+            stored = self.episodes.add_many(self.owner, inputs, now=now, actor=self.actor)
+            for episode, created in stored:
+                if created:
+                    links = self._link(
+                        "episode", episode.rowid, episode.uuid, episode.text, episode.timestamp
+                    )
+                    entities.extend(links.get("new_entity_uuids", []))
+        return stored, entities
+
+    def _link(self, kind: str, row_id: int, uuid: str, text: str, written_at: float) -> Any:
+        if self.linker is None:
+            return {}
+        report = self.linker.link(
+            self.owner,
+            kind=kind,
+            row_id=row_id,
+            item_uuid=uuid,
+            text=text,
+            written_at=written_at,
+            now=self.clock(),
+            actor=self.actor,
+        )
+        return {**report.to_dict(), "new_entity_uuids": report.new_entity_uuids}
 
     # -- tier 2: entities and relations -------------------------------------------------------
     def entity_ensure(
@@ -495,8 +535,10 @@ class MemoryAPI:
         limit: int | None = None,
         scope: str | None = None,
         now: float | str | None = None,
+        as_of: float | str | None = None,
     ) -> Envelope:
-        """Memories relevant to ``query`` from every tier, ranked by the composite score."""
+        """Memories relevant to ``query`` from every tier, ranked by the composite score;
+        ``as_of`` answers from what was recorded and true at that time."""
         chosen = tuple(tiers) if tiers else recall_mod.TIERS
 
         def work() -> tuple[Any, dict[str, Any]]:
@@ -507,12 +549,13 @@ class MemoryAPI:
             top = require_limit(limit, "limit") if limit is not None else per_tier
             when = self.clock() if now is None else parse_time(now, "now")
             prefix = require_scope_path(scope) if scope else None
+            past = None if as_of is None else parse_time(as_of, "as_of")
             subqueries = recall_mod.split_query(text, self.config.recall.deep_query_chars)
             merged: dict[str, dict[str, Any]] = {}
             meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries}
             for sub in subqueries:
                 results, info = recall_mod.recall(
-                    self, sub, chosen, per_tier, top * 2, when, scope=prefix
+                    self, sub, chosen, per_tier, top * 2, when, scope=prefix, as_of=past
                 )
                 meta["degraded"] = sorted(set(meta["degraded"]) | set(info["degraded"]))
                 for r in results:

@@ -30,6 +30,9 @@ class Candidate:
     semantic: float = 0.0
     extra: list[str] = field(default_factory=list)
     provenance: dict[str, Any] = field(default_factory=dict)
+    valid_at: float | None = None  # when it became true (facts)
+    invalid_at: float | None = None  # when a later fact superseded it
+    superseded_by: str | None = None
 
 
 def recall(
@@ -41,8 +44,10 @@ def recall(
     now: float,
     *,
     scope: str | None = None,
+    as_of: float | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Ranked results for one query; ``scope`` keeps only that subtree, before ranking."""
+    """Ranked results for one query; ``scope`` keeps only that subtree, before ranking;
+    ``as_of`` answers from what was recorded and valid at that time."""
     pool: dict[str, Candidate] = {}
     degraded: list[str] = []
     if "tier2" in tiers:
@@ -62,6 +67,9 @@ def recall(
         _from_tier1(api, query, query_vector, pool)
     if scope is not None:
         pool = {k: c for k, c in pool.items() if in_scope(c.scope, scope)}
+    if as_of is not None:
+        pool = {k: c for k, c in pool.items() if _known_at(c, as_of)}
+    _add_successors(api, pool, as_of)
     lexical = scoring.normalise_bm25({k: c.lexical_raw for k, c in pool.items()})
     cfg = api.config.recall
     for key, cand in pool.items():
@@ -76,6 +84,7 @@ def recall(
         for key, cand in pool.items()
     }
     _share_context(api, pool, fused, cfg.context_weight)
+    _prefer_valid(pool, fused, now if as_of is None else as_of, cfg.invalid_factor)
     # Never surface an unrelated or much weaker match on recency or importance alone.
     gate = scoring.relevance_gate(fused.values(), cfg.min_similarity, cfg.relative_gate)
     results = []
@@ -91,6 +100,41 @@ def recall(
     for item in out:
         item["evidence_gaps"] = gaps
     return out, {"degraded": degraded, "candidates": len(pool)}
+
+
+def _known_at(cand: Candidate, when: float) -> bool:
+    """Recorded by ``when`` and, for facts, already true then."""
+    if cand.tier == "tier1":
+        return True
+    recorded = cand.provenance.get("recorded_at", cand.created_at)
+    started = cand.valid_at if cand.valid_at is not None else recorded
+    return recorded <= when and started <= when
+
+
+def _add_successors(api: MemoryAPI, pool: dict[str, Candidate], as_of: float | None) -> None:
+    """A superseded fact brings the fact that replaced it: the answer about the old
+    state is the new state (unless asked as of a time before it)."""
+    wanted = {c.superseded_by for c in pool.values() if c.superseded_by}
+    wanted -= {k.split(":", 1)[1] for k in pool if k.startswith("fact:")}
+    for f in api.facts.get_many(api.owner, sorted(w for w in wanted if w)).values():
+        cand = _fact_candidate(f)
+        if as_of is None or _known_at(cand, as_of):
+            pool[cand.key] = cand
+
+
+def _prefer_valid(
+    pool: dict[str, Candidate], fused: dict[str, float], when: float, factor: float
+) -> None:
+    """Superseded facts lose weight; their successors inherit their relevance."""
+    for key, cand in pool.items():
+        if cand.invalid_at is None or cand.invalid_at > when:
+            continue
+        successor = f"fact:{cand.superseded_by}"
+        if successor in pool and fused[key] > fused[successor]:
+            fused[successor] = fused[key]
+            pool[successor].extra.append("supersedes")
+        fused[key] *= factor
+        cand.extra.append("superseded")
 
 
 def in_scope(scope: str, prefix: str) -> bool:
@@ -155,6 +199,9 @@ def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[s
         "evidence_gaps": [],
         "created_at": to_iso(cand.created_at),
         **cand.provenance,
+        **({"recorded_at": to_iso(cand.created_at)} if "recorded_at" in cand.provenance else {}),
+        **({"valid_at": to_iso(cand.valid_at)} if cand.valid_at is not None else {}),
+        **({"invalid_at": to_iso(cand.invalid_at)} if cand.invalid_at is not None else {}),
     }
 
 
@@ -178,7 +225,9 @@ def _from_tier3(
     api: MemoryAPI, query_vector: Any, per_tier: int, pool: dict[str, Candidate]
 ) -> None:
     assert api.semantic is not None
-    hits = api.semantic.search_vector(query_vector, api.owner, limit=per_tier * 4)
+    hits = api.semantic.search_vector(
+        query_vector, api.owner, limit=per_tier * 4, kinds=("fact", "episode")
+    )
     best: dict[str, float] = {}
     for h in hits:
         best[h.item_uuid] = max(best.get(h.item_uuid, -1.0), h.similarity)
@@ -231,6 +280,9 @@ def _from_tier1(api: MemoryAPI, query: str, query_vector: Any, pool: dict[str, C
 
 def _fact_candidate(f: Any) -> Candidate:
     return Candidate(
+        valid_at=f.valid_at,
+        invalid_at=f.invalid_at,
+        superseded_by=f.superseded_by,
         key=f"fact:{f.uuid}",
         content=f.content,
         tier="tier2",
@@ -245,7 +297,9 @@ def _fact_candidate(f: Any) -> Candidate:
             "source_id": f.source_id,
             "session_id": f.metadata.get("session_id"),
             "evidence_ids": f.evidence_ids,
+            "recorded_at": f.created_at,
             "valid": f.invalid_at is None,
+            "superseded_by": f.superseded_by,
         },
     )
 

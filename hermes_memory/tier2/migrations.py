@@ -249,6 +249,23 @@ def _v1_core_schema(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _v2_graph_links(conn: sqlite3.Connection) -> None:
+    """Which facts and turns mention which entities (the graph's bridge back to text),
+    and the turn a relation was extracted from."""
+    for statement in (
+        """CREATE TABLE mentions (
+            entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            item_kind TEXT NOT NULL CHECK (item_kind IN ('fact', 'episode')),
+            item_id INTEGER NOT NULL,
+            PRIMARY KEY (entity_id, item_kind, item_id)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX idx_mentions_item ON mentions(item_kind, item_id)",
+        "ALTER TABLE relations ADD COLUMN evidence_episode TEXT",
+        "CREATE INDEX idx_facts_superseded ON facts(superseded_by)",
+    ):
+        conn.execute(statement)
+
+
 def _counter_triggers(table: str) -> list[str]:
     bump = f"UPDATE live_counts SET n = n + {{}} WHERE name = '{table}'"
     return [
@@ -265,7 +282,10 @@ def _counter_triggers(table: str) -> list[str]:
 
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
-MIGRATIONS: tuple[Migration, ...] = ((1, "core_schema", _v1_core_schema),)
+MIGRATIONS: tuple[Migration, ...] = (
+    (1, "core_schema", _v1_core_schema),
+    (2, "graph_links", _v2_graph_links),
+)
 
 LATEST_VERSION = MIGRATIONS[-1][0]
 

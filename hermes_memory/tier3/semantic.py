@@ -256,8 +256,10 @@ class SemanticIndex:
     def search(self, query: str, owner: Owner, *, limit: int) -> list[VectorHit]:
         return self.search_vector(self.embed_cached([query])[0], owner, limit=limit)
 
-    def search_vector(self, vector: np.ndarray, owner: Owner, *, limit: int) -> list[VectorHit]:
-        return self.store.search(vector, owner, limit=limit)
+    def search_vector(
+        self, vector: np.ndarray, owner: Owner, *, limit: int, kinds: tuple[str, ...] = ()
+    ) -> list[VectorHit]:
+        return self.store.search(vector, owner, limit=limit, kinds=kinds)
 
     def counts(self) -> dict[str, Any]:
         truth = sum(

@@ -7,6 +7,7 @@ Derived state only: every row names the tier-2 item it came from
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -51,16 +52,34 @@ def _quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+@dataclass
+class _Snapshot:
+    """The whole table in memory at one table version, for exact search."""
+
+    version: int
+    meta: pa.Table
+    vectors: np.ndarray
+    owner_rows: dict[tuple[str, str, str, str], np.ndarray]
+
+
 class VectorStore:
-    def __init__(self, path: Path, dim: int) -> None:
+    """One LanceDB table. Up to ``exact_max_rows`` rows, search is an exact scan of an
+    in-memory copy that is reloaded whenever the table version moves (any process's
+    write); above that, LanceDB searches the table itself."""
+
+    def __init__(self, path: Path, dim: int, *, exact_max_rows: int = 200_000) -> None:
         self.path = Path(path)
         self.dim = dim
+        self.exact_max_rows = exact_max_rows
         self._table: Any = None
+        self._snapshot: _Snapshot | None = None
         try:
             import lancedb
 
             self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._db = lancedb.connect(str(self.path))
+            # Check the latest version on every read, so writes by other processes
+            # (the embed job, the CLI) are seen at once.
+            self._db = lancedb.connect(str(self.path), read_consistency_interval=timedelta(0))
         except Exception as exc:
             raise DerivedTierError(f"cannot open vector store {self.path}: {exc}") from None
 
@@ -96,6 +115,7 @@ class VectorStore:
         except Exception as exc:
             raise DerivedTierError(f"cannot drop vector table: {exc}") from None
         self._table = None
+        self._snapshot = None
 
     def upsert(self, rows: list[dict[str, Any]], vectors: np.ndarray) -> None:
         """Replace every chunk of the items in ``rows`` with the given ones."""
@@ -130,6 +150,76 @@ class VectorStore:
     def search(
         self, vector: np.ndarray, owner: Owner, *, limit: int, kinds: tuple[str, ...] = ()
     ) -> list[VectorHit]:
+        try:
+            snap = self._current_snapshot()
+            if snap is not None:
+                return self._exact(snap, vector, owner, limit, kinds)
+            return self._lance_search(vector, owner, limit, kinds)
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"vector search failed: {exc}") from None
+
+    def _current_snapshot(self) -> _Snapshot | None:
+        table = self.table()
+        version = int(table.version)
+        if self._snapshot is not None and self._snapshot.version == version:
+            return self._snapshot
+        self._snapshot = None
+        if table.count_rows() > self.exact_max_rows:
+            return None
+        data = table.to_arrow()
+        flat = data.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        raw = np.asarray(flat, dtype=np.float32).reshape(-1, self.dim)
+        norms = np.linalg.norm(raw, axis=1, keepdims=True)
+        vectors = (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+        self._snapshot = _Snapshot(version, data.drop_columns(["vector"]), vectors, {})
+        return self._snapshot
+
+    def _exact(
+        self, snap: _Snapshot, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
+    ) -> list[VectorHit]:
+        key = (owner.platform, owner.agent, owner.user_id, owner.session)
+        rows = snap.owner_rows.get(key)
+        if rows is None:
+            col = {
+                c: np.asarray(snap.meta.column(c).to_pylist(), dtype=object)
+                for c in ("platform", "agent", "user_id", "session_key")
+            }
+            mask = (
+                (col["platform"] == owner.platform)
+                & (col["agent"] == owner.agent)
+                & (col["user_id"] == owner.user_id)
+                & ((col["session_key"] == "") | (col["session_key"] == owner.session))
+            )
+            rows = snap.owner_rows[key] = np.flatnonzero(mask)
+        if kinds:
+            kind_col = np.asarray(snap.meta.column("kind").to_pylist(), dtype=object)[rows]
+            rows = rows[np.isin(kind_col, list(kinds))]
+        if rows.size == 0:
+            return []
+        q = np.asarray(vector, dtype=np.float32)
+        q = q / (np.linalg.norm(q) or 1.0)
+        sims = snap.vectors[rows] @ q if rows.size < len(snap.vectors) else snap.vectors @ q
+        k = min(limit, rows.size)
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        picked = snap.meta.take(pa.array(rows[top]))
+        cols = {c: picked.column(c).to_pylist() for c in ("kind", "item_uuid", "chunk", "text")}
+        return [
+            VectorHit(
+                cols["kind"][i],
+                cols["item_uuid"][i],
+                cols["chunk"][i],
+                cols["text"][i],
+                float(sims[top[i]]),
+            )
+            for i in range(k)
+        ]
+
+    def _lance_search(
+        self, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
+    ) -> list[VectorHit]:
         where = (
             f"platform = {_quote(owner.platform)} AND agent = {_quote(owner.agent)} "
             f"AND user_id = {_quote(owner.user_id)} "
@@ -137,19 +227,14 @@ class VectorStore:
         )
         if kinds:
             where += f" AND kind IN ({', '.join(_quote(k) for k in kinds)})"
-        try:
-            result = (
-                self.table()
-                .search(vector.tolist())
-                .metric("cosine")
-                .where(where, prefilter=True)
-                .limit(limit)
-                .to_list()
-            )
-        except DerivedTierError:
-            raise
-        except Exception as exc:
-            raise DerivedTierError(f"vector search failed: {exc}") from None
+        result = (
+            self.table()
+            .search(vector.tolist())
+            .metric("cosine")
+            .where(where, prefilter=True)
+            .limit(limit)
+            .to_list()
+        )
         return [
             VectorHit(r["kind"], r["item_uuid"], r["chunk"], r["text"], 1.0 - float(r["_distance"]))
             for r in result

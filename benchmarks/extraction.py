@@ -1,0 +1,66 @@
+"""Extraction precision and recall on the labelled set in tests/data/.
+
+    python benchmarks/extraction.py            # figures
+    python benchmarks/extraction.py --errors   # and every miss / false positive
+
+Entities match on canonical name (case-insensitive); relations on (head, type, tail).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from hermes_memory.graph.extract import extract
+
+GOLD = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_gold.jsonl"
+
+
+def score(path: Path = GOLD, *, errors: bool = False) -> dict[str, Any]:
+    counts = {k: [0, 0, 0] for k in ("entities", "typed_entities", "relations")}  # tp, fp, fn
+    sentences = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        sentences += 1
+        got = extract(row["text"])
+        pairs = {
+            "entities": (
+                {n.lower() for n, _ in row["entities"]},
+                {n.lower() for n in got.entities},
+            ),
+            "typed_entities": (
+                {(n.lower(), t) for n, t in row["entities"]},
+                {(n.lower(), t) for n, t in got.entities.items()},
+            ),
+            "relations": (
+                {(h.lower(), r, t.lower()) for h, r, t in row["relations"]},
+                {(r.head.lower(), r.type, r.tail.lower()) for r in got.relations},
+            ),
+        }
+        for key, (gold, pred) in pairs.items():
+            counts[key][0] += len(gold & pred)
+            counts[key][1] += len(pred - gold)
+            counts[key][2] += len(gold - pred)
+            if errors and key != "typed_entities" and gold != pred:
+                print(f"{row['text']}\n  missed {sorted(gold - pred)}  extra {sorted(pred - gold)}")
+    report: dict[str, Any] = {"sentences": sentences}
+    for key, (tp, fp, fn) in counts.items():
+        p = tp / (tp + fp) if tp + fp else 1.0
+        r = tp / (tp + fn) if tp + fn else 1.0
+        report[key] = {"precision": round(p, 3), "recall": round(r, 3), "gold": tp + fn}
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--errors", action="store_true")
+    args = parser.parse_args()
+    print(json.dumps(score(errors=args.errors), indent=2))
+
+
+if __name__ == "__main__":
+    main()

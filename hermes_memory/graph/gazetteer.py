@@ -1,0 +1,137 @@
+"""Known names and their aliases: the canonical form entity resolution merges into.
+
+Keys are lower-case surface forms; values are ``(canonical name, entity type)``.
+Extend by adding rows; ``graph.aliases`` in the config adds more at run time.
+"""
+
+from __future__ import annotations
+
+_TECH = {
+    "PostgreSQL": ["postgres", "postgresql", "psql", "pg"],
+    "MySQL": ["mysql"],
+    "MariaDB": ["mariadb"],
+    "SQLite": ["sqlite", "sqlite3"],
+    "MongoDB": ["mongodb", "mongo"],
+    "Redis": ["redis"],
+    "Memcached": ["memcached"],
+    "Kafka": ["kafka", "apache kafka"],
+    "RabbitMQ": ["rabbitmq", "rabbit"],
+    "Kubernetes": ["kubernetes", "k8s", "kube"],
+    "Docker": ["docker"],
+    "Terraform": ["terraform", "tf"],
+    "Ansible": ["ansible"],
+    "Grafana": ["grafana"],
+    "Prometheus": ["prometheus"],
+    "Nginx": ["nginx"],
+    "Django": ["django"],
+    "Flask": ["flask"],
+    "FastAPI": ["fastapi"],
+    "React": ["react", "reactjs", "react.js"],
+    "Vue": ["vue", "vuejs", "vue.js"],
+    "Angular": ["angular"],
+    "Node.js": ["node", "nodejs", "node.js"],
+    "TypeScript": ["typescript", "ts"],
+    "JavaScript": ["javascript", "js"],
+    "Python": ["python", "python3"],
+    "Rust": ["rust"],
+    "Go": ["golang"],
+    "Java": ["java"],
+    "Kotlin": ["kotlin"],
+    "Swift": ["swift"],
+    "Ruby": ["ruby"],
+    "Rails": ["rails", "ruby on rails"],
+    "Elasticsearch": ["elasticsearch", "elastic search", "es"],
+    "OpenSearch": ["opensearch"],
+    "Celery": ["celery"],
+    "Airflow": ["airflow", "apache airflow"],
+    "Spark": ["spark", "apache spark"],
+    "Vault": ["vault", "hashicorp vault"],
+    "LanceDB": ["lancedb"],
+    "Snowflake": ["snowflake"],
+    "BigQuery": ["bigquery", "big query"],
+    "Redshift": ["redshift"],
+    "S3": ["s3", "amazon s3"],
+    "gRPC": ["grpc"],
+    "GraphQL": ["graphql"],
+    "Jenkins": ["jenkins"],
+    "GitHub Actions": ["github actions", "gh actions"],
+    "GitLab CI": ["gitlab ci", "gitlab-ci"],
+    "Git": ["git"],
+    "VS Code": ["vs code", "vscode", "visual studio code"],
+    "Neovim": ["neovim", "nvim"],
+    "Vim": ["vim"],
+    "Emacs": ["emacs"],
+    "Linux": ["linux"],
+    "macOS": ["macos", "osx"],
+    "Windows": ["windows"],
+    "NetworkX": ["networkx"],
+    "PyTorch": ["pytorch", "torch"],
+    "TensorFlow": ["tensorflow"],
+    "pandas": ["pandas"],
+    "NumPy": ["numpy"],
+    "Helm": ["helm"],
+    "Istio": ["istio"],
+    "Envoy": ["envoy"],
+    "Consul": ["consul"],
+    "Sentry": ["sentry"],
+    "Datadog": ["datadog"],
+    "Slack": ["slack"],
+    "Jira": ["jira"],
+    "Notion": ["notion"],
+}
+_ORG = {
+    "AWS": ["aws", "amazon web services"],
+    "GCP": ["gcp", "google cloud"],
+    "Azure": ["azure"],
+    "Google": ["google"],
+    "Microsoft": ["microsoft"],
+    "Amazon": ["amazon"],
+    "Apple": ["apple"],
+    "Meta": ["meta", "facebook"],
+    "GitHub": ["github"],
+    "GitLab": ["gitlab"],
+    "Stripe": ["stripe"],
+    "Cloudflare": ["cloudflare"],
+    "OpenAI": ["openai"],
+    "Anthropic": ["anthropic"],
+    "Hetzner": ["hetzner"],
+    "Fly.io": ["fly.io", "fly"],
+    "Vercel": ["vercel"],
+    "Heroku": ["heroku"],
+}
+_PLACE = [
+    "Berlin", "Munich", "Hamburg", "London", "Paris", "Lisbon", "Madrid", "Barcelona",
+    "Rome", "Milan", "Amsterdam", "Vienna", "Zurich", "Geneva", "Prague", "Warsaw",
+    "Stockholm", "Oslo", "Copenhagen", "Helsinki", "Dublin", "Edinburgh", "Brussels",
+    "Tokyo", "Osaka", "Kyoto", "Seoul", "Beijing", "Shanghai", "Singapore", "Bangalore",
+    "Mumbai", "Delhi", "Sydney", "Melbourne", "Toronto", "Vancouver", "Montreal",
+    "New York", "San Francisco", "Seattle", "Boston", "Chicago", "Austin", "Los Angeles",
+    "Mexico City", "Buenos Aires", "Sao Paulo", "Cape Town", "Nairobi", "Lagos", "Cairo",
+    "Istanbul", "Dubai", "Tel Aviv", "Athens", "Budapest",
+    "Germany", "France", "Spain", "Portugal", "Italy", "Japan", "China", "India",
+    "Canada", "Mexico", "Brazil", "Sweden", "Norway", "Poland", "Ireland", "Scotland",
+    "England", "Australia", "Netherlands", "Switzerland", "Austria", "Greece", "Turkey",
+    "Alps", "Europe", "Asia", "Africa", "America", "USA", "UK",
+]  # fmt: skip
+
+
+def _build() -> dict[str, tuple[str, str]]:
+    table: dict[str, tuple[str, str]] = {}
+    for kind, names in (("tech", _TECH), ("org", _ORG)):
+        for canonical, aliases in names.items():
+            for surface in [canonical, *aliases]:
+                table[surface.lower()] = (canonical, kind)
+    for place in _PLACE:
+        table[place.lower()] = (place, "place")
+    return table
+
+
+KNOWN: dict[str, tuple[str, str]] = _build()
+# Aliases that are ordinary English words unless written as a name.
+AMBIGUOUS = frozenset(
+    ["go", "ts", "es", "tf", "pg", "fly", "spark", "rust", "swift", "vault", "consul", "envoy"]
+    + ["helm", "notion", "slack", "meta", "apple", "amazon", "windows", "flask", "celery"]
+    + ["react", "angular", "node", "java", "ruby", "rails", "git", "kube", "rabbit", "mongo"]
+    + ["snowflake", "sentry", "jira", "es", "tf", "pg", "ts", "node", "git"]
+)
+MAX_WORDS = max(len(k.split()) for k in KNOWN)

@@ -1,0 +1,227 @@
+"""Write-path linking: what a stored fact or turn says, recorded in tier-2 truth.
+
+For each new fact or turn: its entities (resolved to canonical names, aliases kept),
+which entities it mentions, the relations it states (with the text as evidence),
+the dates it names (on the timeline), and, for facts, the older facts it
+supersedes (marked invalid since the new fact's time, never deleted).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from hermes_memory.graph.extract import Extraction, Mention, extract
+from hermes_memory.graph.temporal import FUNCTIONAL, contradicts, resolve_dates
+from hermes_memory.tier2 import journal
+from hermes_memory.tier2.db import Database
+from hermes_memory.tier2.entities import EntityStore, normalize_name
+from hermes_memory.tier2.records import Owner, new_uuid
+
+EXTRACTED_STRENGTH = 0.6  # relations read from text; stated ones (entity_link) default to 1
+_FUNCTIONAL_TYPES = {"lives_in": "place", "works_at": "org", "reports_to": "person"}
+
+
+@dataclass
+class LinkReport:
+    entities: list[str] = field(default_factory=list)
+    relations: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+    dates: list[str] = field(default_factory=list)
+    new_entity_uuids: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "entities": self.entities,
+            "relations": self.relations,
+            "superseded": self.superseded,
+            "dates": self.dates,
+        }
+
+
+class Linker:
+    def __init__(self, db: Database, entities: EntityStore) -> None:
+        self.db = db
+        self.entities = entities
+
+    def link(
+        self,
+        owner: Owner,
+        *,
+        kind: str,
+        row_id: int,
+        item_uuid: str,
+        text: str,
+        written_at: float,
+        now: float,
+        actor: str,
+        found: Extraction | None = None,
+    ) -> LinkReport:
+        """Record what ``text`` (the fact or turn ``item_uuid``) says; one transaction."""
+        found = found if found is not None else extract(text)
+        report = LinkReport()
+        with self.db.transaction() as conn:
+            ids: dict[str, tuple[int, str]] = {}
+            for m in found.mentions:
+                if m.name in ids:
+                    continue
+                name = self._resolve_person(conn, owner, m)
+                # A first name resolved by rule is not kept as an alias: it may become
+                # ambiguous when a second person of that name appears.
+                differs = normalize_name(m.surface) != normalize_name(name)
+                aliases = [m.surface] if differs and name == m.name else []
+                ent, created = self.entities.ensure(
+                    owner,
+                    name=name,
+                    entity_type=m.type,
+                    aliases=aliases,
+                    description=None,
+                    now=now,
+                    actor=actor,
+                )
+                row = conn.execute("SELECT id FROM entities WHERE uuid = ?", (ent.uuid,)).fetchone()
+                ids[m.name] = (row["id"], ent.name)
+                conn.execute(
+                    "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (row["id"], kind, row_id)
+                )
+                report.entities.append(ent.name)
+                if created:
+                    report.new_entity_uuids.append(ent.uuid)
+            for r in found.relations:
+                if r.head not in ids or r.tail not in ids:
+                    continue
+                rel, _ = self.entities.link(
+                    owner,
+                    from_name=ids[r.head][1],
+                    to_name=ids[r.tail][1],
+                    relation=r.type,
+                    strength=EXTRACTED_STRENGTH,
+                    evidence_fact=item_uuid if kind == "fact" else None,
+                    now=now,
+                    actor=actor,
+                )
+                if kind == "episode":
+                    conn.execute(
+                        "UPDATE relations SET evidence_episode = ? WHERE uuid = ?",
+                        (item_uuid, rel.uuid),
+                    )
+                report.relations.append(f"{r.head} {r.type} {r.tail}")
+            for d in resolve_dates(text, written_at):
+                self._timeline(conn, owner, d.phrase, d.timestamp, text, kind, item_uuid, ids, now)
+                report.dates.append(d.phrase)
+            if kind == "fact":
+                report.superseded = self._supersede(
+                    conn, owner, row_id, item_uuid, found, now, actor
+                )
+        return report
+
+    # -- entity resolution --------------------------------------------------------------
+    @staticmethod
+    def _resolve_person(conn: sqlite3.Connection, owner: Owner, m: Mention) -> str:
+        """A bare first name is the one known person of that first name; with two
+        ("Alice Chen", "Alice Wong") it stays a separate, unmerged "Alice"."""
+        if m.type != "person" or " " in m.name:
+            return m.name
+        clause, params = owner.visible_clause("e")
+        rows = conn.execute(
+            f"SELECT name FROM entities e WHERE e.entity_type = 'person' AND e.name_norm LIKE ? "
+            f"AND e.deleted_at IS NULL AND {clause} LIMIT 2",
+            (normalize_name(m.name) + " %", *params),
+        ).fetchall()
+        return str(rows[0]["name"]) if len(rows) == 1 else m.name
+
+    # -- time -----------------------------------------------------------------------------
+    @staticmethod
+    def _timeline(
+        conn: sqlite3.Connection,
+        owner: Owner,
+        phrase: str,
+        when: float,
+        text: str,
+        kind: str,
+        item_uuid: str,
+        ids: dict[str, tuple[int, str]],
+        now: float,
+    ) -> None:
+        cols = owner.columns(local=False)
+        conn.execute(
+            """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
+                   related_facts, timestamp, importance, platform, agent, user_id, session_key,
+                   created_at, metadata)
+               VALUES (?, 'mentioned_date', ?, ?, ?, ?, ?, 0.5, ?, ?, ?, ?, ?, ?)""",
+            (
+                new_uuid(),
+                text[:200],
+                f'"{phrase}"',
+                json.dumps([name for _, name in ids.values()]),
+                json.dumps([item_uuid] if kind == "fact" else []),
+                when,
+                *cols.values(),
+                now,
+                json.dumps({"source_kind": kind, "source_uuid": item_uuid}),
+            ),
+        )
+
+    # -- supersession -----------------------------------------------------------------------
+    def _supersede(
+        self,
+        conn: sqlite3.Connection,
+        owner: Owner,
+        row_id: int,
+        item_uuid: str,
+        found: Extraction,
+        now: float,
+        actor: str,
+    ) -> list[str]:
+        ended = {
+            c.object for c in found.claims if c.predicate in ("migrated_from", "stopped_using")
+        }
+        types = {_FUNCTIONAL_TYPES[c.predicate] for c in found.claims if c.predicate in FUNCTIONAL}
+        if not ended and not types:
+            return []
+        clause, params = owner.visible_clause("f")
+        marks_n = ",".join("?" * len(ended)) or "NULL"
+        marks_t = ",".join("?" * len(types)) or "NULL"
+        rows = conn.execute(
+            f"""SELECT DISTINCT f.* FROM mentions m JOIN entities e ON e.id = m.entity_id
+                JOIN facts f ON f.id = m.item_id AND m.item_kind = 'fact'
+                WHERE (e.name IN ({marks_n}) OR e.entity_type IN ({marks_t}))
+                  AND f.id != ? AND f.deleted_at IS NULL AND f.invalid_at IS NULL AND {clause}
+                ORDER BY f.created_at DESC LIMIT 100""",
+            (*ended, *types, row_id, *params),
+        ).fetchall()
+        new = conn.execute("SELECT valid_at, created_at FROM facts WHERE id = ?", (row_id,))
+        start = new.fetchone()
+        since = start["valid_at"] if start["valid_at"] is not None else start["created_at"]
+        out = []
+        for old in rows:
+            if (old["valid_at"] or old["created_at"]) > since:
+                continue  # the old fact is newer than what the new one reports
+            claim = contradicts(found.claims, extract(old["content"]).claims)
+            if claim is None:
+                continue
+            conn.execute(
+                "UPDATE facts SET invalid_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?",
+                (since, item_uuid, now, old["id"]),
+            )
+            conn.execute(
+                "UPDATE relations SET invalid_at = ? "
+                "WHERE evidence_fact = ? AND invalid_at IS NULL",
+                (since, old["uuid"]),
+            )
+            journal.audit(
+                conn,
+                now=now,
+                action="fact_supersede",
+                actor=actor,
+                target_uuid=old["uuid"],
+                diff={
+                    "old": {"invalid_at": None},
+                    "new": {"invalid_at": since, "superseded_by": item_uuid},
+                    "reason": f"{claim.predicate} {claim.object}",
+                },
+            )
+            out.append(old["uuid"])
+        return out

@@ -1,0 +1,160 @@
+"""Time in text, and which statements a new one supersedes (pure functions).
+
+``resolve_dates`` turns relative expressions ("yesterday", "last week", "next
+Friday", "two years ago", "in 3 days") and explicit dates ("8 May 2023",
+"2024-03-01") into timestamps, against the time the text was written.
+``contradicts`` decides whether a new statement invalidates an old one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from dateutil.relativedelta import relativedelta
+
+from hermes_memory.graph.extract import Claim
+
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2,
+    "few": 3, "several": 3,
+}  # fmt: skip
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTHS = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+]  # fmt: skip
+_UNIT = r"(day|week|month|year)s?"
+_NUM = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
+_PATTERNS = [
+    ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", re.I)),
+    ("in", re.compile(rf"\bin\s+{_NUM}\s+{_UNIT}\b", re.I)),
+    ("rel_unit", re.compile(rf"\b(last|next|this|past)\s+{_UNIT}\b", re.I)),
+    ("rel_day", re.compile(rf"\b(last|next|this|on)\s+({'|'.join(_WEEKDAYS)})\b", re.I)),
+    ("word", re.compile(r"\b(yesterday|today|tonight|tomorrow|last night|this morning)\b", re.I)),
+    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    (
+        "dmy",
+        re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({'|'.join(_MONTHS)}),?\s+(\d{{4}})\b", re.I),
+    ),
+    (
+        "mdy",
+        re.compile(rf"\b({'|'.join(_MONTHS)})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I),
+    ),
+]
+
+
+@dataclass(frozen=True)
+class DateMention:
+    phrase: str
+    timestamp: float  # start of the day (UTC) the phrase points to
+    precision: str  # day | week | month | year
+
+
+def resolve_dates(text: str, written_at: float) -> list[DateMention]:
+    """Every date expression in ``text``, resolved against ``written_at``."""
+    base = datetime.fromtimestamp(written_at, tz=UTC).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    found: list[tuple[int, DateMention]] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            hit = _resolve(kind, m, base)
+            if hit is None:
+                continue
+            day, precision = hit
+            taken.append((m.start(), m.end()))
+            found.append((m.start(), DateMention(m.group(0), day.timestamp(), precision)))
+    return [d for _, d in sorted(found, key=lambda x: x[0])]
+
+
+def _amount(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBERS[word.lower()]
+
+
+def _shift(unit: str, n: int) -> relativedelta:
+    unit = unit.lower().rstrip("s")
+    if unit == "day":
+        return relativedelta(days=n)
+    if unit == "week":
+        return relativedelta(weeks=n)
+    if unit == "month":
+        return relativedelta(months=n)
+    return relativedelta(years=n)
+
+
+def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str] | None:
+    g = [x for x in m.groups()]
+    if kind in ("ago", "in"):
+        n = _amount(g[0])
+        sign = -1 if kind == "ago" else 1
+        return base + _shift(g[1], sign * n), g[1].lower().rstrip("s")
+    if kind == "rel_unit":
+        which, unit = g[0].lower(), g[1].lower().rstrip("s")
+        step = {"last": -1, "past": -1, "next": 1, "this": 0}[which]
+        return base + _shift(unit, step), unit
+    if kind == "rel_day":
+        which, day = g[0].lower(), _WEEKDAYS.index(g[1].lower())
+        delta = (day - base.weekday()) % 7
+        if which == "last":
+            delta = delta - 7 if delta else -7
+        elif which == "next":
+            delta = delta if delta else 7
+        elif which == "on":  # "on Friday" in a past-tense note points back
+            delta = delta - 7 if delta else 0
+        return base + timedelta(days=delta), "day"
+    if kind == "word":
+        offsets = {"yesterday": -1, "last night": -1, "tomorrow": 1}
+        return base + timedelta(days=offsets.get(g[0].lower(), 0)), "day"
+    try:
+        if kind == "iso":
+            return datetime(int(g[0]), int(g[1]), int(g[2]), tzinfo=UTC), "day"
+        if kind == "dmy":
+            return datetime(
+                int(g[2]), _MONTHS.index(g[1].lower()) + 1, int(g[0]), tzinfo=UTC
+            ), "day"
+        if kind == "mdy":
+            return datetime(
+                int(g[2]), _MONTHS.index(g[0].lower()) + 1, int(g[1]), tzinfo=UTC
+            ), "day"
+    except ValueError:  # 31 February and the like
+        return None
+    return None
+
+
+def event_time(text: str, written_at: float) -> float | None:
+    """When what ``text`` reports happened, if it says so (its first past date)."""
+    for d in resolve_dates(text, written_at):
+        if d.timestamp <= written_at:
+            return d.timestamp
+    return None
+
+
+# A subject holds one value at a time for these (a new one replaces the old).
+FUNCTIONAL = frozenset({"lives_in", "works_at", "reports_to"})
+# Statements that end an earlier "uses X".
+ENDS_USE = frozenset({"migrated_from", "stopped_using"})
+USE = frozenset({"uses", "migrated_to", "depends_on"})
+
+
+def contradicts(new: list[Claim], old: list[Claim]) -> Claim | None:
+    """The claim of ``old`` that ``new`` invalidates, if any.
+
+    "We migrated from X (to Y)" or "we stopped using X" ends "we use X"; a new value of a
+    functional predicate ("moved to Berlin") ends the old one ("lives in Lisbon").
+    A subject of None ("we", "I") matches only None or the same named subject.
+    """
+    for n in new:
+        for o in old:
+            if n.subject != o.subject:
+                continue
+            if n.predicate in ENDS_USE and o.predicate in USE and o.object == n.object:
+                return o
+            if n.predicate in FUNCTIONAL and o.predicate == n.predicate and o.object != n.object:
+                return o
+    return None

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hermes_memory import FrozenClock, MemoryAPI, unwrap
+from hermes_memory.clock import DAY
+from hermes_memory.graph.extract import Claim, extract
+from hermes_memory.graph.temporal import contradicts, resolve_dates
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from extraction import score  # noqa: E402
+
+
+def test_extraction_meets_its_targets_on_the_labelled_set() -> None:
+    report = score()
+    assert report["sentences"] >= 60
+    assert report["entities"]["precision"] >= 0.8 and report["entities"]["recall"] >= 0.8
+    assert report["relations"]["precision"] >= 0.6 and report["relations"]["recall"] >= 0.6
+
+
+def test_aliases_resolve_to_one_canonical_name() -> None:
+    found = extract("Our k8s cluster talks to Postgres; JS bundles come from the CDN.")
+    assert {"Kubernetes", "PostgreSQL", "JavaScript"} <= set(found.entities)
+    assert "go" not in {n.lower() for n in extract("Let's go to lunch.").entities}
+
+
+def test_relative_dates_resolve_against_the_message_time() -> None:
+    wed = datetime(2026, 3, 4, 15, tzinfo=UTC).timestamp()
+    got = {
+        d.phrase: datetime.fromtimestamp(d.timestamp, UTC).date().isoformat()
+        for d in resolve_dates("yesterday, last week, next Friday, 2 days ago", wed)
+    }
+    assert got == {
+        "yesterday": "2026-03-03",
+        "last week": "2026-02-25",
+        "next Friday": "2026-03-06",
+        "2 days ago": "2026-03-02",
+    }
+
+
+def test_contradiction_is_a_pure_function_over_claims() -> None:
+    old = [Claim(None, "uses", "PostgreSQL")]
+    assert contradicts([Claim(None, "migrated_from", "PostgreSQL")], old) == old[0]
+    assert contradicts([Claim(None, "migrated_from", "MySQL")], old) is None
+    assert contradicts([Claim("billing", "migrated_from", "PostgreSQL")], old) is None
+    moved = contradicts(extract("I moved to Berlin.").claims, extract("I live in Lisbon.").claims)
+    assert moved == Claim(None, "lives_in", "Lisbon")
+
+
+def test_supersession_end_to_end_with_as_of(api: MemoryAPI, clock: FrozenClock) -> None:
+    old = unwrap(api.fact_store("We use PostgreSQL", category="project", importance=0.7))
+    clock.advance(30 * DAY)
+    new = unwrap(api.fact_store("We migrated from PostgreSQL to MySQL", category="project"))
+    stored_old = unwrap(api.fact_get(old["uuid"]))
+    assert stored_old["superseded_by"] == new["uuid"] and stored_old["invalid_at"] is not None
+    results = unwrap(api.recall("What database are we using?", limit=5))
+    assert results[0]["content"] == "We migrated from PostgreSQL to MySQL"
+    assert "supersedes" in results[0]["match_reasons"]
+    assert all(r["content"] != "We use PostgreSQL" or r["valid"] is False for r in results)
+    before = unwrap(api.recall("What database are we using?", as_of=clock() - 10 * DAY))
+    assert [r["content"] for r in before] == ["We use PostgreSQL"]
+
+
+def test_a_dated_fact_is_valid_from_the_date_it_reports(api: MemoryAPI, clock: FrozenClock) -> None:
+    fact = unwrap(api.fact_store("We moved the gateway to Fly.io yesterday", category="project"))
+    assert fact["valid_at"] == datetime.fromtimestamp(clock() - DAY, UTC).replace(
+        hour=0, minute=0, second=0
+    ).isoformat().replace("+00:00", "Z")
+    events = unwrap(api.timeline_query())
+    assert any(e["event_type"] == "mentioned_date" for e in events)
+
+
+def test_people_sharing_a_first_name_are_not_merged(api: MemoryAPI) -> None:
+    api.fact_store("Alice Chen leads the payments team", category="project")
+    api.fact_store("Bob knows Alice", category="project")  # one Alice known: that one
+    api.fact_store("Alice Wong works on the mobile app", category="project")
+    api.fact_store("Carol met Alice at the offsite", category="project")  # now ambiguous
+    people = {e["name"] for e in unwrap(api.entity_query(entity_type="person", limit=20))}
+    assert {"Alice Chen", "Alice Wong", "Alice"} <= people
+    chen = unwrap(api.entity_query("Alice Chen"))[0]
+    assert chen["name"] == "Alice Chen"
