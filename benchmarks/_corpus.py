@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from hermes_memory import MemoryAPI
+
 PEOPLE = [
     "Alice",
     "Bob",
@@ -136,3 +138,25 @@ def query_text(rng: random.Random) -> str:
     if kind < 0.8:
         return f"{rng.choice(TECH)} migration decision"
     return f"who owns {rng.choice(PROJECTS)}"
+
+
+def store_fact(
+    api: MemoryAPI, rng: random.Random, number: int, now: float, *, spread_days: float = 0.0
+) -> None:
+    """One generated fact straight into the tier-2 store (no API envelope, no linking),
+    written up to ``spread_days`` before ``now``."""
+    content = f"{fact_text(rng)} #{number}"
+    importance = rng.random()
+    written = now - rng.random() * spread_days * 86_400 if spread_days else now
+    api.facts.store(
+        api.owner,
+        content=content,
+        category="project",
+        scope="/",
+        importance=importance,
+        confidence=1.0,
+        source_type="user",
+        source_id=None,
+        now=written,
+        actor="bench",
+    )

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _corpus import fact_text, query_text  # noqa: E402
+from _corpus import query_text, store_fact  # noqa: E402
 
 from hermes_memory import MemoryAPI, load_config  # noqa: E402
 
@@ -38,18 +38,7 @@ def main() -> None:
             while stored < args.facts:
                 with api.db.transaction():
                     for _ in range(min(5000, args.facts - stored)):
-                        api.facts.store(
-                            api.owner,
-                            content=f"{fact_text(rng)} #{stored}",
-                            category="project",
-                            scope="/",
-                            importance=rng.random(),
-                            confidence=1.0,
-                            source_type="user",
-                            source_id=None,
-                            now=time.time(),
-                            actor="bench",
-                        )
+                        store_fact(api, rng, stored, time.time())
                         stored += 1
             ingest_s = time.perf_counter() - started
             queries = [query_text(rng) for _ in range(args.queries)]

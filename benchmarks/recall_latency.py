@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _corpus import PEOPLE, PROJECTS, TECH, fact_text, query_text  # noqa: E402
+from _corpus import PEOPLE, PROJECTS, TECH, fact_text, query_text, store_fact  # noqa: E402
 
 from hermes_memory import MemoryAPI, load_config, unwrap  # noqa: E402
 
@@ -42,18 +42,7 @@ def build(api: MemoryAPI, n: int, rng: random.Random) -> dict[str, float]:
     started = time.perf_counter()
     with api.db.transaction():
         for i in range(n - n_turns):
-            api.facts.store(
-                api.owner,
-                content=f"{fact_text(rng)} #{i}",
-                category="project",
-                scope="/",
-                importance=rng.random(),
-                confidence=1.0,
-                source_type="user",
-                source_id=None,
-                now=api.clock() - rng.random() * 180 * 86_400,
-                actor="bench",
-            )
+            store_fact(api, rng, i, api.clock(), spread_days=180)
     turns = [
         {
             "speaker": rng.choice(PEOPLE),

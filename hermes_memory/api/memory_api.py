@@ -20,7 +20,7 @@ from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import DerivedTierError, ValidationError
-from hermes_memory.graph.linker import Linker
+from hermes_memory.graph.linker import Linker, LinkReport
 from hermes_memory.graph.temporal import event_time
 from hermes_memory.tier1 import CuratedStore
 from hermes_memory.tier2 import (
@@ -180,12 +180,12 @@ class MemoryAPI:
                     metadata=require_metadata(metadata),
                     evidence_episodes=require_id_list(evidence_ids, "evidence_ids"),
                 )
-                links = self._link("fact", fact.rowid, fact.uuid, text, now) if created else {}
-            new_entities = links.pop("new_entity_uuids", [])
+                links = self._link("fact", fact.rowid, fact.uuid, text, now) if created else None
+            new_entities = links.new_entity_uuids if links else []
             return fact.to_dict(), {
                 "created": created,
                 "deduplicated": not created,
-                "graph": links,
+                "graph": links.to_dict() if links else {},
                 **self._index_now([fact.uuid, *new_entities]),
             }
 
@@ -361,13 +361,15 @@ class MemoryAPI:
                     links = self._link(
                         "episode", episode.rowid, episode.uuid, episode.text, episode.timestamp
                     )
-                    entities.extend(links.get("new_entity_uuids", []))
+                    entities.extend(links.new_entity_uuids if links else [])
         return stored, entities
 
-    def _link(self, kind: str, row_id: int, uuid: str, text: str, written_at: float) -> Any:
+    def _link(
+        self, kind: str, row_id: int, uuid: str, text: str, written_at: float
+    ) -> LinkReport | None:
         if self.linker is None:
-            return {}
-        report = self.linker.link(
+            return None
+        return self.linker.link(
             self.owner,
             kind=kind,
             row_id=row_id,
@@ -377,7 +379,6 @@ class MemoryAPI:
             now=self.clock(),
             actor=self.actor,
         )
-        return {**report.to_dict(), "new_entity_uuids": report.new_entity_uuids}
 
     # -- tier 2: entities and relations -------------------------------------------------------
     def entity_ensure(

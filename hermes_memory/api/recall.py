@@ -106,9 +106,8 @@ def _known_at(cand: Candidate, when: float) -> bool:
     """Recorded by ``when`` and, for facts, already true then."""
     if cand.tier == "tier1":
         return True
-    recorded = cand.provenance.get("recorded_at", cand.created_at)
-    started = cand.valid_at if cand.valid_at is not None else recorded
-    return recorded <= when and started <= when
+    started = cand.valid_at if cand.valid_at is not None else cand.created_at
+    return cand.created_at <= when and started <= when
 
 
 def _add_successors(api: MemoryAPI, pool: dict[str, Candidate], as_of: float | None) -> None:
@@ -199,7 +198,7 @@ def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[s
         "evidence_gaps": [],
         "created_at": to_iso(cand.created_at),
         **cand.provenance,
-        **({"recorded_at": to_iso(cand.created_at)} if "recorded_at" in cand.provenance else {}),
+        **({"recorded_at": to_iso(cand.created_at)} if cand.kind == "fact" else {}),
         **({"valid_at": to_iso(cand.valid_at)} if cand.valid_at is not None else {}),
         **({"invalid_at": to_iso(cand.invalid_at)} if cand.invalid_at is not None else {}),
     }
@@ -297,7 +296,6 @@ def _fact_candidate(f: Any) -> Candidate:
             "source_id": f.source_id,
             "session_id": f.metadata.get("session_id"),
             "evidence_ids": f.evidence_ids,
-            "recorded_at": f.created_at,
             "valid": f.invalid_at is None,
             "superseded_by": f.superseded_by,
         },

@@ -74,6 +74,7 @@ _STOPPED = re.compile(
     r"\b(no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"
     r"retired|decommissioned|deprecated|moved off|moved away from)\s+(\S+\s+){0,2}$"
 )
+_WE = re.compile(r"^\s*(we|i|our team|the team)\b")
 _REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")
 _COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
 
@@ -155,11 +156,11 @@ class Extraction:
         return out
 
 
-def extract(text: str, aliases: dict[str, tuple[str, str]] | None = None) -> Extraction:
+def extract(text: str) -> Extraction:
     """Entities, relations and claims of ``text`` (one or more sentences)."""
     out = Extraction()
     for sentence in _sentences(text):
-        mentions = find_mentions(sentence, aliases)
+        mentions = find_mentions(sentence)
         out.mentions.extend(mentions)
         rels, claims = _relations(sentence, mentions)
         out.relations.extend(r for r in rels if r not in out.relations)
@@ -171,10 +172,8 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
 
 
-def find_mentions(
-    sentence: str, aliases: dict[str, tuple[str, str]] | None = None
-) -> list[Mention]:
-    table = {**KNOWN, **(aliases or {})}
+def find_mentions(sentence: str) -> list[Mention]:
+    table = KNOWN
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     out: list[Mention] = []
     i = 0
@@ -189,10 +188,7 @@ def find_mentions(
             i += 1
             continue
         mention, i = found
-        if not any(m.name == mention.name and m.type == mention.type for m in out):
-            out.append(mention)
-        else:
-            out.append(mention)
+        out.append(mention)
     return out
 
 
@@ -350,7 +346,7 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
         prefix = sentence[: tail.start].lower()
         if _STOPPED.search(prefix[-80:]):
             before = [m for m in ms[:k] if m.type in ("project", "tech")]
-            we = re.match(r"^\s*(we|i|our team|the team)\b", sentence.lower())
+            we = _WE.match(sentence.lower())
             add(None if we or not before else before[-1], "stopped_using", tail)
             continue
         if _MIGRATION.search(prefix) or _REPLACED.search(prefix):
@@ -381,29 +377,16 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
             head = subject  # "reads from S3 and writes to Snowflake": same subject
             between = re.sub(r"^(and|,)\s+", "", between)
         rel = _trigger(between, head, tail)
-        if (
-            rel is None
-            and head.type in ("tech",)
-            and tail.type == "tech"
-            and between
-            or rel is None
-            and between
-            and head.type != "person"
-            and tail.type in ("org", "tech")
-        ):
+        if rel is None and between and head.type != "person" and tail.type in ("org", "tech"):
             rel = ("related_to", False)
         if rel is not None:
             name, reverse = rel
             a, b = (tail, head) if reverse else (head, tail)
             add(a, name, b)
-            if subject is None or head is subject:
-                pass
-    if ms and re.match(r"^\s*(we|i|our team|the team)\b", sentence.lower()):
-        first: Mention | None = ms[0]
-        if any(c.object == ms[0].name for c in claims):
-            first = None
-        verb = _trigger(sentence[: first.start].lower(), None, first) if first else None
-        if first and verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
+    if ms and _WE.match(sentence.lower()) and not any(c.object == ms[0].name for c in claims):
+        first = ms[0]  # "We use X": a claim of the speaker's side, for supersession
+        verb = _trigger(sentence[: first.start].lower(), None, first)
+        if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
             add(None, verb[0], first)
     _coordinate(sentence, ms, rels)
     _co_mention(ms, rels)

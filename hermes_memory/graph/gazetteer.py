@@ -1,7 +1,7 @@
 """Known names and their aliases: the canonical form entity resolution merges into.
 
 Keys are lower-case surface forms; values are ``(canonical name, entity type)``.
-Extend by adding rows; ``graph.aliases`` in the config adds more at run time.
+Extend by adding rows.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.graph.extract import Extraction, Mention, extract
-from hermes_memory.graph.temporal import FUNCTIONAL, contradicts, resolve_dates
+from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, contradicts, resolve_dates
 from hermes_memory.tier2 import journal
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name
@@ -57,10 +57,9 @@ class Linker:
         written_at: float,
         now: float,
         actor: str,
-        found: Extraction | None = None,
     ) -> LinkReport:
         """Record what ``text`` (the fact or turn ``item_uuid``) says; one transaction."""
-        found = found if found is not None else extract(text)
+        found = extract(text)
         report = LinkReport()
         with self.db.transaction() as conn:
             ids: dict[str, tuple[int, str]] = {}
@@ -81,10 +80,9 @@ class Linker:
                     now=now,
                     actor=actor,
                 )
-                row = conn.execute("SELECT id FROM entities WHERE uuid = ?", (ent.uuid,)).fetchone()
-                ids[m.name] = (row["id"], ent.name)
+                ids[m.name] = (ent.rowid, ent.name)
                 conn.execute(
-                    "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (row["id"], kind, row_id)
+                    "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (ent.rowid, kind, row_id)
                 )
                 report.entities.append(ent.name)
                 if created:
@@ -175,9 +173,7 @@ class Linker:
         now: float,
         actor: str,
     ) -> list[str]:
-        ended = {
-            c.object for c in found.claims if c.predicate in ("migrated_from", "stopped_using")
-        }
+        ended = {c.object for c in found.claims if c.predicate in ENDS_USE}
         types = {_FUNCTIONAL_TYPES[c.predicate] for c in found.claims if c.predicate in FUNCTIONAL}
         if not ended and not types:
             return []

@@ -52,6 +52,9 @@ def _quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+_FILTER_COLUMNS = ("platform", "agent", "user_id", "session_key", "kind")
+
+
 @dataclass
 class _Snapshot:
     """The whole table in memory at one table version, for exact search."""
@@ -59,7 +62,8 @@ class _Snapshot:
     version: int
     meta: pa.Table
     vectors: np.ndarray
-    owner_rows: dict[tuple[str, str, str, str], np.ndarray]
+    columns: dict[str, np.ndarray]  # the filter columns, as object arrays
+    rows: dict[tuple[Any, ...], np.ndarray]  # (owner..., kinds) -> row numbers
 
 
 class VectorStore:
@@ -173,34 +177,31 @@ class VectorStore:
         raw = np.asarray(flat, dtype=np.float32).reshape(-1, self.dim)
         norms = np.linalg.norm(raw, axis=1, keepdims=True)
         vectors = (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
-        self._snapshot = _Snapshot(version, data.drop_columns(["vector"]), vectors, {})
+        columns = {c: np.asarray(data.column(c).to_pylist(), dtype=object) for c in _FILTER_COLUMNS}
+        self._snapshot = _Snapshot(version, data.drop_columns(["vector"]), vectors, columns, {})
         return self._snapshot
 
     def _exact(
         self, snap: _Snapshot, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
     ) -> list[VectorHit]:
-        key = (owner.platform, owner.agent, owner.user_id, owner.session)
-        rows = snap.owner_rows.get(key)
+        key = (owner.platform, owner.agent, owner.user_id, owner.session, kinds)
+        rows = snap.rows.get(key)
         if rows is None:
-            col = {
-                c: np.asarray(snap.meta.column(c).to_pylist(), dtype=object)
-                for c in ("platform", "agent", "user_id", "session_key")
-            }
+            col = snap.columns
             mask = (
                 (col["platform"] == owner.platform)
                 & (col["agent"] == owner.agent)
                 & (col["user_id"] == owner.user_id)
                 & ((col["session_key"] == "") | (col["session_key"] == owner.session))
             )
-            rows = snap.owner_rows[key] = np.flatnonzero(mask)
-        if kinds:
-            kind_col = np.asarray(snap.meta.column("kind").to_pylist(), dtype=object)[rows]
-            rows = rows[np.isin(kind_col, list(kinds))]
+            if kinds:
+                mask &= np.isin(col["kind"], list(kinds))
+            rows = snap.rows[key] = np.flatnonzero(mask)
         if rows.size == 0:
             return []
         q = np.asarray(vector, dtype=np.float32)
         q = q / (np.linalg.norm(q) or 1.0)
-        sims = snap.vectors[rows] @ q if rows.size < len(snap.vectors) else snap.vectors @ q
+        sims = (snap.vectors @ q)[rows]  # one pass over all rows beats copying the subset
         k = min(limit, rows.size)
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
