@@ -82,8 +82,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             cfg = load_config(Path(tmp), env={})
             if args.preset:
                 cfg = cfg.with_recall_preset(args.preset)
+            overrides: dict[str, Any] = {}
             if args.relative_gate is not None:
-                recall = cfg.recall.model_copy(update={"relative_gate": args.relative_gate})
+                overrides["relative_gate"] = args.relative_gate
+            if args.graph_depth is not None:
+                overrides["graph_depth"] = args.graph_depth
+            if overrides:
+                recall = cfg.recall.model_copy(update=overrides)
                 cfg = cfg.model_copy(update={"recall": recall})
             clock = FrozenClock(last)
             with MemoryAPI(cfg, clock=clock, actor="locomo") as api:
@@ -110,7 +115,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     r10 = len(evidence & set(ids[:10])) / len(evidence)
                     h5 = 1.0 if evidence & set(ids[:5]) else 0.0
                     per_cat[cat].append((r5, r10, h5))
-    report: dict[str, Any] = {"preset": args.preset or "default", "categories": {}}
+    report: dict[str, Any] = {
+        "preset": args.preset or "default",
+        "graph_depth": args.graph_depth,
+        "categories": {},
+    }
     everything = [row for rows in per_cat.values() for row in rows]
     for cat, rows in sorted(per_cat.items()):
         report["categories"][CATEGORIES[cat]] = _summary(rows)
@@ -140,6 +149,9 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=5)
     parser.add_argument("--skip", type=int, default=0, help="start at this conversation")
     parser.add_argument("--relative-gate", type=float, help="override recall.relative_gate")
+    parser.add_argument(
+        "--graph-depth", type=int, help="override recall.graph_depth (0: recall without the graph)"
+    )
     args = parser.parse_args()
     if not Path(args.data).exists():
         sys.exit(f"LoCoMo data not found at {args.data}")

@@ -48,7 +48,7 @@ def test_recall_returns_every_field_and_explains(api: MemoryAPI) -> None:
     )
     env = api.recall("which database do the orders use")
     assert env["success"] and env["tier"] == "multi"
-    assert set(env["meta"]["tiers_queried"]) == {"tier1", "tier2", "tier3"}
+    assert set(env["meta"]["tiers_queried"]) == {"tier1", "tier2", "tier3", "graph"}
     top = env["data"][0]
     assert set(top) >= FIELDS
     assert top["content"] == "The orders database runs MySQL 8"

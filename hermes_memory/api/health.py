@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.api import graph_ops
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.errors import ValidationError
 from hermes_memory.tier2 import health as tier2_health
@@ -39,6 +40,7 @@ def stats(api: MemoryAPI) -> Envelope:
             "embed_queue": tier2_health.queue_depth(api.db),
             "derived": tier2_health.derived_status(api.db),
             "tier3": tier3_stats(api),
+            "graph": graph_ops.status(api),
         }
 
     return run("multi", ["tier1", "tier2"], work)
@@ -69,6 +71,18 @@ def _tier3_check(api: MemoryAPI) -> tier2_health.Check:
     return tier2_health.Check("tier3", ok, state)
 
 
+def _graph_check(api: MemoryAPI) -> tier2_health.Check:
+    g = graph_ops.status(api)
+    if "nodes" not in g:
+        return tier2_health.Check("graph", False, f"{g['status']}: {g.get('error', '')}")
+    truth = g["truth"]
+    state = (
+        f"{g['status']}, {g['nodes']}/{truth['nodes']} entities and "
+        f"{g['edges']}/{truth['edges']} relations in the graph"
+    )
+    return tier2_health.Check("graph", g["status"] == "ok", state)
+
+
 def doctor(api: MemoryAPI, *, repair: bool = False) -> Envelope:
     """Schema, integrity, FTS, queue depth and derived-tier health; optionally repair."""
 
@@ -92,6 +106,13 @@ def doctor(api: MemoryAPI, *, repair: bool = False) -> Envelope:
                 api.repair()
                 repaired.append("tier3")
                 check = _tier3_check(api)
+            checks.append(check)
+        if api.config.graph.enabled:
+            check = _graph_check(api)
+            if repair and not check.ok:
+                graph_ops.rebuild(api)
+                repaired.append("graph")
+                check = _graph_check(api)
             checks.append(check)
         depth = tier2_health.queue_depth(api.db)
         derived = tier2_health.derived_status(api.db)

@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from hermes_memory import guard
+from hermes_memory.api import graph_ops
 from hermes_memory.api import health as api_health
 from hermes_memory.api import recall as recall_mod
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import DerivedTierError, ValidationError
+from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 from hermes_memory.graph.linker import Linker, LinkReport
 from hermes_memory.graph.temporal import event_time
 from hermes_memory.tier1 import CuratedStore
@@ -89,6 +91,7 @@ class MemoryAPI:
         self.entities = EntityStore(self.db, max_entities=self.config.tier2.max_entities)
         self.timeline = TimelineStore(self.db)
         self.linker = Linker(self.db, self.entities) if self.config.graph.extract_on_write else None
+        self._graph: KnowledgeGraph | None = None  # derived; loaded on first graph use
         self.semantic: SemanticIndex | None = None
         if self.config.tier3.enabled:
             t3 = self.config.tier3
@@ -113,6 +116,10 @@ class MemoryAPI:
 
     # -- lifecycle ------------------------------------------------------------------
     def close(self) -> None:
+        if self._graph is not None and self._graph.dirty:
+            # Derived state: a failed save only means the next load re-syncs from SQLite.
+            with contextlib.suppress(OSError):
+                self._graph.save()
         self.db.close()
 
     def __enter__(self) -> MemoryAPI:
@@ -359,13 +366,25 @@ class MemoryAPI:
             for episode, created in stored:
                 if created:
                     links = self._link(
-                        "episode", episode.rowid, episode.uuid, episode.text, episode.timestamp
+                        "episode",
+                        episode.rowid,
+                        episode.uuid,
+                        episode.text,
+                        episode.timestamp,
+                        speaker=episode.speaker,
                     )
                     entities.extend(links.new_entity_uuids if links else [])
         return stored, entities
 
     def _link(
-        self, kind: str, row_id: int, uuid: str, text: str, written_at: float
+        self,
+        kind: str,
+        row_id: int,
+        uuid: str,
+        text: str,
+        written_at: float,
+        *,
+        speaker: str | None = None,
     ) -> LinkReport | None:
         if self.linker is None:
             return None
@@ -378,6 +397,7 @@ class MemoryAPI:
             written_at=written_at,
             now=self.clock(),
             actor=self.actor,
+            speaker=speaker,
         )
 
     # -- tier 2: entities and relations -------------------------------------------------------
@@ -516,6 +536,42 @@ class MemoryAPI:
             return [e.to_dict() for e in events]
 
         return run("tier2", ["tier2"], work)
+
+    # -- graph (derived from entities and relations) --------------------------------------
+    def graph_traverse(
+        self,
+        start_entity: str,
+        depth: int = 2,
+        relation_filter: str | Sequence[str] | None = None,
+        *,
+        include_invalid: bool = False,
+    ) -> Envelope:
+        """Entities within ``depth`` hops of ``start_entity`` (name, alias or uuid),
+        relations followed in either direction, each with the path that reached it."""
+        filters = (
+            relation_filter if isinstance(relation_filter, str | None) else list(relation_filter)
+        )
+        return graph_ops.traverse(self, start_entity, depth, filters, include_invalid)
+
+    def graph_shortest_path(self, from_entity: str, to_entity: str) -> Envelope:
+        """The entities linking two entities over valid relations ([] if unconnected)."""
+        return graph_ops.shortest_path(self, from_entity, to_entity)
+
+    def graph_central_entities(self, limit: int = 10, algorithm: str | None = None) -> Envelope:
+        """Most central entities by betweenness, pagerank or degree."""
+        return graph_ops.central(self, limit, algorithm)
+
+    def graph_communities(self, min_size: int = 2) -> Envelope:
+        """Louvain communities of entities, largest first."""
+        return graph_ops.communities(self, min_size)
+
+    def graph_rebuild(self) -> Envelope:
+        """Re-derive the NetworkX graph from SQLite and persist it (GraphML)."""
+        return graph_ops.rebuild(self)
+
+    def graph_export(self, format: str = "graphml", path: str | Path | None = None) -> Envelope:
+        """Write the graph as graphml, json (node-link) or html (an interactive page)."""
+        return graph_ops.export(self, format, path)
 
     # -- cross-tier: stats and health ----------------------------------------------------------
     def stats(self) -> Envelope:

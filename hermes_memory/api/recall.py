@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.api import scoring
 from hermes_memory.clock import to_iso
+from hermes_memory.graph.expand import expand, query_entities
 from hermes_memory.tier2.fts import query_terms, words_present
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
 
-TIERS = ("tier1", "tier2", "tier3")
+TIERS = ("tier1", "tier2", "tier3", "graph")
 LOW_CONFIDENCE = 0.35
 
 
@@ -50,14 +52,19 @@ def recall(
     ``as_of`` answers from what was recorded and valid at that time."""
     pool: dict[str, Candidate] = {}
     degraded: list[str] = []
+    embedding = None
+    if api.semantic is not None and ("tier3" in tiers or "tier1" in tiers):
+        # One query embedding serves tier 3 and the curated entries; it runs while
+        # SQLite answers the lexical search (both release the GIL).
+        embedding = _embedding_worker().submit(api.semantic.embed_cached, [query])
     if "tier2" in tiers:
         _from_tier2(api, query, per_tier, pool, scope)
     query_vector = None
     if "tier3" in tiers and api.semantic is None:
         degraded.append("tier3: disabled")
-    elif api.semantic is not None and ("tier3" in tiers or "tier1" in tiers):
-        try:  # one query embedding serves tier 3 and the curated entries
-            query_vector = api.semantic.embed_cached([query])[0]
+    elif embedding is not None:
+        try:
+            query_vector = embedding.result()[0]
             if "tier3" in tiers:
                 _from_tier3(api, query_vector, per_tier, pool)
         except Exception as exc:  # the derived tier failing must not fail recall
@@ -83,23 +90,96 @@ def recall(
         )
         for key, cand in pool.items()
     }
+    via_graph: set[str] = set()
+    if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
+        try:
+            via_graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of)
+        except Exception as exc:  # derived tier: recall goes on without it
+            degraded.append(f"graph: {exc}")
     _share_context(api, pool, fused, cfg.context_weight)
     _prefer_valid(pool, fused, now if as_of is None else as_of, cfg.invalid_factor)
     # Never surface an unrelated or much weaker match on recency or importance alone.
     gate = scoring.relevance_gate(fused.values(), cfg.min_similarity, cfg.relative_gate)
     results = []
     for key, sim in fused.items():
-        if sim < gate:
+        # What the graph brings is a weaker, indirect match by design: it only has to
+        # clear the absolute floor (and is capped in number by _from_graph).
+        if sim < (cfg.min_similarity if key in via_graph else gate):
             continue
         cand = pool[key]
         comp = scoring.score(sim, cand.created_at, cand.importance, now, cfg)
-        results.append((comp, cand, lexical[key]))
+        results.append((comp, cand, lexical.get(key, 0.0)))
     results.sort(key=lambda r: r[0].score, reverse=True)
     out = [_render(comp, cand, lex) for comp, cand, lex in results[:limit]]
     gaps = evidence_gaps(query, out)
     for item in out:
         item["evidence_gaps"] = gaps
     return out, {"degraded": degraded, "candidates": len(pool)}
+
+
+_WORKER: ThreadPoolExecutor | None = None
+
+
+def _embedding_worker() -> ThreadPoolExecutor:
+    global _WORKER
+    if _WORKER is None:  # one thread: the model is never run by two threads at once
+        _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermes-embed")
+    return _WORKER
+
+
+def _from_graph(
+    api: MemoryAPI,
+    query: str,
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    per_tier: int,
+    scope: str | None,
+    as_of: float | None,
+) -> set[str]:
+    """Memories about the entities the query names and their neighbours (up to
+    ``recall.graph_depth`` hops), scored by path weight; returns the keys the graph
+    raised. This is what answers multi-hop questions."""
+    from hermes_memory.api import graph_ops  # the api facade imports this module
+
+    cfg = api.config.recall
+    graph = graph_ops.ready(api)
+    seeds = query_entities(graph, query)
+    if not seeds:
+        return set()
+    reach = expand(graph, seeds, depth=cfg.graph_depth, hop_decay=cfg.graph_hop_decay, at=as_of)
+    anchor = max([*fused.values(), 0.5]) * cfg.graph_weight
+    # The memories stating the walked relations join the candidates: they are the
+    # links of a multi-hop answer, and need not share a word with the question.
+    stating: dict[str, float] = {}
+    for r in reach.values():
+        for ref, w in r.evidence.items():
+            stating[ref] = max(stating.get(ref, 0.0), w)
+    admitted = sorted(stating.items(), key=lambda kv: -kv[1])[: per_tier * 2]
+    missing = {
+        kind: [k.split(":", 1)[1] for k, _ in admitted if k.startswith(kind) and k not in pool]
+        for kind in ("fact", "episode")
+    }
+    found: dict[str, Candidate] = {}
+    for f in api.facts.get_many(api.owner, missing["fact"]).values():
+        found[f"fact:{f.uuid}"] = _fact_candidate(f)
+    for e in api.episodes.get_many(api.owner, missing["episode"]).values():
+        found[f"episode:{e.uuid}"] = _episode_candidate(e)
+    raised: set[str] = set()
+    for key, w in admitted:
+        cand = pool.get(key) or found.get(key)
+        if cand is None:
+            continue  # not visible to this owner any more
+        if key not in pool:
+            if (scope is not None and not in_scope(cand.scope, scope)) or (
+                as_of is not None and not _known_at(cand, as_of)
+            ):
+                continue
+            pool[key] = cand
+            fused[key] = 0.0
+        fused[key] = max(fused[key], anchor * w)
+        cand.extra.append("graph")
+        raised.add(key)
+    return raised
 
 
 def _known_at(cand: Candidate, when: float) -> bool:

@@ -9,34 +9,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
 
-from hermes_memory.api import Envelope, MemoryAPI
-from hermes_memory.config import load_config
+from hermes_memory.cli.context import Context, emit, pass_ctx
+from hermes_memory.cli.graph import graph
+from hermes_memory.cli.quickstart import quickstart
 from hermes_memory.errors import HermesMemoryError
-
-
-class Context:
-    def __init__(self, home: str | None, profile: str | None, as_json: bool) -> None:
-        self.home = home
-        self.profile = profile
-        self.as_json = as_json
-        self._api: MemoryAPI | None = None
-
-    def api(self) -> MemoryAPI:
-        if self._api is None:
-            self._api = MemoryAPI(load_config(self.home, self.profile), actor="cli")
-        return self._api
-
-    def close(self) -> None:
-        if self._api is not None:
-            self._api.close()
-
-
-pass_ctx = click.make_pass_decorator(Context)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -49,20 +29,6 @@ def cli(ctx: click.Context, home: str | None, profile: str | None, as_json: bool
     """Local, tiered long-term memory for AI agents."""
     ctx.obj = Context(home, profile, as_json)
     ctx.call_on_close(ctx.obj.close)
-
-
-def emit(ctx: Context, envelope: Envelope, render: Callable[[Any], str]) -> None:
-    """Print the envelope (JSON) or its rendering; a failed call raises to ``main``."""
-    if ctx.as_json:
-        click.echo(json.dumps(envelope, indent=2, ensure_ascii=False, default=str))
-        if not envelope["success"]:
-            sys.exit(1)
-        return
-    if not envelope["success"]:
-        raise HermesMemoryError(envelope["error"])
-    text = render(envelope["data"])
-    if text:
-        click.echo(text)
 
 
 def _fact_line(f: dict[str, Any]) -> str:
@@ -361,8 +327,7 @@ def doctor(ctx: Context, repair: bool) -> None:
         sys.exit(1)
 
 
-from hermes_memory.cli.quickstart import quickstart  # noqa: E402
-
+cli.add_command(graph)
 cli.add_command(quickstart)
 
 

@@ -130,6 +130,8 @@ class Relation:
     head: str
     type: str
     tail: str
+    # False when only inferred (two people in one sentence, an untyped link): weaker
+    stated: bool = field(default=True, compare=False)
 
 
 @dataclass(frozen=True)
@@ -332,12 +334,12 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
     ms = sorted(mentions, key=lambda m: m.start)
     subject = ms[0] if ms and ms[0].start < 40 else None
 
-    def add(head: Mention | None, rel: str, tail: Mention) -> None:
+    def add(head: Mention | None, rel: str, tail: Mention, stated: bool = True) -> None:
         claim = Claim(head.name if head else None, rel, tail.name)
         if claim not in claims:
             claims.append(claim)
         if head is not None and _admits(rel, head, tail):
-            r = Relation(head.name, rel, tail.name)
+            r = Relation(head.name, rel, tail.name, stated)
             if r not in rels:
                 rels.append(r)
 
@@ -377,12 +379,13 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
             head = subject  # "reads from S3 and writes to Snowflake": same subject
             between = re.sub(r"^(and|,)\s+", "", between)
         rel = _trigger(between, head, tail)
+        stated = rel is not None
         if rel is None and between and head.type != "person" and tail.type in ("org", "tech"):
             rel = ("related_to", False)
         if rel is not None:
             name, reverse = rel
             a, b = (tail, head) if reverse else (head, tail)
-            add(a, name, b)
+            add(a, name, b, stated)
     if ms and _WE.match(sentence.lower()) and not any(c.object == ms[0].name for c in claims):
         first = ms[0]  # "We use X": a claim of the speaker's side, for supersession
         verb = _trigger(sentence[: first.start].lower(), None, first)
@@ -425,9 +428,9 @@ def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
             continue
         for r in list(rels):
             if r.head == b.name and r.type != "knows":
-                extra = Relation(a.name, r.type, r.tail)
+                extra = Relation(a.name, r.type, r.tail, r.stated)
             elif r.tail == a.name and r.type != "knows":
-                extra = Relation(r.head, r.type, b.name)
+                extra = Relation(r.head, r.type, b.name, r.stated)
             else:
                 continue
             if extra not in rels and extra.head != extra.tail:
@@ -442,5 +445,5 @@ def _co_mention(ms: list[Mention], rels: list[Relation]) -> None:
         for y in range(x + 1, len(people)):
             a, b = people[x], people[y]
             if a.name != b.name and frozenset((a.name, b.name)) not in linked:
-                rels.append(Relation(a.name, "knows", b.name))
+                rels.append(Relation(a.name, "knows", b.name, stated=False))
                 linked.add(frozenset((a.name, b.name)))

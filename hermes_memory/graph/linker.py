@@ -9,6 +9,7 @@ supersedes (marked invalid since the new fact's time, never deleted).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +21,13 @@ from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name
 from hermes_memory.tier2.records import Owner, new_uuid
 
-EXTRACTED_STRENGTH = 0.6  # relations read from text; stated ones (entity_link) default to 1
+# Relations read from text: a verb pattern states one, co-mention only suggests it.
+# Relations given through entity_link default to 1.
+STATED_STRENGTH = 0.8
+INFERRED_STRENGTH = 0.4
+# Chat roles and tools are not people.
+_ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
+_PERSON_NAME = re.compile(r"^[A-Z][\w'-]+( [A-Z][\w'-]+){0,2}$")
 _FUNCTIONAL_TYPES = {"lives_in": "place", "works_at": "org", "reports_to": "person"}
 
 
@@ -57,9 +64,14 @@ class Linker:
         written_at: float,
         now: float,
         actor: str,
+        speaker: str | None = None,
     ) -> LinkReport:
-        """Record what ``text`` (the fact or turn ``item_uuid``) says; one transaction."""
+        """Record what ``text`` (the fact or turn ``item_uuid``) says; one transaction.
+        A turn's speaker, when it is a person's name, is one of the people it mentions."""
         found = extract(text)
+        if speaker and _PERSON_NAME.match(speaker) and speaker.casefold() not in _ROLES:
+            who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
+            found.mentions.insert(0, who)
         report = LinkReport()
         with self.db.transaction() as conn:
             ids: dict[str, tuple[int, str]] = {}
@@ -95,7 +107,7 @@ class Linker:
                     from_name=ids[r.head][1],
                     to_name=ids[r.tail][1],
                     relation=r.type,
-                    strength=EXTRACTED_STRENGTH,
+                    strength=STATED_STRENGTH if r.stated else INFERRED_STRENGTH,
                     evidence_fact=item_uuid if kind == "fact" else None,
                     now=now,
                     actor=actor,

@@ -266,6 +266,42 @@ def _v2_graph_links(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _v3_graph_seq(conn: sqlite3.Connection) -> None:
+    """A change sequence on entities and relations, so the derived NetworkX graph can
+    pull just what changed since it last looked (in any process)."""
+    conn.execute("CREATE TABLE graph_seq (n INTEGER NOT NULL)")
+    conn.execute("INSERT INTO graph_seq VALUES (0)")
+    conn.execute(
+        "CREATE TABLE graph_tombstones (seq INTEGER NOT NULL, kind TEXT NOT NULL, "
+        "uuid TEXT NOT NULL)"
+    )
+    conn.execute("CREATE INDEX idx_graph_tombstones_seq ON graph_tombstones(seq)")
+    watched = {
+        "entities": "name, entity_type, aliases, description, last_seen, deleted_at",
+        "relations": "relation_type, strength, valid_at, invalid_at, expired_at, deleted_at, "
+        "evidence_fact, evidence_episode",
+    }
+    for table, columns in watched.items():
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN graph_seq INTEGER NOT NULL DEFAULT 0")
+        conn.execute(f"UPDATE {table} SET graph_seq = 1")
+        conn.execute(f"CREATE INDEX idx_{table}_graph_seq ON {table}(graph_seq)")
+        stamp = (
+            "UPDATE graph_seq SET n = n + 1; "
+            f"UPDATE {table} SET graph_seq = (SELECT n FROM graph_seq) WHERE id = new.id;"
+        )
+        conn.execute(f"CREATE TRIGGER {table}_seq_ai AFTER INSERT ON {table} BEGIN {stamp} END")
+        conn.execute(
+            f"CREATE TRIGGER {table}_seq_au AFTER UPDATE OF {columns} ON {table} BEGIN {stamp} END"
+        )
+        # A hard delete leaves no row to stamp: a tombstone tells readers what went.
+        conn.execute(
+            f"CREATE TRIGGER {table}_seq_ad AFTER DELETE ON {table} BEGIN "
+            "UPDATE graph_seq SET n = n + 1; INSERT INTO graph_tombstones "
+            f"VALUES ((SELECT n FROM graph_seq), '{table}', old.uuid); END"
+        )
+    conn.execute("UPDATE graph_seq SET n = 1")
+
+
 def _counter_triggers(table: str) -> list[str]:
     bump = f"UPDATE live_counts SET n = n + {{}} WHERE name = '{table}'"
     return [
@@ -285,6 +321,7 @@ Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "core_schema", _v1_core_schema),
     (2, "graph_links", _v2_graph_links),
+    (3, "graph_seq", _v3_graph_seq),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -32,6 +32,12 @@ class Owner:
         sql = f"{p}platform = ? AND {p}agent = ? AND {p}user_id = ? AND {p}session_key IN ('', ?)"
         return sql, [self.platform, self.agent, self.user_id, self.session]
 
+    def durable_clause(self, alias: str = "") -> tuple[str, list[str]]:
+        """This owner's rows shared across sessions (entities, relations, ...)."""
+        p = f"{alias}." if alias else ""
+        sql = f"{p}platform = ? AND {p}agent = ? AND {p}user_id = ? AND {p}session_key = ''"
+        return sql, [self.platform, self.agent, self.user_id]
+
     def columns(self, *, local: bool) -> dict[str, str]:
         return {
             "platform": self.platform,

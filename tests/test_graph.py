@@ -1,0 +1,294 @@
+"""The NetworkX knowledge graph: derived from SQLite, kept in step, persisted, queried."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.errors import HermesMemoryError
+from hermes_memory.graph.knowledge_graph import KnowledgeGraph, hub_damping
+from hermes_memory.tier3.embedder import HashingEmbedder
+
+FACTS = [
+    "Alice Chen owns the billing service",
+    "The billing service depends on Kafka",
+    "Bob works on the checkout project",
+    "The checkout project depends on Redis",
+]
+
+
+def _store(api: MemoryAPI, facts: list[str] = FACTS) -> None:
+    for text in facts:
+        unwrap(api.fact_store(text))
+
+
+def _shape(g: nx.MultiDiGraph) -> tuple[dict[str, str], set[tuple[str, str, str, str]]]:
+    nodes = {u: d["name"] for u, d in g.nodes(data=True)}
+    edges = {(u, v, k, d["relation_type"]) for u, v, k, d in g.edges(keys=True, data=True)}
+    return nodes, edges
+
+
+def test_incremental_sync_equals_a_rebuild(api: MemoryAPI) -> None:
+    _store(api, FACTS[:2])
+    unwrap(api.graph_traverse("Alice Chen", 1))  # graph built now
+    _store(api, FACTS[2:])
+    unwrap(api.entity_link("Bob", "Alice Chen", "knows"))
+    live = api._graph
+    assert live is not None
+    live.sync()
+    fresh = KnowledgeGraph(api.db, api.owner, api.config.graph_path / "fresh")
+    fresh.rebuild()
+    assert _shape(live.g) == _shape(fresh.g)
+    assert {"Alice Chen", "billing", "Kafka", "Bob", "checkout", "Redis"} <= set(
+        _shape(live.g)[0].values()
+    )
+
+
+def test_writes_of_another_process_reach_the_graph(home: Path, clock: FrozenClock) -> None:
+    cfg = load_config(home, env={})
+    with (
+        MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as reader,
+        MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as writer,
+    ):
+        _store(writer, FACTS[:1])
+        assert [r["name"] for r in unwrap(reader.graph_traverse("Alice Chen", 1))] == ["billing"]
+        _store(writer, FACTS[1:2])
+        reached = {r["name"]: r["depth"] for r in unwrap(reader.graph_traverse("Alice Chen", 2))}
+        assert reached == {"billing": 1, "Kafka": 2}
+
+
+def test_graph_is_persisted_atomically_and_survives_a_corrupt_file(
+    home: Path, clock: FrozenClock
+) -> None:
+    cfg = load_config(home, env={})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        _store(api)
+        built = unwrap(api.graph_rebuild())
+        path = Path(built["path"])
+    assert path.exists()
+    assert not list(path.parent.glob(".graph-*"))  # no temp file left behind
+    loaded = nx.read_graphml(path)
+    assert loaded.graph["seq"] > 0 and loaded.number_of_nodes() == built["nodes"]
+    path.write_text("<graphml><unclosed", encoding="utf-8")
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        reached = unwrap(api.graph_traverse("Alice Chen", 2))
+        assert {r["name"] for r in reached} == {"billing", "Kafka"}
+    assert nx.read_graphml(path).number_of_nodes() == built["nodes"]  # rewritten on close
+
+
+def test_a_deleted_relation_and_a_hard_deleted_entity_leave_the_graph(api: MemoryAPI) -> None:
+    rel = unwrap(api.entity_link("Carol", "Dave", "knows"))
+    unwrap(api.entity_link("Dave", "Erin", "knows"))
+    assert {r["name"] for r in unwrap(api.graph_traverse("Carol", 2))} == {"Dave", "Erin"}
+    with api.db.transaction() as conn:
+        conn.execute("UPDATE relations SET deleted_at = 1 WHERE uuid = ?", (rel["uuid"],))
+        conn.execute(
+            "DELETE FROM relations WHERE to_entity = (SELECT uuid FROM entities "
+            "WHERE name = 'Erin')"
+        )
+        conn.execute(
+            "DELETE FROM entity_aliases WHERE entity_id = "
+            "(SELECT id FROM entities WHERE name = 'Erin')"
+        )
+        conn.execute("DELETE FROM entities WHERE name = 'Erin'")
+    assert unwrap(api.graph_traverse("Carol", 2)) == []
+    assert "Erin" not in {d["name"] for _, d in api._graph.g.nodes(data=True)}  # type: ignore[union-attr]
+
+
+def test_traverse_filters_relations_and_skips_ended_ones(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    _store(api)
+    only_deps = unwrap(api.graph_traverse("billing", 1, relation_filter="depends_on"))
+    assert [r["name"] for r in only_deps] == ["Kafka"]
+    path = only_deps[0]["path"][0]
+    assert path["from"] == "billing" and path["to"] == "Kafka" and path["relation"] == "depends_on"
+    assert path["evidence"].startswith("fact:")
+    unwrap(api.fact_store("The orders service uses PostgreSQL"))
+    clock.advance(30 * 86_400)
+    unwrap(api.fact_store("We migrated the orders service from PostgreSQL to MySQL"))
+    now = {r["name"] for r in unwrap(api.graph_traverse("orders", 1, "uses"))}
+    ever = {
+        r["name"] for r in unwrap(api.graph_traverse("orders", 1, "uses", include_invalid=True))
+    }
+    assert "PostgreSQL" not in now and "PostgreSQL" in ever
+
+
+def test_shortest_path_and_its_errors(api: MemoryAPI) -> None:
+    _store(api)
+    unwrap(api.entity_link("Bob", "Alice Chen", "knows"))
+    path = unwrap(api.graph_shortest_path("Kafka", "Redis"))
+    names = ["Kafka", "billing", "Alice Chen", "Bob", "checkout", "Redis"]
+    assert [p["name"] for p in path] == names
+    assert path[0]["via"] is None and path[1]["via"]["relation"] == "depends_on"
+    unwrap(api.entity_ensure("Zed", "person"))
+    lonely = api.graph_shortest_path("Kafka", "Zed")
+    assert lonely["data"] == [] and lonely["meta"]["connected"] is False
+    missing = api.graph_shortest_path("Kafka", "Nobody Known")
+    assert not missing["success"] and "Nobody Known" in missing["error"]
+    assert not api.graph_traverse("Kafka", depth=9)["success"]
+
+
+def test_centrality_and_communities(api: MemoryAPI) -> None:
+    _store(api)
+    unwrap(api.entity_link("Bob", "Alice Chen", "knows"))
+    for algorithm in ("betweenness", "pagerank", "degree"):
+        top = unwrap(api.graph_central_entities(3, algorithm=algorithm))
+        assert len(top) == 3 and top[0]["score"] >= top[-1]["score"]
+    assert unwrap(api.graph_central_entities(1))[0]["name"] in {"Alice Chen", "Bob"}
+    assert not api.graph_central_entities(3, algorithm="magic")["success"]
+    groups = unwrap(api.graph_communities())
+    assert groups == unwrap(api.graph_communities())  # fixed seed: stable
+    members = [set(g["members"]) for g in groups]
+    assert any({"billing", "Kafka"} <= m for m in members)
+    assert not any({"Kafka", "Redis"} <= m for m in members)  # two separate stacks
+    assert sum(g["size"] for g in groups) == 6
+
+
+def test_hub_damping_falls_with_degree() -> None:
+    assert hub_damping(1) == hub_damping(2) == 1.0
+    assert 1.0 > hub_damping(5) > hub_damping(50) > hub_damping(500) > 0.1
+
+
+def test_exports_are_complete_and_escape_names(api: MemoryAPI, tmp_path: Path) -> None:
+    _store(api)
+    unwrap(api.entity_ensure("</script><b>x</b>", "concept"))
+    unwrap(api.entity_link("</script><b>x</b>", "Kafka", "related_to"))
+    out = {}
+    for fmt in ("graphml", "json", "html"):
+        out[fmt] = unwrap(api.graph_export(fmt, tmp_path / f"g.{fmt}"))
+    nodes = out["json"]["nodes"]
+    doc = json.loads((tmp_path / "g.json").read_text())
+    assert len(doc["nodes"]) == nodes == nx.read_graphml(tmp_path / "g.graphml").number_of_nodes()
+    html = (tmp_path / "g.html").read_text()
+    assert "</script><b>" not in html and "http://" not in html.replace(
+        'xmlns="http://www.w3.org/2000/svg"', ""
+    ).replace('"http://www.w3.org/2000/svg"', "")
+    assert not api.graph_export("pdf")["success"]
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def test_html_export_draws_every_node_in_headless_chromium(api: MemoryAPI, tmp_path: Path) -> None:
+    browser = _chromium()
+    if browser is None:
+        if os.environ.get("REQUIRE_CHROMIUM_TESTS"):
+            pytest.fail("chromium is required (CI installs it) but was not found")
+        pytest.skip("chromium is not installed")
+    _store(api)
+    page = tmp_path / "graph.html"
+    exported = unwrap(api.graph_export("html", page))
+    dom = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    assert 'data-ready="true"' in dom
+    assert f'data-drawn-nodes="{exported["nodes_shown"]}"' in dom
+    assert dom.count('class="node"') == exported["nodes"] == 6
+    assert "Alice Chen" in dom and dom.count('class="edge') == 4
+
+
+def test_cli_graph_commands(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.test_cli import call
+
+    for text in FACTS:
+        assert call(home, capsys, "remember", text)[0] == 0
+    code, out, _ = call(home, capsys, "graph", "traverse", "Alice Chen", "--depth", "2")
+    assert code == 0 and "Kafka" in out and "depends_on" in out
+    code, out, _ = call(home, capsys, "graph", "path", "Alice Chen", "Kafka")
+    assert code == 0 and out.splitlines() == [
+        "Alice Chen -owns-> billing",
+        "billing -depends_on-> Kafka",
+    ]
+    for args in (["central", "--algorithm", "pagerank"], ["communities"], ["rebuild"]):
+        assert call(home, capsys, "graph", *args)[0] == 0
+    target = home / "g.html"
+    code, out, _ = call(home, capsys, "graph", "export", "--format", "html", "-o", str(target))
+    assert code == 0 and target.exists()
+    code, out, err = call(home, capsys, "graph", "path", "Alice Chen", "Nobody")
+    assert code == 1 and err.count("\n") == 1 and "Nobody" in err
+
+
+def test_multi_hop_recall_reaches_a_fact_linked_only_through_an_entity(api: MemoryAPI) -> None:
+    _store(
+        api,
+        [
+            "Alice Chen owns the billing service",
+            "The billing service depends on Kafka",
+            "Lunch on Friday is pizza",
+        ],
+    )
+    results = unwrap(api.recall("What do we know about Alice Chen?", limit=5))
+    contents = [r["content"] for r in results]
+    assert contents[:2] == [
+        "Alice Chen owns the billing service",
+        "The billing service depends on Kafka",
+    ]
+    assert "graph" in results[1]["match_reasons"] and "lexical" not in results[1]["match_reasons"]
+    assert "Lunch on Friday is pizza" not in contents
+    plain = unwrap(api.recall("What do we know about Alice Chen?", ["tier2", "tier3"], limit=5))
+    assert "The billing service depends on Kafka" not in [r["content"] for r in plain]
+
+
+def test_a_turns_speaker_is_linked_as_a_person(api: MemoryAPI) -> None:
+    unwrap(
+        api.ingest_turn("Caroline", "I went to the support group", session_id="s", message_id="1")
+    )
+    unwrap(api.ingest_turn("assistant", "Noted.", session_id="s", message_id="2"))
+    people = unwrap(api.entity_query(entity_type="person"))
+    assert [p["name"] for p in people] == ["Caroline"]
+
+
+def test_graph_disabled_is_a_clear_error_and_recall_goes_on(home: Path, clock: FrozenClock) -> None:
+    cfg = load_config(home, env={}, overrides={"graph": {"enabled": False}})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        _store(api)
+        out = api.graph_traverse("Alice Chen")
+        assert not out["success"] and "graph.enabled" in out["error"]
+        assert unwrap(api.recall("Alice Chen"))
+        with pytest.raises(HermesMemoryError):
+            unwrap(api.graph_rebuild())
+
+
+def test_stats_and_doctor_report_graph_drift_and_repair_it(api: MemoryAPI) -> None:
+    _store(api)
+    assert unwrap(api.stats())["graph"]["status"] == "ok"
+    graph = api._graph
+    assert graph is not None
+    graph.g.remove_node(graph.resolve("Kafka"))  # the projection drifts from SQLite
+    stats = unwrap(api.stats())["graph"]
+    assert stats["status"] == "needs_repair" and stats["nodes"] == stats["truth"]["nodes"] - 1
+    report = unwrap(api.doctor())
+    check = next(c for c in report["checks"] if c["name"] == "graph")
+    assert not report["ok"] and not check["ok"]
+    repaired = unwrap(api.doctor(repair=True))
+    assert "graph" in repaired["repaired"] and repaired["ok"]
+    assert "Kafka" in [n["name"] for n in unwrap(api.graph_traverse("billing", depth=1))]
+    assert unwrap(api.stats())["graph"]["status"] == "ok"
