@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from hermes_memory import guard
-from hermes_memory.api import graph_ops
+from hermes_memory.api import graph_ops, ingest, semantic_ops
 from hermes_memory.api import health as api_health
-from hermes_memory.api import recall as recall_mod
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
@@ -32,7 +31,6 @@ from hermes_memory.tier2 import (
     FactStore,
     Owner,
     TimelineStore,
-    TurnInput,
 )
 from hermes_memory.tier2.entities import ENTITY_TYPES, RELATION_NAME
 from hermes_memory.tier2.timeline import EVENT_TYPES
@@ -301,7 +299,7 @@ class MemoryAPI:
         }
 
         def work() -> tuple[Any, dict[str, Any]]:
-            ((episode, created),), entities = self._store_turns([turn])
+            ((episode, created),), entities = ingest.store_turns(self, [turn])
             extra = self._index_now([episode.uuid, *entities])
             return episode.to_dict(), {"created": created, **extra}
 
@@ -312,7 +310,7 @@ class MemoryAPI:
         batches; ``embed=False`` leaves them in the outbox for the embed job."""
 
         def work() -> tuple[Any, dict[str, Any]]:
-            stored, entities = self._store_turns(list(turns))
+            stored, entities = ingest.store_turns(self, list(turns))
             created = sum(1 for _, c in stored if c)
             uuids = [e.uuid for e, _ in stored]
             extra = self._index_now(uuids + entities) if embed else {}
@@ -334,47 +332,6 @@ class MemoryAPI:
             return [e.to_dict() for e in page], {"next_after": next_after}
 
         return run("tier2", ["tier2"], work)
-
-    def _store_turns(self, turns: list[dict[str, Any]]) -> tuple[list[Any], list[str]]:
-        """Store turns and link them; also return the entities they introduced."""
-        if not turns:
-            raise ValidationError("no turns given", field="turns")
-        now = self.clock()
-        inputs = []
-        for i, t in enumerate(turns):
-            where = f"turns[{i}]" if len(turns) > 1 else "turn"
-            if not isinstance(t, dict):
-                raise ValidationError("must be a mapping", field=where)
-            # A turn is what was said: stored losslessly, injection-looking text flagged
-            # (never refused); secrets still follow the configured policy.
-            text, flags = self._screen(t.get("text"), "text", injection="flag")
-            ts = t.get("timestamp")
-            inputs.append(
-                TurnInput(
-                    speaker=require_text(t.get("speaker"), "speaker", max_chars=200),
-                    text=text,
-                    session_id=require_id(t.get("session_id"), "session_id"),
-                    message_id=require_id(t.get("message_id"), "message_id"),
-                    timestamp=now if ts is None else parse_time(ts, "timestamp"),
-                    metadata=require_metadata(t.get("metadata")),
-                    flags=tuple(flags),
-                )
-            )
-        entities: list[str] = []
-        with self.db.transaction():
-            stored = self.episodes.add_many(self.owner, inputs, now=now, actor=self.actor)
-            for episode, created in stored:
-                if created:
-                    links = self._link(
-                        "episode",
-                        episode.rowid,
-                        episode.uuid,
-                        episode.text,
-                        episode.timestamp,
-                        speaker=episode.speaker,
-                    )
-                    entities.extend(links.new_entity_uuids if links else [])
-        return stored, entities
 
     def _link(
         self,
@@ -596,57 +553,11 @@ class MemoryAPI:
     ) -> Envelope:
         """Memories relevant to ``query`` from every tier, ranked by the composite score;
         ``as_of`` answers from what was recorded and true at that time."""
-        chosen = tuple(tiers) if tiers else recall_mod.TIERS
-
-        def work() -> tuple[Any, dict[str, Any]]:
-            text = require_text(query, "query", max_chars=self.config.tier2.max_content_chars)
-            for tier in chosen:
-                require_choice(tier, "tiers", recall_mod.TIERS)
-            per_tier = require_limit(limit_per_tier, "limit_per_tier", maximum=100)
-            top = require_limit(limit, "limit") if limit is not None else per_tier
-            when = self.clock() if now is None else parse_time(now, "now")
-            prefix = require_scope_path(scope) if scope else None
-            past = None if as_of is None else parse_time(as_of, "as_of")
-            subqueries = recall_mod.split_query(text, self.config.recall.deep_query_chars)
-            merged: dict[str, dict[str, Any]] = {}
-            meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries}
-            for sub in subqueries:
-                results, info = recall_mod.recall(
-                    self, sub, chosen, per_tier, top * 2, when, scope=prefix, as_of=past
-                )
-                meta["degraded"] = sorted(set(meta["degraded"]) | set(info["degraded"]))
-                for r in results:
-                    key = r.get("id") or r["content"]
-                    if key not in merged or merged[key]["score"] < r["score"]:
-                        merged[key] = r
-            ranked = sorted(merged.values(), key=lambda r: r["score"], reverse=True)[:top]
-            touched = [r["rowid"] for r in ranked if r["kind"] == "fact"]
-            self.facts.touch(touched, now=self.clock())
-            for r in ranked:
-                r.pop("rowid", None)
-            return ranked, meta
-
-        return run("multi", list(chosen), work)
+        return semantic_ops.recall(self, query, tiers, limit_per_tier, limit, scope, now, as_of)
 
     def semantic_search(self, query: str, limit: int = 10, min_score: float = 0.0) -> Envelope:
         """Nearest memories by vector only (cosine similarity)."""
-
-        def work() -> list[dict[str, Any]]:
-            text = require_text(query, "query", max_chars=self.config.tier2.max_content_chars)
-            hits = self._semantic().search(text, self.owner, limit=require_limit(limit))
-            return [
-                {
-                    "content": h.text,
-                    "kind": h.kind,
-                    "id": h.item_uuid,
-                    "chunk": h.chunk,
-                    "similarity": round(h.similarity, 4),
-                }
-                for h in hits
-                if h.similarity >= min_score
-            ]
-
-        return run("tier3", ["tier3"], work)
+        return semantic_ops.search(self, query, limit, min_score)
 
     def semantic_hybrid(self, query: str, limit: int = 10) -> Envelope:
         """Lexical + semantic fusion over tiers 2 and 3, relevance only (no recency)."""
@@ -668,30 +579,11 @@ class MemoryAPI:
 
     def rebuild(self) -> Envelope:
         """Drop the vector table and re-derive it from SQLite truth."""
-        return run("tier3", ["tier2", "tier3"], lambda: self._semantic().rebuild())
+        return run("tier3", ["tier2", "tier3"], lambda: semantic_ops.index(self).rebuild())
 
     def repair(self) -> Envelope:
         """Bring tier 3 back in step: drain the outbox, rebuild if anything is missing."""
-
-        def work() -> dict[str, Any]:
-            sem = self._semantic()
-            report = sem.drain(limit=10**9)
-            counts = sem.counts()
-            rebuilt = None
-            if report.failed or counts["missing"] or counts["status"] != "ok":
-                rebuilt = sem.rebuild()
-            return {
-                "drained": report.indexed + report.deleted,
-                "rebuilt": rebuilt,
-                **{k: v for k, v in sem.counts().items() if k != "detail"},
-            }
-
-        return run("tier3", ["tier2", "tier3"], work)
-
-    def _semantic(self) -> SemanticIndex:
-        if self.semantic is None:
-            raise DerivedTierError("tier 3 is disabled (tier3.enabled: false)")
-        return self.semantic
+        return semantic_ops.repair(self)
 
     def _index_now(self, uuids: list[str]) -> dict[str, Any]:
         """Embed just-written items inline; a failure marks tier 3, never the write."""

@@ -14,6 +14,11 @@ from hermes_memory.tier2.fts import query_terms, words_present
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
 
+# The graph walk stops at links lighter than this share of what a memory new to the
+# candidates needs to clear the similarity floor: lighter links can still lift a memory
+# the query already matches (it then skips the relative gate), but no further; without
+# the cut, hubs cost ~20 ms a recall at 10k memories (docs/benchmarks.md).
+WALK_FLOOR_SHARE = 0.25
 TIERS = ("tier1", "tier2", "tier3", "graph")
 LOW_CONFIDENCE = 0.35
 
@@ -146,8 +151,16 @@ def _from_graph(
     seeds = query_entities(graph, query)
     if not seeds:
         return set()
-    reach = expand(graph, seeds, depth=cfg.graph_depth, hop_decay=cfg.graph_hop_decay, at=as_of)
     anchor = max([*fused.values(), 0.5]) * cfg.graph_weight
+    lightest = WALK_FLOOR_SHARE * cfg.min_similarity / anchor if anchor > 0 else float("inf")
+    reach = expand(
+        graph,
+        seeds,
+        depth=cfg.graph_depth,
+        hop_decay=cfg.graph_hop_decay,
+        at=as_of,
+        min_weight=lightest,
+    )
     # The memories stating the walked relations join the candidates: they are the
     # links of a multi-hop answer, and need not share a word with the question.
     stating: dict[str, float] = {}

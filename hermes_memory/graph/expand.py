@@ -47,13 +47,16 @@ def expand(
     depth: int,
     hop_decay: float,
     at: float | None = None,
+    min_weight: float = 0.0,
 ) -> dict[str, Reach]:
     """Entities within ``depth`` hops of the seeds over relations valid now (or at
     ``at``), each with its best path weight: every hop multiplies by ``hop_decay``,
     by the relation's strength (0.5 + 0.5 * strength) and by the hub damping of the
     node it leaves, so a person in every conversation does not pull in everything.
     The memory stating an edge weighs as the edge's near end times the edge's own
-    factor (strength and damping), without the hop decay that its far end pays."""
+    factor (strength and damping), without the hop decay that its far end pays.
+    Edges lighter than ``min_weight`` are not walked: weights only fall along a path,
+    so nothing beyond them could weigh more (this keeps hubs from costing time)."""
     reach = {s: Reach(1.0, 0) for s in seeds if s in graph.g}
     frontier = list(reach)
     for hops in range(1, depth + 1):
@@ -61,10 +64,14 @@ def expand(
         for here in frontier:
             base = reach[here]
             damp = hub_damping(graph.g.degree(here))
+            if base.weight * damp < min_weight:
+                continue  # even a full-strength edge from here would be too light
             for other, step in graph.steps(here, include_invalid=at is not None):
                 if at is not None and not _valid_at(step, at):
                     continue
                 edge = base.weight * (0.5 + 0.5 * step.strength) * damp
+                if edge < min_weight:
+                    continue
                 w = edge * hop_decay
                 known = reach.get(other)
                 if known is None or w > known.weight + 1e-12:

@@ -35,6 +35,11 @@ class Embedder(Protocol):
 
 _MODELS: dict[str, object] = {}
 _MODELS_LOCK = threading.Lock()
+# One encode at a time per process: two at once only fight over the same cores.
+_ENCODE_LOCK = threading.Lock()
+# A query or two encode faster on one thread (no fork/join over a tiny input), which
+# also leaves the other core to the keyword search running beside it; batches use all.
+SMALL_INPUT = 8
 
 
 def _model_path(name: str) -> str:
@@ -85,13 +90,24 @@ class SentenceTransformerEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._model()
-        vectors = model.encode(  # type: ignore[attr-defined]
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        import torch
+
+        with _ENCODE_LOCK:
+            threads = torch.get_num_threads()
+            small = len(texts) <= SMALL_INPUT and threads > 1
+            if small:
+                torch.set_num_threads(1)
+            try:
+                vectors = model.encode(  # type: ignore[attr-defined]
+                    texts,
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+            finally:
+                if small:
+                    torch.set_num_threads(threads)
         return np.asarray(vectors, dtype=np.float32)
 
 

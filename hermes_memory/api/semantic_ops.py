@@ -1,0 +1,107 @@
+"""The tier-3 and recall methods of MemoryAPI: cross-tier recall, vector search,
+rebuild and repair of the vector index."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from hermes_memory.api import recall as recall_mod
+from hermes_memory.api.envelope import Envelope, run
+from hermes_memory.clock import parse_time
+from hermes_memory.errors import DerivedTierError
+from hermes_memory.tier3.semantic import SemanticIndex
+from hermes_memory.validation import (
+    require_choice,
+    require_limit,
+    require_scope_path,
+    require_text,
+)
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+
+def index(api: MemoryAPI) -> SemanticIndex:
+    if api.semantic is None:
+        raise DerivedTierError("tier 3 is disabled (tier3.enabled: false)")
+    return api.semantic
+
+
+def recall(
+    api: MemoryAPI,
+    query: str,
+    tiers: Sequence[str] | None,
+    limit_per_tier: int,
+    limit: int | None,
+    scope: str | None,
+    now: float | str | None,
+    as_of: float | str | None,
+) -> Envelope:
+    chosen = tuple(tiers) if tiers else recall_mod.TIERS
+
+    def work() -> tuple[Any, dict[str, Any]]:
+        text = require_text(query, "query", max_chars=api.config.tier2.max_content_chars)
+        for tier in chosen:
+            require_choice(tier, "tiers", recall_mod.TIERS)
+        per_tier = require_limit(limit_per_tier, "limit_per_tier", maximum=100)
+        top = require_limit(limit, "limit") if limit is not None else per_tier
+        when = api.clock() if now is None else parse_time(now, "now")
+        prefix = require_scope_path(scope) if scope else None
+        past = None if as_of is None else parse_time(as_of, "as_of")
+        subqueries = recall_mod.split_query(text, api.config.recall.deep_query_chars)
+        merged: dict[str, dict[str, Any]] = {}
+        meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries}
+        for sub in subqueries:
+            results, info = recall_mod.recall(
+                api, sub, chosen, per_tier, top * 2, when, scope=prefix, as_of=past
+            )
+            meta["degraded"] = sorted(set(meta["degraded"]) | set(info["degraded"]))
+            for r in results:
+                key = r.get("id") or r["content"]
+                if key not in merged or merged[key]["score"] < r["score"]:
+                    merged[key] = r
+        ranked = sorted(merged.values(), key=lambda r: r["score"], reverse=True)[:top]
+        touched = [r["rowid"] for r in ranked if r["kind"] == "fact"]
+        api.facts.touch(touched, now=api.clock())
+        for r in ranked:
+            r.pop("rowid", None)
+        return ranked, meta
+
+    return run("multi", list(chosen), work)
+
+
+def search(api: MemoryAPI, query: str, limit: int, min_score: float) -> Envelope:
+    def work() -> list[dict[str, Any]]:
+        text = require_text(query, "query", max_chars=api.config.tier2.max_content_chars)
+        hits = index(api).search(text, api.owner, limit=require_limit(limit))
+        return [
+            {
+                "content": h.text,
+                "kind": h.kind,
+                "id": h.item_uuid,
+                "chunk": h.chunk,
+                "similarity": round(h.similarity, 4),
+            }
+            for h in hits
+            if h.similarity >= min_score
+        ]
+
+    return run("tier3", ["tier3"], work)
+
+
+def repair(api: MemoryAPI) -> Envelope:
+    def work() -> dict[str, Any]:
+        sem = index(api)
+        report = sem.drain(limit=10**9)
+        counts = sem.counts()
+        rebuilt = None
+        if report.failed or counts["missing"] or counts["status"] != "ok":
+            rebuilt = sem.rebuild()
+        return {
+            "drained": report.indexed + report.deleted,
+            "rebuilt": rebuilt,
+            **{k: v for k, v in sem.counts().items() if k != "detail"},
+        }
+
+    return run("tier3", ["tier2", "tier3"], work)
