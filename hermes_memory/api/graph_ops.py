@@ -7,6 +7,7 @@ the graph last looked (cheap when nothing did), so answers never lag the truth.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,10 +26,14 @@ EXPORT_FORMATS = ("graphml", "json", "html")
 MAX_DEPTH = 5
 
 
-def ready(api: MemoryAPI) -> KnowledgeGraph:
-    """The profile's graph, loaded or rebuilt on first use and synced with SQLite."""
+def _require_enabled(api: MemoryAPI) -> None:
     if not api.config.graph.enabled:
         raise DerivedTierError("the graph is disabled (graph.enabled: false)")
+
+
+def ready(api: MemoryAPI) -> KnowledgeGraph:
+    """The profile's graph, loaded or rebuilt on first use and synced with SQLite."""
+    _require_enabled(api)
     if api._graph is None:
         api._graph = KnowledgeGraph(api.db, api.owner, api.config.graph_path)
     graph = api._graph
@@ -53,7 +58,7 @@ def traverse(
     api: MemoryAPI,
     start: str,
     depth: int,
-    relation_filter: str | list[str] | None,
+    relation_filter: str | Sequence[str] | None,
     include_invalid: bool,
 ) -> Envelope:
     def work() -> list[dict[str, Any]]:
@@ -95,8 +100,7 @@ def communities(api: MemoryAPI, min_size: int) -> Envelope:
 
 def rebuild(api: MemoryAPI) -> Envelope:
     def work() -> dict[str, Any]:
-        if not api.config.graph.enabled:
-            raise DerivedTierError("the graph is disabled (graph.enabled: false)")
+        _require_enabled(api)
         started = time.perf_counter()
         tier2_health.set_derived_status(api.db, "graph", "rebuilding", api.clock())
         api._graph = KnowledgeGraph(api.db, api.owner, api.config.graph_path)
@@ -146,7 +150,7 @@ def status(api: MemoryAPI) -> dict[str, Any]:
     return {"status": state, **graph.stats(), "truth": truth}
 
 
-def _relations(value: str | list[str] | None) -> list[str] | None:
+def _relations(value: str | Sequence[str] | None) -> list[str] | None:
     if value is None or value == "":
         return None
     items = value.split(",") if isinstance(value, str) else list(value)

@@ -505,10 +505,7 @@ class MemoryAPI:
     ) -> Envelope:
         """Entities within ``depth`` hops of ``start_entity`` (name, alias or uuid),
         relations followed in either direction, each with the path that reached it."""
-        filters = (
-            relation_filter if isinstance(relation_filter, str | None) else list(relation_filter)
-        )
-        return graph_ops.traverse(self, start_entity, depth, filters, include_invalid)
+        return graph_ops.traverse(self, start_entity, depth, relation_filter, include_invalid)
 
     def graph_shortest_path(self, from_entity: str, to_entity: str) -> Envelope:
         """The entities linking two entities over valid relations ([] if unconnected)."""

@@ -127,7 +127,7 @@ _WORKER: ThreadPoolExecutor | None = None
 
 def _embedding_worker() -> ThreadPoolExecutor:
     global _WORKER
-    if _WORKER is None:  # one thread: the model is never run by two threads at once
+    if _WORKER is None:  # one thread is enough: the embedder runs one encode at a time
         _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermes-embed")
     return _WORKER
 
@@ -169,7 +169,9 @@ def _from_graph(
             stating[ref] = max(stating.get(ref, 0.0), w)
     admitted = sorted(stating.items(), key=lambda kv: -kv[1])[: per_tier * 2]
     missing = {
-        kind: [k.split(":", 1)[1] for k, _ in admitted if k.startswith(kind) and k not in pool]
+        kind: [
+            k.split(":", 1)[1] for k, _ in admitted if k.startswith(f"{kind}:") and k not in pool
+        ]
         for kind in ("fact", "episode")
     }
     found: dict[str, Candidate] = {}

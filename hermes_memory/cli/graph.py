@@ -6,7 +6,9 @@ from typing import Any
 
 import click
 
+from hermes_memory.api.graph_ops import EXPORT_FORMATS
 from hermes_memory.cli.context import Context, emit, pass_ctx
+from hermes_memory.graph.knowledge_graph import CENTRALITY
 
 
 @click.group()
@@ -60,7 +62,7 @@ def path(ctx: Context, source: str, target: str) -> None:
 
 @graph.command("central")
 @click.option("--limit", type=int, default=10, show_default=True)
-@click.option("--algorithm", type=click.Choice(["betweenness", "pagerank", "degree"]))
+@click.option("--algorithm", type=click.Choice(CENTRALITY))
 @pass_ctx
 def central(ctx: Context, limit: int, algorithm: str | None) -> None:
     """The most central entities."""
@@ -109,7 +111,7 @@ def rebuild(ctx: Context) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["graphml", "json", "html"]),
+    type=click.Choice(EXPORT_FORMATS),
     default="html",
     show_default=True,
 )

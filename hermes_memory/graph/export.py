@@ -6,15 +6,13 @@ nothing from the network, and every name is inserted as text, never as markup.
 
 from __future__ import annotations
 
-import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
+from hermes_memory.fileio import write_atomic
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 
 HTML_MAX_NODES = 600  # beyond this a drawing is a hairball; the most connected are kept
@@ -69,12 +67,13 @@ def summary(graph: KnowledgeGraph, kind: str) -> dict[str, Any]:
 
 def write(graph: KnowledgeGraph, kind: str, target: Path, *, title: str) -> Path:
     if kind == "graphml":
-        payload = _graphml_bytes(graph)
-    elif kind == "json":
+        write_atomic(target, graph.write_graphml, prefix=".export-")
+        return target
+    if kind == "json":
         payload = json.dumps(node_link(graph), indent=1, default=str).encode()
     else:
         payload = html_page(graph, title=title).encode()
-    _atomic_write(target, payload)
+    write_atomic(target, lambda fh: fh.write(payload), prefix=".export-")
     return target
 
 
@@ -122,26 +121,6 @@ def html_page(graph: KnowledgeGraph, *, title: str) -> str:
     # "</" inside a script element would end it early: escape it in the JSON text.
     blob = json.dumps(data).replace("</", "<\\/")
     return _PAGE.replace("__DATA__", blob)
-
-
-def _graphml_bytes(graph: KnowledgeGraph) -> bytes:
-    buf = io.BytesIO()
-    graph.write_graphml(buf)
-    return buf.getvalue()
-
-
-def _atomic_write(target: Path, payload: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".export-", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 _PAGE = """<!DOCTYPE html>

@@ -12,9 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import sqlite3
-import tempfile
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,6 +22,7 @@ from typing import Any, BinaryIO
 import networkx as nx
 
 from hermes_memory.errors import DerivedTierError, NotFoundError
+from hermes_memory.fileio import write_atomic
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import normalize_name
 from hermes_memory.tier2.records import Owner
@@ -105,6 +104,7 @@ class KnowledgeGraph:
         """What the graph should hold, counted in SQLite: live entities, and live
         relations between two of them."""
         clause, params = self.owner.durable_clause("r")
+        live_end, end_params = self.owner.durable_clause("e")
         nodes = self.db.scalar(
             f"SELECT COUNT(*) FROM entities r WHERE deleted_at IS NULL AND {clause}", params
         )
@@ -112,10 +112,10 @@ class KnowledgeGraph:
             f"""SELECT COUNT(*) FROM relations r
                 WHERE r.deleted_at IS NULL AND {clause}
                   AND EXISTS (SELECT 1 FROM entities e WHERE e.uuid = r.from_entity
-                              AND e.deleted_at IS NULL AND {clause.replace("r.", "e.")})
+                              AND e.deleted_at IS NULL AND {live_end})
                   AND EXISTS (SELECT 1 FROM entities e WHERE e.uuid = r.to_entity
-                              AND e.deleted_at IS NULL AND {clause.replace("r.", "e.")})""",
-            (*params, *params, *params),
+                              AND e.deleted_at IS NULL AND {live_end})""",
+            (*params, *end_params, *end_params),
         )
         return {"nodes": int(nodes), "edges": int(edges)}
 
@@ -136,6 +136,7 @@ class KnowledgeGraph:
                 removed += self._remove("entities", row["uuid"])
                 continue
             aliases = json.loads(row["aliases"] or "[]")
+            self._unindex(row["uuid"])  # an updated entity may have lost a name
             self.g.add_node(
                 row["uuid"],
                 name=row["name"],
@@ -146,8 +147,7 @@ class KnowledgeGraph:
                 last_seen=row["last_seen"],
                 occurrences=row["occurrence_count"],
             )
-            for alias in [row["name"], *aliases]:
-                self._by_alias.setdefault(normalize_name(alias), row["uuid"])
+            self._index(row["uuid"])
         relations = conn.execute(
             f"SELECT uuid, from_entity, to_entity, relation_type, strength, evidence_fact, "
             f"evidence_episode, created_at, updated_at, valid_at, invalid_at, expired_at, "
@@ -182,8 +182,8 @@ class KnowledgeGraph:
                 self._edge_ends.pop(key, None)
             for _, _, key in self.g.in_edges(uuid, keys=True):
                 self._edge_ends.pop(key, None)
+            self._unindex(uuid)
             self.g.remove_node(uuid)
-            self._by_alias = {a: u for a, u in self._by_alias.items() if u != uuid}
             return 1
         if kind == "relations":
             ends = self._edge_ends.pop(uuid, None)
@@ -191,6 +191,21 @@ class KnowledgeGraph:
                 self.g.remove_edge(ends[0], ends[1], uuid)
                 return 1
         return 0
+
+    def _index(self, uuid: str) -> None:
+        """Make a node findable by its name and aliases (the first entity keeps a name)."""
+        data = self.g.nodes[uuid]
+        for alias in [data["name"], *data.get("aliases", [])]:
+            self._by_alias.setdefault(normalize_name(alias), uuid)
+
+    def _unindex(self, uuid: str) -> None:
+        if uuid not in self.g:
+            return
+        data = self.g.nodes[uuid]
+        for alias in [data["name"], *data.get("aliases", [])]:
+            key = normalize_name(alias)
+            if self._by_alias.get(key) == uuid:
+                del self._by_alias[key]
 
     def _changed(self) -> None:
         self.dirty = True
@@ -204,17 +219,7 @@ class KnowledgeGraph:
     # -- persistence ---------------------------------------------------------------------
     def save(self) -> Path:
         """Write GraphML atomically (temp file in the same directory, then replace)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                self.write_graphml(fh)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(self.path, self.write_graphml, prefix=".graph-")
         self.dirty = False
         return self.path
 
@@ -252,9 +257,8 @@ class KnowledgeGraph:
         self.g = g
         self._by_alias = {}
         self._edge_ends = {k: (u, v) for u, v, k in g.edges(keys=True)}
-        for node, data in g.nodes(data=True):
-            for alias in [data["name"], *data.get("aliases", [])]:
-                self._by_alias.setdefault(normalize_name(alias), node)
+        for node in g:
+            self._index(node)
         self.seq = int(meta["seq"])
         self._changed()
         self.dirty = False

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,7 @@ from hermes_memory.errors import (
     NotFoundError,
     ValidationError,
 )
+from hermes_memory.fileio import write_atomic
 from hermes_memory.validation import require_text
 
 ENTRY_DELIMITER = "\n§\n"
@@ -203,17 +202,8 @@ class CuratedStore:
 
     @staticmethod
     def _write(path: Path, entries: list[str]) -> None:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".mem_", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(render_entries(entries))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        text = render_entries(entries).encode("utf-8")
+        write_atomic(path, lambda fh: fh.write(text), prefix=".mem_")
 
     def _result(
         self,
