@@ -106,6 +106,16 @@ class DerivedTierError(HermesMemoryError):
     code = "derived_tier_error"
 
 
+class JobError(HermesMemoryError):
+    """A maintenance job cannot run (unknown name, lease held, bad schedule)."""
+
+    code = "job_error"
+
+    def __init__(self, message: str, *, job: str) -> None:
+        super().__init__(message, job=job)
+        self.job = job
+
+
 def _json_safe(context: dict[str, Any]) -> dict[str, Any]:
     safe: dict[str, Any] = {}
     for key, value in context.items():

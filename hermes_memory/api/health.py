@@ -61,11 +61,14 @@ def tier3_stats(api: MemoryAPI) -> dict[str, Any]:
 
 def _tier3_check(api: MemoryAPI) -> tier2_health.Check:
     t3 = tier3_stats(api)
-    ok = t3["status"] in ("ok", "empty") and not t3["missing"]
+    drift = t3["missing"] or t3["orphans"] or t3["duplicates"]
+    ok = t3["status"] in ("ok", "empty") and not drift
     state = (
         f"{t3['status']}, {t3['indexed_items']}/{t3['truth_items']} items "
         f"indexed ({t3['embedder']})"
     )
+    if t3["orphans"] or t3["duplicates"]:
+        state += f"; {t3['orphans']} orphan item(s), {t3['duplicates']} duplicate row(s)"
     if "warning" in t3:
         state += f"; {t3['warning']}"
     return tier2_health.Check("tier3", ok, state)

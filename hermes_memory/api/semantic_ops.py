@@ -93,10 +93,12 @@ def search(api: MemoryAPI, query: str, limit: int, min_score: float) -> Envelope
 def repair(api: MemoryAPI) -> Envelope:
     def work() -> dict[str, Any]:
         sem = index(api)
+        sem.retry_poison()
         report = sem.drain(limit=10**9)
         counts = sem.counts()
         rebuilt = None
-        if report.failed or counts["missing"] or counts["status"] != "ok":
+        drift = counts["missing"] or counts["orphans"] or counts["duplicates"]
+        if report.failed or drift or counts["status"] != "ok":
             rebuilt = sem.rebuild()
         return {
             "drained": report.indexed + report.deleted,

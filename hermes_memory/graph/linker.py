@@ -16,9 +16,9 @@ from typing import Any
 
 from hermes_memory.graph.extract import Extraction, Mention, extract
 from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, contradicts, resolve_dates
-from hermes_memory.tier2 import journal
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name
+from hermes_memory.tier2.facts import mark_superseded
 from hermes_memory.tier2.records import Owner, new_uuid
 
 # Relations read from text: a verb pattern states one, co-mention only suggests it.
@@ -210,26 +210,14 @@ class Linker:
             claim = contradicts(found.claims, extract(old["content"]).claims)
             if claim is None:
                 continue
-            conn.execute(
-                "UPDATE facts SET invalid_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?",
-                (since, item_uuid, now, old["id"]),
-            )
-            conn.execute(
-                "UPDATE relations SET invalid_at = ? "
-                "WHERE evidence_fact = ? AND invalid_at IS NULL",
-                (since, old["uuid"]),
-            )
-            journal.audit(
+            mark_superseded(
                 conn,
+                old,
+                by=item_uuid,
+                since=since,
                 now=now,
-                action="fact_supersede",
                 actor=actor,
-                target_uuid=old["uuid"],
-                diff={
-                    "old": {"invalid_at": None},
-                    "new": {"invalid_at": since, "superseded_by": item_uuid},
-                    "reason": f"{claim.predicate} {claim.object}",
-                },
+                reason=f"{claim.predicate} {claim.object}",
             )
             out.append(old["uuid"])
         return out

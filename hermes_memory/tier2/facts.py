@@ -38,6 +38,40 @@ UPDATABLE = frozenset(
 )
 
 
+def mark_superseded(
+    conn: sqlite3.Connection,
+    old: sqlite3.Row,
+    *,
+    by: str,
+    since: float,
+    now: float,
+    actor: str,
+    reason: str,
+) -> None:
+    """End ``old`` at ``since`` because the fact ``by`` replaces it (never a delete);
+    the relations it was evidence for end with it."""
+    conn.execute(
+        "UPDATE facts SET invalid_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?",
+        (since, by, now, old["id"]),
+    )
+    conn.execute(
+        "UPDATE relations SET invalid_at = ? WHERE evidence_fact = ? AND invalid_at IS NULL",
+        (since, old["uuid"]),
+    )
+    journal.audit(
+        conn,
+        now=now,
+        action="fact_supersede",
+        actor=actor,
+        target_uuid=old["uuid"],
+        diff={
+            "old": {"invalid_at": None},
+            "new": {"invalid_at": since, "superseded_by": by},
+            "reason": reason,
+        },
+    )
+
+
 @dataclass(frozen=True)
 class FactHit:
     fact: Fact

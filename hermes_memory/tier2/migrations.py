@@ -302,6 +302,50 @@ def _v3_graph_seq(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE graph_seq SET n = 1")
 
 
+def _v4_maintenance(conn: sqlite3.Connection) -> None:
+    """What the maintenance jobs need: a run ledger and leases, merge and archive
+    markers, the access count already folded into importance, and graph stamps
+    when a merge re-points a relation's ends."""
+    for statement in (
+        """CREATE TABLE job_runs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            job TEXT NOT NULL,
+            trigger TEXT NOT NULL,
+            holder TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            finished_at REAL,
+            status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed', 'interrupted')),
+            report TEXT,
+            error TEXT
+        )""",
+        "CREATE INDEX idx_job_runs_job ON job_runs(job, started_at DESC)",
+        # One row per job while it runs; a lease past expires_at (or whose holder
+        # process is gone) may be taken over.
+        """CREATE TABLE job_leases (
+            job TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            run_id INTEGER,
+            acquired_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        )""",
+        "ALTER TABLE facts ADD COLUMN merged_into TEXT",
+        "ALTER TABLE facts ADD COLUMN archived_at REAL",
+        "ALTER TABLE facts ADD COLUMN access_counted INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX idx_facts_expires ON facts(expires_at) WHERE expires_at IS NOT NULL",
+        "ALTER TABLE entities ADD COLUMN merged_into TEXT",
+        # Turns dropped from the vector index by prune (the row itself stays).
+        "ALTER TABLE episodes ADD COLUMN unindexed_at REAL",
+        "CREATE INDEX idx_episodes_created ON episodes(created_at)",
+        "DROP TRIGGER relations_seq_au",
+        """CREATE TRIGGER relations_seq_au AFTER UPDATE OF from_entity, to_entity,
+            relation_type, strength, valid_at, invalid_at, expired_at, deleted_at,
+            evidence_fact, evidence_episode ON relations BEGIN
+            UPDATE graph_seq SET n = n + 1;
+            UPDATE relations SET graph_seq = (SELECT n FROM graph_seq) WHERE id = new.id; END""",
+    ):
+        conn.execute(statement)
+
+
 def _counter_triggers(table: str) -> list[str]:
     bump = f"UPDATE live_counts SET n = n + {{}} WHERE name = '{table}'"
     return [
@@ -322,6 +366,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (1, "core_schema", _v1_core_schema),
     (2, "graph_links", _v2_graph_links),
     (3, "graph_seq", _v3_graph_seq),
+    (4, "maintenance", _v4_maintenance),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

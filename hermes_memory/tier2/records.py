@@ -98,6 +98,7 @@ class Fact:
     metadata: dict[str, Any] = field(default_factory=dict)
     evidence_ids: list[str] = field(default_factory=list)
     rowid: int = 0
+    merged_into: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row, evidence_ids: list[str] | None = None) -> Fact:
@@ -126,6 +127,7 @@ class Fact:
             metadata=_loads(row["metadata"], {}),
             evidence_ids=evidence_ids or [],
             rowid=row["id"],
+            merged_into=row["merged_into"],
         )
 
     @property
@@ -151,6 +153,7 @@ class Fact:
             "access_count": self.access_count,
             "is_archived": self.is_archived,
             "deleted": self.deleted_at is not None,
+            "merged_into": self.merged_into,
             "local": bool(self.session_key),
             "flags": self.flags,
             "metadata": self.metadata,

@@ -30,10 +30,10 @@ MAX_ATTEMPTS = 5
 
 _ITEM_SQL = {
     "fact": "SELECT uuid, content AS text, source_id, created_at, platform, agent, user_id, "
-    "session_key FROM facts WHERE uuid IN ({}) AND deleted_at IS NULL",
+    "session_key FROM facts WHERE uuid IN ({}) AND deleted_at IS NULL AND is_archived = 0",
     "episode": "SELECT uuid, speaker || ': ' || text AS text, message_id AS source_id, "
     "timestamp AS created_at, platform, agent, user_id, session_key FROM episodes "
-    "WHERE uuid IN ({}) AND deleted_at IS NULL",
+    "WHERE uuid IN ({}) AND deleted_at IS NULL AND unindexed_at IS NULL",
     "entity": "SELECT uuid, name || ' (' || entity_type || ') ' || COALESCE(description, '') "
     "AS text, NULL AS source_id, first_seen AS created_at, platform, agent, user_id, "
     "session_key FROM entities WHERE uuid IN ({}) AND deleted_at IS NULL",
@@ -43,7 +43,7 @@ _ITEM_SQL = {
 }
 _ALL_SQL = {
     "fact": "SELECT uuid FROM facts WHERE deleted_at IS NULL AND is_archived = 0",
-    "episode": "SELECT uuid FROM episodes WHERE deleted_at IS NULL",
+    "episode": "SELECT uuid FROM episodes WHERE deleted_at IS NULL AND unindexed_at IS NULL",
     "entity": "SELECT uuid FROM entities WHERE deleted_at IS NULL",
     "timeline": "SELECT uuid FROM timeline WHERE deleted_at IS NULL",
 }
@@ -76,6 +76,7 @@ class SemanticIndex:
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
         self.batch_size = batch_size
+        self.max_attempts = MAX_ATTEMPTS
         self._vectors: dict[str, np.ndarray] = {}
 
     # -- health ---------------------------------------------------------------------
@@ -139,6 +140,11 @@ class SemanticIndex:
                 by_kind.setdefault(r["item_kind"], []).append(r["item_uuid"])
             indexed = self._index(by_kind)
         except DerivedTierError as exc:
+            if len(rows) > 1 and str(exc).startswith("embedding failed"):
+                # Find the item(s) the model chokes on instead of parking the batch.
+                for row in rows:
+                    self._drain_batch([row], report)
+                return
             self._retry_later(rows, str(exc))
             report.failed += len(rows)
             report.errors.append(str(exc))
@@ -153,12 +159,21 @@ class SemanticIndex:
         report.deleted += len(deletes)
         report.indexed += indexed
 
+    def retry_poison(self) -> int:
+        """Give parked (poison) items another round of attempts."""
+        with self.db.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE embed_queue SET status = 'pending', attempts = 0, next_attempt_at = 0 "
+                "WHERE status = 'poison'"
+            )
+            return cur.rowcount
+
     def _retry_later(self, rows: list[Any], error: str) -> None:
         now = self.clock()
         with self.db.transaction() as conn:
             for r in rows:
                 attempts = r["attempts"] + 1
-                status = "poison" if attempts >= MAX_ATTEMPTS else "pending"
+                status = "poison" if attempts >= self.max_attempts else "pending"
                 conn.execute(
                     "UPDATE embed_queue SET attempts = ?, next_attempt_at = ?, last_error = ?, "
                     "status = ? WHERE id = ? AND enqueued_at = ?",
@@ -262,20 +277,29 @@ class SemanticIndex:
         return self.store.search(vector, owner, limit=limit, kinds=kinds)
 
     def counts(self) -> dict[str, Any]:
-        truth = sum(
-            int(self.db.scalar(f"SELECT COUNT(*) FROM ({sql})")) for sql in _ALL_SQL.values()
-        )
+        """Truth vs vectors: items missing from the index, orphans (vectors of items
+        that are gone or archived), duplicated chunk rows."""
+        truth_ids: set[str] = set()
+        for sql in _ALL_SQL.values():
+            truth_ids.update(r[0] for r in self.db.query(sql))
+        truth = len(truth_ids)
         try:
-            ids = self.store.item_ids()
-            vectors: int | None = len(ids)
-            items = len(set(ids))
+            keys = self.store.row_keys()
+            vectors: int | None = len(keys)
+            indexed = {item for _, item in keys}
+            items = len(indexed)
+            missing = len(truth_ids - indexed)
+            orphans = len(indexed - truth_ids)
+            duplicates = len(keys) - len({row_id for row_id, _ in keys})
         except DerivedTierError:
-            vectors, items = None, 0
+            vectors, items, missing, orphans, duplicates = None, 0, truth, 0, 0
         return {
             "truth_items": truth,
             "vector_rows": vectors,
             "indexed_items": items,
-            "missing": max(truth - items, 0),
+            "missing": missing,
+            "orphans": orphans,
+            "duplicates": duplicates,
             "status": self.status().get("status"),
             "embedder": self.embedder.name,
             "degraded": self.embedder.degraded,

@@ -247,6 +247,27 @@ class VectorStore:
             for r in result
         ]
 
+    def small_fragments(self) -> int:
+        """How many small data fragments the table has (each write adds one)."""
+        try:
+            stats = self.table().stats()
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"cannot read vector table stats: {exc}") from None
+        frag = stats.get("fragment_stats", {}) if isinstance(stats, dict) else {}
+        return int(frag.get("num_small_fragments", 0))
+
+    def optimize(self, *, keep_versions_for: timedelta = timedelta(hours=1)) -> None:
+        """Compact fragments and drop table versions older than ``keep_versions_for``
+        (long enough that no reader in another process still uses them)."""
+        try:
+            self.table().optimize(cleanup_older_than=keep_versions_for)
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"vector table compaction failed: {exc}") from None
+
     def count(self) -> int:
         try:
             return int(self.table().count_rows())
@@ -255,9 +276,14 @@ class VectorStore:
         except Exception as exc:
             raise DerivedTierError(f"cannot count vectors: {exc}") from None
 
-    def item_ids(self) -> list[str]:
+    def row_keys(self) -> list[tuple[str, str]]:
+        """(chunk id, item uuid) of every row."""
         try:
-            tbl = self.table().to_arrow().select(["item_uuid"])
+            tbl = self.table().to_arrow().select(["id", "item_uuid"])
+        except DerivedTierError:
+            raise
         except Exception as exc:
             raise DerivedTierError(f"cannot read vectors: {exc}") from None
-        return [str(v) for v in tbl.column("item_uuid").to_pylist()]
+        ids = tbl.column("id").to_pylist()
+        items = tbl.column("item_uuid").to_pylist()
+        return [(str(a), str(b)) for a, b in zip(ids, items, strict=True)]
