@@ -191,8 +191,18 @@ class CronConfig(_Section):
     graph_rebuild_schedule: str = "0 4 * * 0"
     prune_schedule: str = "0 2 1 * *"
     verify_schedule: str = "30 3 * * *"
+    # Schedules are read in this time zone ("local": the machine's).
+    timezone: str = "local"
+    # A running job renews its lease; one not renewed for this long may be taken over.
+    lease_seconds: float = Field(900, gt=0)
 
-    @field_validator("*")
+    @field_validator(
+        "consolidate_schedule",
+        "embed_schedule",
+        "graph_rebuild_schedule",
+        "prune_schedule",
+        "verify_schedule",
+    )
     @classmethod
     def _valid_cron(cls, value: str) -> str:
         from croniter import croniter
@@ -201,11 +211,26 @@ class CronConfig(_Section):
             raise ValueError(f"{value!r} is not a 5-field cron expression")
         return value
 
+    @field_validator("timezone")
+    @classmethod
+    def _valid_zone(cls, value: str) -> str:
+        if value != "local":
+            from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+            try:
+                ZoneInfo(value)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"unknown time zone {value!r}") from None
+        return value
+
 
 class LimitsConfig(_Section):
     fact_ttl_days: float = Field(365, gt=0)
     session_index_max_age_days: float = Field(90, gt=0)
     max_embedding_queue: int = Field(1000, gt=0)
+    # Facts below this importance that nobody used or changed for fact_ttl_days are
+    # archived by prune; at or above it they are kept until they expire.
+    ttl_importance_below: float = Field(0.5, ge=0.0, le=1.0)
 
 
 class SecurityConfig(_Section):

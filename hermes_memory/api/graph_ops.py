@@ -112,7 +112,9 @@ def rebuild(api: MemoryAPI) -> Envelope:
             )
             raise DerivedTierError(f"graph rebuild failed: {exc}") from exc
         seconds = round(time.perf_counter() - started, 3)
-        tier2_health.set_derived_status(api.db, "graph", "ok", api.clock(), **counts)
+        tier2_health.set_derived_status(
+            api.db, "graph", "ok", api.clock(), rebuilt_at=api.clock(), **counts
+        )
         return {**counts, "seconds": seconds, "path": str(api._graph.path)}
 
     return run("graph", ["tier2", "graph"], work)

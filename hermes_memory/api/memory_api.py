@@ -19,7 +19,7 @@ from hermes_memory.api import health as api_health
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
-from hermes_memory.errors import DerivedTierError, ValidationError
+from hermes_memory.errors import DerivedTierError, NotFoundError, ValidationError
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 from hermes_memory.graph.linker import Linker, LinkReport
 from hermes_memory.graph.temporal import event_time
@@ -228,11 +228,21 @@ class MemoryAPI:
         return run("tier2", ["tier2"], work)
 
     def fact_get(self, uuid: str) -> Envelope:
-        return run(
-            "tier2",
-            ["tier2"],
-            lambda: self.facts.get(self.owner, require_id(uuid, "uuid")).to_dict(),
-        )
+        """A fact by id; a fact merged into another returns the one it became
+        (``meta.merged_from``)."""
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            wanted = require_id(uuid, "uuid")
+            fact = self.facts.get(self.owner, wanted, include_deleted=True)
+            for _ in range(8):  # merges chain when a survivor is merged again later
+                if fact.deleted_at is None or not fact.merged_into:
+                    break
+                fact = self.facts.get(self.owner, fact.merged_into, include_deleted=True)
+            if fact.deleted_at is not None:
+                raise NotFoundError("fact", wanted)
+            return fact.to_dict(), ({"merged_from": wanted} if fact.uuid != wanted else {})
+
+        return run("tier2", ["tier2"], work)
 
     def fact_update(self, uuid: str, **fields: Any) -> Envelope:
         def work() -> tuple[Any, dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from hermes_memory.api import Envelope, MemoryAPI
-from hermes_memory.config import load_config
+from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import HermesMemoryError
 
 
@@ -21,9 +21,12 @@ class Context:
         self.as_json = as_json
         self._api: MemoryAPI | None = None
 
+    def config(self) -> MemoryConfig:
+        return load_config(self.home, self.profile)
+
     def api(self) -> MemoryAPI:
         if self._api is None:
-            self._api = MemoryAPI(load_config(self.home, self.profile), actor="cli")
+            self._api = MemoryAPI(self.config(), actor="cli")
         return self._api
 
     def close(self) -> None:

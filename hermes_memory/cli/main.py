@@ -14,7 +14,9 @@ from typing import Any
 import click
 
 from hermes_memory.cli.context import Context, emit, pass_ctx
+from hermes_memory.cli.cron import cron
 from hermes_memory.cli.graph import graph
+from hermes_memory.cli.hermes import hermes
 from hermes_memory.cli.quickstart import quickstart
 from hermes_memory.errors import HermesMemoryError
 
@@ -328,6 +330,8 @@ def doctor(ctx: Context, repair: bool) -> None:
 
 
 cli.add_command(graph)
+cli.add_command(cron)
+cli.add_command(hermes)
 cli.add_command(quickstart)
 
 
@@ -346,3 +350,4 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    sys.exit(0)

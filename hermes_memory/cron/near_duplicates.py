@@ -113,9 +113,7 @@ def candidate_pairs(sets: Sequence[frozenset[str]], threshold: float) -> Iterato
             index.setdefault(w, []).append(i)
 
 
-def duplicate_groups(
-    signatures: Sequence[Signature], threshold: float
-) -> list[list[int]]:
+def duplicate_groups(signatures: Sequence[Signature], threshold: float) -> list[list[int]]:
     """Groups of near-duplicate indexes (each group's members are linked by a chain
     of near-duplicate pairs); singletons are left out."""
     parent = list(range(len(signatures)))

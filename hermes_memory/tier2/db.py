@@ -77,6 +77,17 @@ class Database:
                 self._conn.execute("PRAGMA optimize")
             self._conn.close()
 
+    def vacuum(self) -> None:
+        """Rewrite the file without its free pages (waits for other writers)."""
+        with self._lock:
+            if self._depth:
+                raise StorageError("cannot vacuum inside a transaction")
+            try:
+                self._retry(lambda: self._conn.execute("VACUUM"))
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                raise StorageError(f"vacuum failed: {exc}", path=str(self.path)) from None
+
     # -- transactions -------------------------------------------------------------
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

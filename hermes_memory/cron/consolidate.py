@@ -1,0 +1,295 @@
+"""The consolidate job: near-duplicate facts merged, conflicts resolved by time,
+duplicate entities merged, importance reinforced by use.
+
+Every step reads a snapshot, decides with pure functions, then writes in short
+transactions that re-check each row is still as read (live, valid, unchanged),
+so the job can run while the agent writes, be killed at any point and re-run:
+what was merged stays merged, what was not is found again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from hermes_memory.cron.near_duplicates import duplicate_groups, signature
+from hermes_memory.cron.progress import QUIET, Progress
+from hermes_memory.cron.report import JobReport
+from hermes_memory.graph.extract import extract
+from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, USE
+from hermes_memory.tier2 import merges
+from hermes_memory.tier2.facts import mark_superseded
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+ACTOR = "cron:consolidate"
+NEAR_DUPLICATE_JACCARD = 0.8
+BATCH = 200
+# Each new access moves importance this share of the way to 1.
+ACCESS_REINFORCEMENT = 0.05
+_OWNER = ("platform", "agent", "user_id", "session_key")
+_LIVE_VALID = "deleted_at IS NULL AND is_archived = 0 AND invalid_at IS NULL"
+
+
+def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
+    report = JobReport("consolidate")
+    _merge_near_duplicates(api, now, progress, report)
+    _resolve_conflicts(api, now, progress, report)
+    _merge_entities(api, now, progress, report)
+    _reinforce_importance(api, progress, report)
+    if api.semantic is not None and api.config.tier3.embed_inline:
+        # The merged-away rows' vectors go now, not at the next embed run.
+        api.semantic.drain(limit=api.config.limits.max_embedding_queue)
+    return report.done()
+
+
+# -- near-duplicate facts ---------------------------------------------------------------
+def _merge_near_duplicates(
+    api: MemoryAPI, now: float, progress: Progress, report: JobReport
+) -> None:
+    rows = api.db.query(
+        f"SELECT id, content, scope, importance, confidence, access_count, created_at, "
+        f"platform, agent, user_id, session_key FROM facts WHERE {_LIVE_VALID}"
+    )
+    groups: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
+    for r in rows:
+        groups[(*(r[c] for c in _OWNER), r["scope"])].append(r)
+    plans: list[tuple[int, list[int]]] = []
+    with progress.stage("near-duplicate facts", len(rows)) as advance:
+        for members in groups.values():
+            if len(members) > 1:
+                sigs = [signature(r["content"]) for r in members]
+                for idx in duplicate_groups(sigs, NEAR_DUPLICATE_JACCARD):
+                    cluster = [members[i] for i in idx]
+                    keep = max(cluster, key=_fact_rank)
+                    plans.append((keep["id"], [r["id"] for r in cluster if r is not keep]))
+            advance(len(members))
+    report.add("facts_checked", len(rows))
+    todo = [(keep, lose) for keep, losers in plans for lose in losers]
+    with progress.stage("merge facts", len(todo)) as advance:
+        for start in range(0, len(todo), BATCH):
+            part = todo[start : start + BATCH]
+            with api.db.transaction() as conn:
+                for keep_id, lose_id in part:
+                    survivor = merges.live_fact(conn, keep_id)
+                    loser = merges.live_fact(conn, lose_id)
+                    if survivor is None or loser is None:
+                        continue  # changed since read; the next run looks again
+                    merges.merge_fact(
+                        conn, survivor, loser, now=now, actor=ACTOR, reason="near-duplicate"
+                    )
+                    report.add("facts_merged")
+            advance(len(part))
+
+
+def _fact_rank(row: sqlite3.Row) -> tuple[float, float, int, float, int]:
+    # The most important, most used statement survives; on a tie the oldest, so ids
+    # that were handed out stay valid.
+    r = row
+    return (r["importance"], r["confidence"], r["access_count"], -r["created_at"], -r["id"])
+
+
+# -- conflicting facts --------------------------------------------------------------------
+def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: JobReport) -> None:
+    """A fact whose claim a later fact contradicts ends when the later one begins.
+
+    Write-time linking catches statements that arrive in order; this catches the
+    rest (a fact written after the one that replaces it, imports, backfills). Only
+    facts that mention an entity can carry a claim, so only those are read again.
+    """
+    rows = api.db.query(
+        f"""SELECT id, uuid, content, COALESCE(valid_at, created_at) AS t, platform, agent,
+                   user_id, session_key FROM facts
+            WHERE {_LIVE_VALID} AND id IN (SELECT item_id FROM mentions WHERE item_kind = 'fact')
+            ORDER BY t, id"""
+    )
+    functional: dict[tuple[Any, ...], list[tuple[sqlite3.Row, str]]] = defaultdict(list)
+    users: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
+    enders: list[tuple[tuple[Any, ...], sqlite3.Row]] = []
+    wanted = FUNCTIONAL | ENDS_USE | USE
+    with progress.stage("fact claims", len(rows)) as advance:
+        for i, r in enumerate(rows):
+            owner = tuple(r[c] for c in _OWNER)
+            for claim in extract(r["content"]).claims:
+                if claim.predicate not in wanted:
+                    continue
+                if claim.predicate in FUNCTIONAL:
+                    functional[(*owner, claim.subject, claim.predicate)].append((r, claim.object))
+                elif claim.predicate in ENDS_USE:
+                    enders.append(((*owner, claim.subject, claim.object), r))
+                else:
+                    users[(*owner, claim.subject, claim.object)].append(r)
+            if i % 500 == 499:
+                advance(500)
+        advance(len(rows) % 500)
+    plans: list[tuple[sqlite3.Row, sqlite3.Row, str]] = []  # (old, new, reason)
+    for (*_, predicate), chain in functional.items():
+        for i, (old, value) in enumerate(chain):
+            later = next(((n, v) for n, v in chain[i + 1 :] if v != value and n is not old), None)
+            if later is not None and later[0]["id"] != old["id"]:
+                plans.append((old, later[0], f"{predicate} {later[1]}"))
+    for key, ender in enders:
+        for old in users.get(key, []):
+            if old["id"] != ender["id"] and old["t"] <= ender["t"]:
+                plans.append((old, ender, f"no longer uses {key[-1]}"))
+    report.add("claims_checked", len(rows))
+    for start in range(0, len(plans), BATCH):
+        progress.check()
+        with api.db.transaction() as conn:
+            for old, new, reason in plans[start : start + BATCH]:
+                current = merges.live_fact(conn, old["id"])
+                if current is None or merges.live_fact(conn, new["id"]) is None:
+                    continue
+                mark_superseded(
+                    conn, current, by=new["uuid"], since=new["t"], now=now, actor=ACTOR,
+                    reason=reason,
+                )  # fmt: skip
+                report.add("conflicts_resolved")
+
+
+# -- duplicate entities --------------------------------------------------------------------
+def _squash(name: str) -> str:
+    """A name without case, accents, spaces or punctuation: Node.js = NodeJS."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed.casefold() if c.isalnum())
+
+
+_VAGUE = ("concept", "other")
+
+
+def entity_merge_plan(entities: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
+    """(survivor id, loser id, reason) for one owner's live entities.
+
+    Two entities are one when a name of one, squashed, is the squashed *name* of the
+    other (so "Postgres" with alias "PostgreSQL" absorbs an entity "PostgreSQL", but
+    two people who both carry the alias "Alice" stay apart), and their types agree
+    (or one is vague). A lone first name ("Alice") joins the only person whose full
+    name starts with it, the rule write-time linking applies.
+    """
+    by_id = {e["id"]: e for e in entities}
+    parent = {e["id"]: e["id"] for e in entities}
+    reasons: dict[int, str] = {}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def compatible(a: dict[str, Any], b: dict[str, Any]) -> bool:
+        ta, tb = a["entity_type"], b["entity_type"]
+        return ta == tb or ta in _VAGUE or tb in _VAGUE
+
+    names: dict[str, list[int]] = defaultdict(list)
+    for e in entities:
+        names[_squash(e["name"])].append(e["id"])
+    for e in entities:
+        for label in [e["name"], *e["aliases"]]:
+            for other in names.get(_squash(label), []):
+                if (
+                    other != e["id"]
+                    and _squash(label)
+                    and compatible(e, by_id[other])
+                    and find(other) != find(e["id"])
+                ):
+                    parent[find(other)] = find(e["id"])
+                    reasons[other] = f"same name as {e['name']!r}"
+    people = [e for e in entities if e["entity_type"] == "person"]
+    full: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for p in people:
+        parts = p["name"].split()
+        if len(parts) > 1:
+            full[parts[0].casefold()].append(p)
+    for p in people:
+        if " " in p["name"].strip():
+            continue
+        matches = full.get(p["name"].strip().casefold(), [])
+        if len(matches) == 1 and find(matches[0]["id"]) != find(p["id"]):
+            parent[find(p["id"])] = find(matches[0]["id"])
+            reasons[p["id"]] = f"first name of {matches[0]['name']!r}"
+    clusters: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for e in entities:
+        clusters[find(e["id"])].append(e)
+    plan: list[tuple[int, int, str]] = []
+    for members in clusters.values():
+        if len(members) < 2:
+            continue
+        keep = max(members, key=_entity_rank)
+        for m in members:
+            if m is not keep:
+                why = reasons.get(m["id"], f"alias of {keep['name']!r}")
+                plan.append((keep["id"], m["id"], why))
+    return plan
+
+
+def _entity_rank(e: dict[str, Any]) -> tuple[int, int, int, float, int]:
+    return (
+        e["entity_type"] not in _VAGUE,
+        len(e["name"].split()),  # "Alice Chen" over "Alice"
+        e["occurrence_count"],
+        -e["first_seen"],
+        -e["id"],
+    )
+
+
+def _merge_entities(api: MemoryAPI, now: float, progress: Progress, report: JobReport) -> None:
+    import json
+
+    rows = api.db.query(
+        "SELECT id, name, entity_type, aliases, occurrence_count, first_seen, platform, "
+        "agent, user_id, session_key FROM entities WHERE deleted_at IS NULL"
+    )
+    owners: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        item = dict(r)
+        item["aliases"] = json.loads(r["aliases"] or "[]")
+        owners[tuple(r[c] for c in _OWNER)].append(item)
+    plan = [step for group in owners.values() for step in entity_merge_plan(group)]
+    report.add("entities_checked", len(rows))
+    with progress.stage("merge entities", len(plan)) as advance:
+        for keep_id, lose_id, reason in plan:
+            with api.db.transaction() as conn:
+                keep = merges.live_entity(conn, keep_id)
+                lose = merges.live_entity(conn, lose_id)
+                if keep is None or lose is None:
+                    continue
+                ended = merges.merge_entity(conn, keep, lose, now=now, actor=ACTOR, reason=reason)
+                report.add("entities_merged")
+                report.add("relations_ended", ended["relations_ended"])
+            advance(1)
+
+
+# -- importance -----------------------------------------------------------------------------
+def reinforced(importance: float, new_accesses: int) -> float:
+    """Importance after ``new_accesses`` more uses: each closes 5% of the gap to 1."""
+    return 1.0 - (1.0 - importance) * (1.0 - ACCESS_REINFORCEMENT) ** max(new_accesses, 0)
+
+
+def _reinforce_importance(api: MemoryAPI, progress: Progress, report: JobReport) -> None:
+    rows = api.db.query(
+        "SELECT id, importance, access_count, access_counted FROM facts "
+        "WHERE access_count > access_counted AND deleted_at IS NULL"
+    )
+    updates: Iterable[tuple[float, int, int, int]] = [
+        (
+            round(reinforced(r["importance"], r["access_count"] - r["access_counted"]), 6),
+            r["access_count"],
+            r["id"],
+            r["access_counted"],
+        )
+        for r in rows
+    ]
+    with api.db.transaction() as conn:
+        # Only rows whose counter is still as read: a concurrent access is folded in
+        # by the next run instead of being lost.
+        cur = conn.executemany(
+            "UPDATE facts SET importance = ?, access_counted = ? "
+            "WHERE id = ? AND access_counted = ?",
+            list(updates),
+        )
+        report.add("importance_updated", cur.rowcount if cur.rowcount > 0 else 0)
+    progress.check()

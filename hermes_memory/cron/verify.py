@@ -1,0 +1,106 @@
+"""The verify job: is every derived tier in step with SQLite truth?
+
+Checks schema, SQLite integrity and the FTS indexes, then counts truth against
+the vector table (missing items, orphan vectors, duplicated rows) and against
+each graph. It repairs nothing: drift marks the tier ``needs_repair`` so that
+``doctor`` shows it and ``doctor --repair`` (or the next embed / graph job)
+restores it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hermes_memory.cron.progress import QUIET, Progress
+from hermes_memory.cron.report import JobReport
+from hermes_memory.errors import DerivedTierError
+from hermes_memory.graph.knowledge_graph import KnowledgeGraph
+from hermes_memory.tier2 import health
+from hermes_memory.tier2.records import Owner
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+
+def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
+    report = JobReport("verify")
+    with progress.stage("verify", 3) as advance:
+        for check in health.check(api.db):
+            if not check.ok:
+                report.add("tier2_problems")
+                report.notes.append(f"{check.name}: {check.detail}")
+        advance(1)
+        _vectors(api, now, report)
+        advance(1)
+        _graphs(api, now, report)
+        advance(1)
+    report.add("drift", sum(report.counts.get(k, 0) for k in _DRIFT))
+    return report.done()
+
+
+_DRIFT = (
+    "tier2_problems",
+    "vectors_missing",
+    "vector_orphans",
+    "vector_duplicates",
+    "graph_node_drift",
+    "graph_edge_drift",
+)
+
+
+def _vectors(api: MemoryAPI, now: float, report: JobReport) -> None:
+    if api.semantic is None:
+        return
+    counts = api.semantic.counts()
+    if counts["vector_rows"] is None:
+        report.add("vectors_missing", counts["truth_items"])
+        report.notes.append("the vector table cannot be read")
+    else:
+        report.add("vectors_missing", counts["missing"])
+        report.add("vector_orphans", counts["orphans"])
+        report.add("vector_duplicates", counts["duplicates"])
+    report.add("vector_rows", counts["vector_rows"] or 0)
+    pending = health.queue_depth(api.db)["pending"]
+    # Items waiting in the outbox are expected to be missing until the embed job runs.
+    unexplained = max(counts["missing"] - pending, 0) + counts["orphans"] + counts["duplicates"]
+    if unexplained and counts["status"] == "ok":
+        health.set_derived_status(
+            api.db,
+            "tier3",
+            "needs_repair",
+            now,
+            embedder=api.semantic.embedder.name,
+            dim=api.semantic.embedder.dim,
+            degraded=api.semantic.embedder.degraded,
+            last_error=f"verify: {counts['missing']} missing, {counts['orphans']} orphans, "
+            f"{counts['duplicates']} duplicates",
+        )
+        report.notes.append("tier 3 drifted from truth: marked needs_repair")
+
+
+def _graphs(api: MemoryAPI, now: float, report: JobReport) -> None:
+    if not api.config.graph.enabled:
+        return
+    owners = api.db.query(
+        "SELECT DISTINCT platform, agent, user_id FROM entities "
+        "WHERE deleted_at IS NULL AND session_key = ''"
+    )
+    drifted = False
+    for r in owners:
+        graph = KnowledgeGraph(api.db, Owner(r["platform"], r["agent"], r["user_id"]),
+                               api.config.graph_path)  # fmt: skip
+        try:
+            graph.sync()
+        except (DerivedTierError, OSError, ValueError) as exc:
+            report.notes.append(f"graph unreadable: {exc}")
+            drifted = True
+            continue
+        truth = graph.truth_counts()
+        node_gap = abs(truth["nodes"] - graph.g.number_of_nodes())
+        edge_gap = abs(truth["edges"] - graph.g.number_of_edges())
+        report.add("graph_node_drift", node_gap)
+        report.add("graph_edge_drift", edge_gap)
+        drifted = drifted or bool(node_gap or edge_gap)
+    if drifted:
+        health.set_derived_status(api.db, "graph", "needs_repair", now, error="verify: drift")
+        report.notes.append("the graph drifted from truth: marked needs_repair")

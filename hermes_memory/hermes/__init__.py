@@ -1,0 +1,1 @@
+"""Integration with Hermes Agent: its scheduler (and, later, its plugin system)."""
