@@ -28,7 +28,7 @@ ACTOR = "cron:prune"
 BATCH = 500
 DAY = 86_400.0
 VACUUM_FREE_SHARE = 0.2
-VACUUM_MIN_BYTES = 4 * 1024 * 1024
+VACUUM_MIN_BYTES = 1024 * 1024
 
 
 def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:

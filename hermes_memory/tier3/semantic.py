@@ -39,13 +39,15 @@ _ITEM_SQL = {
     "session_key FROM entities WHERE uuid IN ({}) AND deleted_at IS NULL",
     "timeline": "SELECT uuid, title || '. ' || COALESCE(description, '') AS text, session_id "
     "AS source_id, timestamp AS created_at, platform, agent, user_id, session_key "
-    "FROM timeline WHERE uuid IN ({}) AND deleted_at IS NULL",
+    "FROM timeline WHERE uuid IN ({}) AND deleted_at IS NULL AND event_type != 'mentioned_date'",
 }
 _ALL_SQL = {
     "fact": "SELECT uuid FROM facts WHERE deleted_at IS NULL AND is_archived = 0",
     "episode": "SELECT uuid FROM episodes WHERE deleted_at IS NULL AND unindexed_at IS NULL",
     "entity": "SELECT uuid FROM entities WHERE deleted_at IS NULL",
-    "timeline": "SELECT uuid FROM timeline WHERE deleted_at IS NULL",
+    # Dates the linker found in a fact or turn: that text is indexed already.
+    "timeline": "SELECT uuid FROM timeline WHERE deleted_at IS NULL "
+    "AND event_type != 'mentioned_date'",
 }
 
 
