@@ -127,11 +127,10 @@ print(scheduler.run_job(api, "consolidate").status, flush=True)
 
 def _plant_duplicates(home: Path, n: int) -> None:
     cfg = load_config(home, env={}, overrides={"tier3": {"embed_inline": False}})
-    with MemoryAPI(cfg, embedder=HashingEmbedder()) as api:
-        with api.db.transaction():
-            for i in range(n):
-                api.fact_store(f"Service {i} deploys from the release branch")
-                api.fact_store(f"The service {i} deploys from the release branch.")
+    with MemoryAPI(cfg, embedder=HashingEmbedder()) as api, api.db.transaction():
+        for i in range(n):
+            api.fact_store(f"Service {i} deploys from the release branch")
+            api.fact_store(f"The service {i} deploys from the release branch.")
 
 
 def _live(home: Path) -> set[str]:
@@ -178,8 +177,9 @@ def test_consolidate_killed_mid_run_loses_nothing_and_completes(home: Path, tmp_
 def test_two_concurrent_consolidate_processes_never_overlap(home: Path) -> None:
     _plant_duplicates(home, 300)
     procs = [
-        subprocess.Popen([sys.executable, "-c", _SLOW_CONSOLIDATE, str(home)],
-                         stdout=subprocess.PIPE, text=True)  # fmt: skip
+        subprocess.Popen(
+            [sys.executable, "-c", _SLOW_CONSOLIDATE, str(home)], stdout=subprocess.PIPE, text=True
+        )  # fmt: skip
         for _ in range(2)
     ]
     statuses = sorted(p.communicate(timeout=120)[0].strip() for p in procs)
