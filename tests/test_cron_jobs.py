@@ -56,6 +56,25 @@ def test_prefix_filter_finds_every_pair_brute_force_finds(
             assert (i, j) in found
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["Ada", "ada", "7", "not", "x", "y", "z", "w"]), max_size=6),
+        max_size=25,
+    )
+)
+def test_duplicate_groups_match_brute_force(texts: list[list[str]]) -> None:
+    sigs = [signature(" ".join(t)) for t in texts]
+    expected = {
+        (i, j)
+        for i, j in itertools.combinations(range(len(sigs)), 2)
+        if near_duplicate(sigs[i], sigs[j], 0.8)
+    }
+    grouped = {tuple(g) for g in duplicate_groups(sigs, 0.8)}
+    for i, j in expected:
+        assert any(i in g and j in g for g in grouped)
+
+
 def test_duplicate_groups_cluster_chains() -> None:
     sigs = [signature(t) for t in ["deploy window friday", "x y z", "deploy window friday"]]
     assert duplicate_groups(sigs, 0.8) == [[0, 2]]

@@ -115,7 +115,15 @@ def candidate_pairs(sets: Sequence[frozenset[str]], threshold: float) -> Iterato
 
 def duplicate_groups(signatures: Sequence[Signature], threshold: float) -> list[list[int]]:
     """Groups of near-duplicate indexes (each group's members are linked by a chain
-    of near-duplicate pairs); singletons are left out."""
+    of near-duplicate pairs); singletons are left out.
+
+    A statement with protected words (names, numbers, negations) can only pair with
+    statements containing all of them, so its candidates are the postings of its
+    rarest protected word: names and numbers are rare, so this stays near-linear
+    where plain prefix filtering degrades (a corpus whose second-rarest words are
+    common). Statements without protected words pair among themselves through
+    prefix filtering; a pair with one of each is found from the protected side.
+    """
     parent = list(range(len(signatures)))
 
     def find(x: int) -> int:
@@ -124,7 +132,26 @@ def duplicate_groups(signatures: Sequence[Signature], threshold: float) -> list[
             x = parent[x]
         return x
 
-    for i, j in candidate_pairs([s.words for s in signatures], threshold):
+    sets = [s.words for s in signatures]
+    postings: dict[str, list[int]] = {}
+    for i, words in enumerate(sets):
+        for w in words:
+            postings.setdefault(w, []).append(i)
+    pairs: set[tuple[int, int]] = set()
+    for i, sig in enumerate(signatures):
+        if not sig.protected or len(sig.words) < 2:
+            continue
+        rarest = min(sig.protected, key=lambda w: len(postings[w]))
+        size = len(sig.words)
+        for j in postings[rarest]:
+            other = sets[j]
+            fits = threshold * size <= len(other) <= size / threshold
+            if j != i and fits and sig.protected <= other:
+                pairs.add((min(i, j), max(i, j)))
+    plain = [i for i, sig in enumerate(signatures) if not sig.protected]
+    for a, b in candidate_pairs([sets[i] for i in plain], threshold):
+        pairs.add((plain[a], plain[b]))
+    for i, j in pairs:
         if near_duplicate(signatures[i], signatures[j], threshold):
             parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
