@@ -75,7 +75,7 @@ def test_cli_run_due_with_a_frozen_time(home: Path) -> None:
 
 def test_a_held_lease_blocks_a_second_runner(home: Path) -> None:
     with _open(home) as api:
-        lease = ledger.acquire(api.db, "consolidate", trigger="test", now=time.time(), ttl=600)
+        lease = ledger.acquire(api.db, "consolidate", trigger="test", clock=time.time, ttl=600)
         assert lease is not None
         busy = _cli(home, "cron", "run", "consolidate")
         assert busy.returncode == 1 and "busy" in busy.stdout

@@ -13,6 +13,7 @@ import os
 import socket
 import sqlite3
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,13 +46,18 @@ class Lease:
     job: str
     holder: str
     run_id: int
+    started_at: float
 
 
-def acquire(db: Database, job: str, *, trigger: str, now: float, ttl: float) -> Lease | None:
+def acquire(
+    db: Database, job: str, *, trigger: str, clock: Callable[[], float], ttl: float
+) -> Lease | None:
     """Start a run of ``job``: take its lease and open a ledger row, or return None
-    if another live holder has it."""
+    if another live holder has it. The time is read once the write lock is held, so
+    a run's recorded start never precedes the end of the run it waited for."""
     holder = new_holder()
     with db.transaction() as conn:
+        now = clock()
         row = conn.execute("SELECT * FROM job_leases WHERE job = ?", (job,)).fetchone()
         if row is not None:
             if row["expires_at"] > now and holder_alive(row["holder"]):
@@ -70,7 +76,7 @@ def acquire(db: Database, job: str, *, trigger: str, now: float, ttl: float) -> 
             "expires_at = excluded.expires_at",
             (job, holder, run_id, now, now + ttl),
         )
-    return Lease(job, holder, run_id)
+    return Lease(job, holder, run_id, now)
 
 
 def renew(db: Database, lease: Lease, *, now: float, ttl: float) -> None:

@@ -165,9 +165,9 @@ def run_job(
 ) -> Outcome:
     """Run one job under its lease; ``busy`` (nothing done) if another holder runs it."""
     job = spec(name)
-    started = api.clock() if now is None else now
     ttl = api.config.cron.lease_seconds
-    lease = ledger.acquire(api.db, name, trigger=trigger, now=started, ttl=ttl)
+    clock = api.clock if now is None else (lambda: now)
+    lease = ledger.acquire(api.db, name, trigger=trigger, clock=clock, ttl=ttl)
     if lease is None:
         return Outcome(name, False, "busy", None, "another process is running this job")
     guarded = Progress(
@@ -177,7 +177,7 @@ def run_job(
     )
     log.info("%s: started (%s)", name, trigger)
     try:
-        report = job.run(api, started, guarded)
+        report = job.run(api, lease.started_at, guarded)
     except JobInterrupted:
         ledger.finish(api.db, lease, now=api.clock(), status="interrupted", report=None,
                       error="stopped on request")  # fmt: skip
