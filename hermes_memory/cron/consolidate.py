@@ -9,10 +9,10 @@ what was merged stays merged, what was not is found again.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.cron.near_duplicates import duplicate_groups, signature
@@ -37,19 +37,21 @@ _LIVE_VALID = "deleted_at IS NULL AND is_archived = 0 AND invalid_at IS NULL"
 
 def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
     report = JobReport("consolidate")
-    _merge_near_duplicates(api, now, progress, report)
+    merged: list[str] = []  # items whose vectors the merges changed
+    _merge_near_duplicates(api, now, progress, report, merged)
     _resolve_conflicts(api, now, progress, report)
-    _merge_entities(api, now, progress, report)
+    _merge_entities(api, now, progress, report, merged)
     _reinforce_importance(api, progress, report)
     if api.semantic is not None and api.config.tier3.embed_inline:
-        # The merged-away rows' vectors go now, not at the next embed run.
-        api.semantic.drain(limit=api.config.limits.max_embedding_queue)
+        # The merged rows' vectors change now, not at the next embed run; the rest of
+        # the outbox is the embed job's.
+        api.semantic.drain(items=merged)
     return report.done()
 
 
 # -- near-duplicate facts ---------------------------------------------------------------
 def _merge_near_duplicates(
-    api: MemoryAPI, now: float, progress: Progress, report: JobReport
+    api: MemoryAPI, now: float, progress: Progress, report: JobReport, merged: list[str]
 ) -> None:
     rows = api.db.query(
         f"SELECT id, content, scope, importance, confidence, access_count, created_at, "
@@ -82,6 +84,7 @@ def _merge_near_duplicates(
                     merges.merge_fact(
                         conn, survivor, loser, now=now, actor=ACTOR, reason="near-duplicate"
                     )
+                    merged.append(loser["uuid"])
                     report.add("facts_merged")
             advance(len(part))
 
@@ -129,8 +132,11 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
     plans: list[tuple[sqlite3.Row, sqlite3.Row, str]] = []  # (old, new, reason)
     for (*_, predicate), chain in functional.items():
         for i, (old, value) in enumerate(chain):
-            later = next(((n, v) for n, v in chain[i + 1 :] if v != value and n is not old), None)
-            if later is not None and later[0]["id"] != old["id"]:
+            # One fact can state two values; it never supersedes itself.
+            later = next(
+                ((n, v) for n, v in chain[i + 1 :] if v != value and n["id"] != old["id"]), None
+            )
+            if later is not None:
                 plans.append((old, later[0], f"{predicate} {later[1]}"))
     for key, ender in enders:
         for old in users.get(key, []):
@@ -236,9 +242,9 @@ def _entity_rank(e: dict[str, Any]) -> tuple[int, int, int, float, int]:
     )
 
 
-def _merge_entities(api: MemoryAPI, now: float, progress: Progress, report: JobReport) -> None:
-    import json
-
+def _merge_entities(
+    api: MemoryAPI, now: float, progress: Progress, report: JobReport, merged: list[str]
+) -> None:
     rows = api.db.query(
         "SELECT id, name, entity_type, aliases, occurrence_count, first_seen, platform, "
         "agent, user_id, session_key FROM entities WHERE deleted_at IS NULL"
@@ -258,6 +264,7 @@ def _merge_entities(api: MemoryAPI, now: float, progress: Progress, report: JobR
                 if keep is None or lose is None:
                     continue
                 ended = merges.merge_entity(conn, keep, lose, now=now, actor=ACTOR, reason=reason)
+                merged.extend([keep["uuid"], lose["uuid"]])
                 report.add("entities_merged")
                 report.add("relations_ended", ended["relations_ended"])
             advance(1)
@@ -274,7 +281,7 @@ def _reinforce_importance(api: MemoryAPI, progress: Progress, report: JobReport)
         "SELECT id, importance, access_count, access_counted FROM facts "
         "WHERE access_count > access_counted AND deleted_at IS NULL"
     )
-    updates: Iterable[tuple[float, int, int, int]] = [
+    updates = [
         (
             round(reinforced(r["importance"], r["access_count"] - r["access_counted"]), 6),
             r["access_count"],
@@ -289,7 +296,7 @@ def _reinforce_importance(api: MemoryAPI, progress: Progress, report: JobReport)
         cur = conn.executemany(
             "UPDATE facts SET importance = ?, access_counted = ? "
             "WHERE id = ? AND access_counted = ?",
-            list(updates),
+            updates,
         )
         report.add("importance_updated", cur.rowcount if cur.rowcount > 0 else 0)
     progress.check()

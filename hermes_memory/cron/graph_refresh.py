@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
-from hermes_memory.graph.knowledge_graph import KnowledgeGraph
+from hermes_memory.graph.knowledge_graph import KnowledgeGraph, graph_owners
 from hermes_memory.tier2 import health
 from hermes_memory.tier2.records import Owner
 
@@ -33,15 +33,10 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
     last_rebuild = float(recorded.get("rebuilt_at") or 0.0)
     overdue = now - last_rebuild >= api.config.graph.auto_rebuild_interval_hours * 3600
     broken = recorded.get("status") in ("needs_repair", "rebuilding")
-    owners = [
-        Owner(r["platform"], r["agent"], r["user_id"])
-        for r in api.db.query(
-            "SELECT DISTINCT platform, agent, user_id FROM entities "
-            "WHERE deleted_at IS NULL AND session_key = ''"
-        )
-    ]
-    if api.owner not in owners:
-        owners.append(Owner(api.owner.platform, api.owner.agent, api.owner.user_id))
+    owners = graph_owners(api.db)
+    mine = Owner(api.owner.platform, api.owner.agent, api.owner.user_id)
+    if mine not in owners:
+        owners.append(mine)
     summary: dict[str, Any] = {}
     with progress.stage("graphs", len(owners)) as advance:
         for owner in owners:
@@ -64,7 +59,7 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
                 graph.save()
             report.add("nodes", graph.g.number_of_nodes())
             report.add("edges", graph.g.number_of_edges())
-            if owner == Owner(api.owner.platform, api.owner.agent, api.owner.user_id):
+            if owner == mine:
                 summary = _analyse(api, graph, report)
                 api._graph = graph  # this process's API answers from the fresh graph
             advance(1)

@@ -33,10 +33,12 @@ VACUUM_MIN_BYTES = 1024 * 1024
 
 def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
     report = JobReport("prune")
-    _archive_facts(api, now, progress, report)
-    _unindex_old_turns(api, now, progress, report)
+    dropped: list[str] = []  # items whose vectors go
+    _archive_facts(api, now, progress, report, dropped)
+    _unindex_old_turns(api, now, progress, report, dropped)
     if api.semantic is not None:
-        drained = api.semantic.drain(limit=10**9)
+        # Only the deletes this run queued: embedding the backlog is the embed job's.
+        drained = api.semantic.drain(items=dropped)
         report.add("vectors_dropped", drained.deleted)
         try:
             api.semantic.store.optimize()
@@ -48,7 +50,9 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
     return report.done()
 
 
-def _archive_facts(api: MemoryAPI, now: float, progress: Progress, report: JobReport) -> None:
+def _archive_facts(
+    api: MemoryAPI, now: float, progress: Progress, report: JobReport, dropped: list[str]
+) -> None:
     limits = api.config.limits
     stale_before = now - limits.fact_ttl_days * DAY
     rows = api.db.query(
@@ -93,11 +97,14 @@ def _archive_facts(api: MemoryAPI, now: float, progress: Progress, report: JobRe
                     journal.enqueue_embedding(
                         conn, now=now, kind="fact", item_uuid=r["uuid"], op="delete"
                     )
+                    dropped.append(r["uuid"])
                     report.add("facts_archived")
             advance(len(part))
 
 
-def _unindex_old_turns(api: MemoryAPI, now: float, progress: Progress, report: JobReport) -> None:
+def _unindex_old_turns(
+    api: MemoryAPI, now: float, progress: Progress, report: JobReport, dropped: list[str]
+) -> None:
     cutoff = now - api.config.limits.session_index_max_age_days * DAY
     rows = api.db.query(
         "SELECT id, uuid FROM episodes WHERE created_at <= ? AND unindexed_at IS NULL "
@@ -117,6 +124,7 @@ def _unindex_old_turns(api: MemoryAPI, now: float, progress: Progress, report: J
                     journal.enqueue_embedding(
                         conn, now=now, kind="episode", item_uuid=r["uuid"], op="delete"
                     )
+                    dropped.append(r["uuid"])
             report.add("turns_unindexed", len(part))
             advance(len(part))
 

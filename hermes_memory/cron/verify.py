@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.errors import DerivedTierError
-from hermes_memory.graph.knowledge_graph import KnowledgeGraph
+from hermes_memory.graph.knowledge_graph import KnowledgeGraph, graph_owners
 from hermes_memory.tier2 import health
-from hermes_memory.tier2.records import Owner
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -30,7 +29,7 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
                 report.add("tier2_problems")
                 report.notes.append(f"{check.name}: {check.detail}")
         advance(1)
-        _vectors(api, now, report)
+        _vectors(api, report)
         advance(1)
         _graphs(api, now, report)
         advance(1)
@@ -48,7 +47,7 @@ _DRIFT = (
 )
 
 
-def _vectors(api: MemoryAPI, now: float, report: JobReport) -> None:
+def _vectors(api: MemoryAPI, report: JobReport) -> None:
     if api.semantic is None:
         return
     counts = api.semantic.counts()
@@ -64,14 +63,8 @@ def _vectors(api: MemoryAPI, now: float, report: JobReport) -> None:
     # Items waiting in the outbox are expected to be missing until the embed job runs.
     unexplained = max(counts["missing"] - pending, 0) + counts["orphans"] + counts["duplicates"]
     if unexplained and counts["status"] == "ok":
-        health.set_derived_status(
-            api.db,
-            "tier3",
+        api.semantic.mark(
             "needs_repair",
-            now,
-            embedder=api.semantic.embedder.name,
-            dim=api.semantic.embedder.dim,
-            degraded=api.semantic.embedder.degraded,
             last_error=f"verify: {counts['missing']} missing, {counts['orphans']} orphans, "
             f"{counts['duplicates']} duplicates",
         )
@@ -81,14 +74,9 @@ def _vectors(api: MemoryAPI, now: float, report: JobReport) -> None:
 def _graphs(api: MemoryAPI, now: float, report: JobReport) -> None:
     if not api.config.graph.enabled:
         return
-    owners = api.db.query(
-        "SELECT DISTINCT platform, agent, user_id FROM entities "
-        "WHERE deleted_at IS NULL AND session_key = ''"
-    )
     drifted = False
-    for r in owners:
-        graph = KnowledgeGraph(api.db, Owner(r["platform"], r["agent"], r["user_id"]),
-                               api.config.graph_path)  # fmt: skip
+    for owner in graph_owners(api.db):
+        graph = KnowledgeGraph(api.db, owner, api.config.graph_path)
         try:
             graph.sync()
         except (DerivedTierError, OSError, ValueError) as exc:

@@ -426,6 +426,15 @@ class KnowledgeGraph:
         }
 
 
+def graph_owners(db: Database) -> list[Owner]:
+    """Every owner with a graph: those holding live durable entities."""
+    rows = db.query(
+        "SELECT DISTINCT platform, agent, user_id FROM entities "
+        "WHERE deleted_at IS NULL AND session_key = ''"
+    )
+    return [Owner(r["platform"], r["agent"], r["user_id"]) for r in rows]
+
+
 def hub_damping(degree: int) -> float:
     """How much of a neighbour's weight passes through a node of this degree: a hub
     (a person in every conversation) must not pull in everything it touches; a link

@@ -85,7 +85,8 @@ class SemanticIndex:
     def status(self) -> dict[str, Any]:
         return health.derived_status(self.db).get(STATE, {"status": "empty"})
 
-    def _mark(self, status: str, **detail: Any) -> None:
+    def mark(self, status: str, **detail: Any) -> None:
+        """Record the tier's health, with the embedder it was built by."""
         health.set_derived_status(
             self.db,
             STATE,
@@ -111,11 +112,17 @@ class SemanticIndex:
         if items is not None:
             if not items:
                 return report
-            marks = ",".join("?" * len(items))
-            rows = self.db.query(
-                f"SELECT * FROM embed_queue WHERE status = 'pending' AND item_uuid IN ({marks})",
-                items,
-            )
+            rows = []
+            for start in range(0, len(items), 500):  # under SQLite's bound-variable limit
+                part = items[start : start + 500]
+                marks = ",".join("?" * len(part))
+                rows.extend(
+                    self.db.query(
+                        "SELECT * FROM embed_queue WHERE status = 'pending' "
+                        f"AND item_uuid IN ({marks})",
+                        part,
+                    )
+                )
         else:
             rows = self.db.query(
                 "SELECT * FROM embed_queue WHERE status = 'pending' AND next_attempt_at <= ? "
@@ -125,11 +132,11 @@ class SemanticIndex:
         for start in range(0, len(rows), self.batch_size * 4):
             self._drain_batch(rows[start : start + self.batch_size * 4], report)
         if report.failed:
-            self._mark("needs_repair", last_error=report.errors[-1])
+            self.mark("needs_repair", last_error=report.errors[-1])
         elif self.status().get("status") == "empty" or (
             (report.indexed or report.deleted) and self.status().get("status") != "needs_repair"
         ):
-            self._mark("ok")
+            self.mark("ok")
         return report
 
     def _drain_batch(self, rows: list[Any], report: DrainReport) -> None:
@@ -232,18 +239,18 @@ class SemanticIndex:
 
     def rebuild(self) -> dict[str, int]:
         """Drop the vector table and re-derive it from every live tier-2 item."""
-        self._mark("rebuilding")
+        self.mark("rebuilding")
         try:
             self.store.reset()
             total = 0
             for kind, batch in self._all_items():
                 total += self._index({kind: batch})
         except DerivedTierError as exc:
-            self._mark("needs_repair", last_error=str(exc))
+            self.mark("needs_repair", last_error=str(exc))
             raise
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM embed_queue")
-        self._mark("ok", rebuilt_at=self.clock())
+        self.mark("ok", rebuilt_at=self.clock())
         return {"items": total, "vectors": self.store.count()}
 
     def _all_items(self) -> Iterator[tuple[str, list[str]]]:
