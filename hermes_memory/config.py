@@ -240,6 +240,40 @@ class SecurityConfig(_Section):
     injection: Literal["refuse", "flag"] = "refuse"
 
 
+class OwnerConfig(_Section):
+    """Whose memory the CLI, the MCP server and library callers act as.
+
+    Hermes tells its provider who is talking (platform, profile, gateway user and
+    chat); everything else uses these keys. The defaults are those of Hermes' own
+    command line in this ``HERMES_HOME``, so ``hermes-memory recall`` sees what the
+    Hermes CLI remembered. ``agent`` unset: the Hermes profile name that
+    ``HERMES_HOME`` implies ("default", the ``profiles/<name>`` directory, or "custom").
+    """
+
+    platform: str = Field("cli", max_length=100)
+    agent: str | None = Field(None, max_length=100)
+    user_id: str = Field("", max_length=200)
+    session: str = Field("", max_length=400)
+
+
+class AgentConfig(_Section):
+    """The Hermes memory provider, its tool and the MCP server."""
+
+    # Characters of recalled context prefetch may put in front of a turn.
+    prefetch_chars: int = Field(1500, ge=200, le=20_000)
+    # At most this many memories in that block.
+    prefetch_limit: int = Field(8, ge=1, le=50)
+    # Memories scoring below this share of the best one are left out of the block.
+    prefetch_min_relative: float = Field(0.5, ge=0.0, le=1.0)
+    # How long prefetch waits for the embedding model (still loading at start-up)
+    # before answering from the lexical tiers alone.
+    prefetch_embed_wait: float = Field(1.5, ge=0.0, le=7.0)
+    # Expose consolidate and rebuild to the model (operator actions).
+    operator_actions: bool = False
+    # Largest limit a tool call may ask for.
+    max_tool_limit: int = Field(50, ge=1, le=500)
+
+
 class MemoryConfig(_Section):
     """Every setting of hermes-memory. Build it with :func:`load_config`."""
 
@@ -253,6 +287,8 @@ class MemoryConfig(_Section):
     cron: CronConfig = CronConfig()
     limits: LimitsConfig = LimitsConfig()
     security: SecurityConfig = SecurityConfig()
+    owner: OwnerConfig = OwnerConfig()
+    agent: AgentConfig = AgentConfig()
 
     @field_validator("hermes_home")
     @classmethod
@@ -296,6 +332,13 @@ class MemoryConfig(_Section):
         """Where Hermes keeps MEMORY.md and USER.md."""
         return self.hermes_home / "memories"
 
+    @property
+    def owner_agent(self) -> str:
+        """The agent identity of :class:`OwnerConfig`, inferred as Hermes does."""
+        if self.owner.agent:
+            return self.owner.agent
+        return hermes_profile_name(self.hermes_home)
+
     def with_recall_preset(self, name: str) -> MemoryConfig:
         """A copy whose recall weights are those of the named preset."""
         if name not in RECALL_PRESETS:
@@ -304,6 +347,17 @@ class MemoryConfig(_Section):
             )
         recall = RecallConfig(**{**self.recall.model_dump(), **RECALL_PRESETS[name]})
         return self.model_copy(update={"recall": recall})
+
+
+def hermes_profile_name(hermes_home: Path) -> str:
+    """The Hermes profile a home directory belongs to, by Hermes' own rule."""
+    home = hermes_home.expanduser().resolve()
+    default = Path("~/.hermes").expanduser().resolve()
+    if home == default:
+        return "default"
+    if home.parent == default / "profiles" and home.name and not home.name.startswith("."):
+        return home.name
+    return "custom"
 
 
 def load_config(

@@ -8,6 +8,7 @@ returns the result envelope of section 8.2 and never leaks a sqlite exception.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,6 +54,12 @@ from hermes_memory.validation import (
 SOURCE_TYPES = ("user", "session", "memory", "tool", "cron", "import", "extraction")
 
 
+def default_owner(config: MemoryConfig) -> Owner:
+    """Who the caller is when nobody says: the ``owner`` section of the config."""
+    o = config.owner
+    return Owner(o.platform, config.owner_agent, o.user_id, o.session)
+
+
 class MemoryAPI:
     """The memory of one profile: curated files, SQLite truth and derived tiers."""
 
@@ -71,7 +78,7 @@ class MemoryAPI:
     ) -> None:
         self.config = config or load_config(home, profile)
         self.clock = clock
-        self.owner = owner or Owner()
+        self.owner = owner or default_owner(self.config)
         self.actor = actor
         self.db = db or Database(
             self.config.db_path,
@@ -111,6 +118,14 @@ class MemoryAPI:
                 # Never mix vectors of two models: re-derive the table from truth.
                 with contextlib.suppress(DerivedTierError):
                     self.semantic.rebuild()
+
+    def as_owner(self, owner: Owner) -> MemoryAPI:
+        """The same memory (files, connection, model) seen as another owner; close
+        only the original."""
+        view = copy.copy(self)
+        view.owner = owner
+        view._graph = None  # graphs are per owner
+        return view
 
     # -- lifecycle ------------------------------------------------------------------
     def close(self) -> None:
@@ -557,10 +572,15 @@ class MemoryAPI:
         scope: str | None = None,
         now: float | str | None = None,
         as_of: float | str | None = None,
+        embed_wait: float | None = None,
     ) -> Envelope:
         """Memories relevant to ``query`` from every tier, ranked by the composite score;
-        ``as_of`` answers from what was recorded and true at that time."""
-        return semantic_ops.recall(self, query, tiers, limit_per_tier, limit, scope, now, as_of)
+        ``as_of`` answers from what was recorded and true at that time. ``embed_wait``
+        (seconds) bounds the wait for a model still loading: past it, recall answers
+        without tier 3 and says so in ``meta.degraded``."""
+        return semantic_ops.recall(
+            self, query, tiers, limit_per_tier, limit, scope, now, as_of, embed_wait
+        )
 
     def semantic_search(self, query: str, limit: int = 10, min_score: float = 0.0) -> Envelope:
         """Nearest memories by vector only (cosine similarity)."""

@@ -52,9 +52,11 @@ def recall(
     *,
     scope: str | None = None,
     as_of: float | None = None,
+    embed_wait: float | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Ranked results for one query; ``scope`` keeps only that subtree, before ranking;
-    ``as_of`` answers from what was recorded and valid at that time."""
+    ``as_of`` answers from what was recorded and valid at that time; ``embed_wait``
+    bounds the wait for the query embedding (a model still loading: lexical only)."""
     pool: dict[str, Candidate] = {}
     degraded: list[str] = []
     embedding = None
@@ -69,9 +71,11 @@ def recall(
         degraded.append("tier3: disabled")
     elif embedding is not None:
         try:
-            query_vector = embedding.result()[0]
+            query_vector = embedding.result(timeout=embed_wait)[0]
             if "tier3" in tiers:
                 _from_tier3(api, query_vector, per_tier, pool)
+        except TimeoutError:
+            degraded.append("tier3: embedding model not ready yet")
         except Exception as exc:  # the derived tier failing must not fail recall
             if "tier3" in tiers:
                 degraded.append(f"tier3: {exc}")

@@ -37,6 +37,7 @@ def recall(
     scope: str | None,
     now: float | str | None,
     as_of: float | str | None,
+    embed_wait: float | None = None,
 ) -> Envelope:
     chosen = tuple(tiers) if tiers else recall_mod.TIERS
 
@@ -54,7 +55,15 @@ def recall(
         meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries}
         for sub in subqueries:
             results, info = recall_mod.recall(
-                api, sub, chosen, per_tier, top * 2, when, scope=prefix, as_of=past
+                api,
+                sub,
+                chosen,
+                per_tier,
+                top * 2,
+                when,
+                scope=prefix,
+                as_of=past,
+                embed_wait=embed_wait,
             )
             meta["degraded"] = sorted(set(meta["degraded"]) | set(info["degraded"]))
             for r in results:

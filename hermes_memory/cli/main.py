@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from hermes_memory.cli.agents import context, import_sessions, mcp
 from hermes_memory.cli.context import Context, emit, pass_ctx
 from hermes_memory.cli.cron import cron
 from hermes_memory.cli.graph import graph
@@ -333,6 +334,9 @@ cli.add_command(graph)
 cli.add_command(cron)
 cli.add_command(hermes)
 cli.add_command(quickstart)
+cli.add_command(context)
+cli.add_command(import_sessions)
+cli.add_command(mcp)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -111,11 +111,15 @@ class Linker:
                     evidence_fact=item_uuid if kind == "fact" else None,
                     now=now,
                     actor=actor,
+                    # What a turn says stays where it was said: a chat's own relations
+                    # and dates are that chat's, like the turn itself.
+                    local=kind == "episode",
                 )
                 if kind == "episode":
                     conn.execute(
-                        "UPDATE relations SET evidence_episode = ? WHERE uuid = ?",
-                        (item_uuid, rel.uuid),
+                        "UPDATE relations SET evidence_episode = ? "
+                        "WHERE uuid = ? AND (evidence_episode IS NULL OR session_key = ?)",
+                        (item_uuid, rel.uuid, owner.session),
                     )
                 report.relations.append(f"{r.head} {r.type} {r.tail}")
             for d in resolve_dates(text, written_at):
@@ -155,7 +159,7 @@ class Linker:
         ids: dict[str, tuple[int, str]],
         now: float,
     ) -> None:
-        cols = owner.columns(local=False)
+        cols = owner.columns(local=kind == "episode")
         conn.execute(
             """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
                    related_facts, timestamp, importance, platform, agent, user_id, session_key,

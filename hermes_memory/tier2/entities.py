@@ -153,9 +153,11 @@ class EntityStore:
         evidence_fact: str | None,
         now: float,
         actor: str,
+        local: bool = False,
     ) -> tuple[Relation, list[str]]:
         """Create or strengthen ``from -relation-> to``; unknown names become
-        ``concept`` entities (returned in the second element)."""
+        ``concept`` entities (returned in the second element). A ``local`` relation
+        (one a session's own turn states) stays in that session."""
         created: list[str] = []
         with self.db.transaction() as conn:
             ends = []
@@ -191,7 +193,7 @@ class EntityStore:
                 uid = existing["uuid"]
             else:
                 uid = new_uuid()
-                cols = owner.columns(local=False)
+                cols = owner.columns(local=local)
                 conn.execute(
                     """INSERT INTO relations(uuid, from_entity, to_entity, relation_type, strength,
                            evidence_fact, platform, agent, user_id, session_key, created_at,

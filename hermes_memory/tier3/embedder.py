@@ -84,7 +84,12 @@ class SentenceTransformerEmbedder:
     def load(self) -> None:
         """Load the model now (for example in a background thread at start-up)."""
         model = self._model()
-        self.dim = int(model.get_sentence_embedding_dimension())  # type: ignore[attr-defined]
+        # sentence-transformers 5 renamed the method; keep both spellings working.
+        get_dim = getattr(model, "get_embedding_dimension", None) or getattr(
+            model, "get_sentence_embedding_dimension", None
+        )
+        if get_dim is not None:
+            self.dim = int(get_dim())
 
     def embed_batch(self, texts: list[str]) -> Vectors:
         if not texts:

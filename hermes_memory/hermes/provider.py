@@ -1,0 +1,271 @@
+"""The Hermes memory provider ``hermes_memory``.
+
+Hermes calls ``prefetch`` in a thread with an 8 s timeout, ``sync_turn`` on one
+background worker, and tool calls on the agent's thread; one lock serialises
+every use of the MemoryAPI, and nothing slow runs under it: the embedding model
+loads in a background thread from ``initialize`` (prefetch answers from the
+lexical tiers until it is ready) and ``sync_turn`` stores the turn first, then
+waits for the model outside the lock before indexing it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from agent.memory_provider import MemoryProvider  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+from hermes_memory.api.memory_api import MemoryAPI
+from hermes_memory.config import MemoryConfig, load_config
+from hermes_memory.errors import HermesMemoryError
+from hermes_memory.hermes.scope import owner_from_hermes, read_only_reason
+from hermes_memory.tools import memory_tool
+from hermes_memory.tools.context import prefetch_block
+
+log = logging.getLogger("hermes_memory.hermes")
+
+NAME = "hermes_memory"
+_DRAIN_ON_SHUTDOWN_S = 20.0
+
+
+class HermesMemoryProvider(MemoryProvider):
+    """Tiered long-term memory for Hermes: prefetch, turn capture and one tool."""
+
+    def __init__(self, *, api_factory: Callable[..., MemoryAPI] = MemoryAPI) -> None:
+        self._api_factory = api_factory
+        self._api: MemoryAPI | None = None
+        self._lock = threading.RLock()
+        self._ready = threading.Event()  # the embedding model is loaded (or failed)
+        self._read_only: str | None = None
+        self._session_id = ""
+        self._speaker = "user"
+        self._snapshot: frozenset[str] = frozenset()
+        self._turn = 0
+
+    # -- identity and availability --------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return NAME
+
+    def is_available(self) -> bool:
+        """Everything runs locally: available when the storage libraries import."""
+        return all(importlib.util.find_spec(m) is not None for m in ("lancedb", "networkx"))
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def initialize(self, session_id: str, **kwargs: Any) -> None:
+        config = load_config(kwargs.get("hermes_home"))
+        self._read_only = read_only_reason(kwargs)
+        self._session_id = session_id or ""
+        self._speaker = str(kwargs.get("user_name") or "user")[:200]
+        api = self._api_factory(
+            config, owner=owner_from_hermes(kwargs, config), actor=f"hermes:{NAME}"
+        )
+        # Hermes put MEMORY.md/USER.md in the system prompt as it was now; prefetch only
+        # adds curated entries written later (read live, never copied to SQLite).
+        self._snapshot = frozenset(e for store in ("memory", "user") for e in _entries(api, store))
+        with self._lock:
+            self._api = api
+        threading.Thread(target=self._warm, name="hermes-memory-warm", daemon=True).start()
+
+    def _warm(self) -> None:
+        try:
+            api = self._api
+            if api is not None and api.semantic is not None:
+                load = getattr(api.semantic.embedder, "load", None)
+                if load is not None:
+                    load()
+        except Exception as exc:  # recall degrades to the lexical tiers and says so
+            log.warning("hermes_memory: embedding model unavailable: %s", exc)
+        finally:
+            self._ready.set()
+
+    def system_prompt_block(self) -> str:
+        if self._api is None:
+            return ""
+        return (
+            "# Long-term memory (hermes_memory)\n"
+            "Relevant memories are recalled before each turn in a <memory-context> block. "
+            "For anything from before this conversation that the block does not answer, "
+            "call the `hermes_memory` tool with action `recall` (facts, past conversations, "
+            "entities and relations, timeline). Store durable facts, preferences and "
+            "decisions with `fact_store`; category `scratch` keeps a note to this chat."
+        )
+
+    def shutdown(self) -> None:
+        api = self._api
+        if api is None:
+            return
+        if self._read_only is None and api.semantic is not None:
+            self._ready.wait(_DRAIN_ON_SHUTDOWN_S)
+            with self._lock, contextlib.suppress(HermesMemoryError):
+                api.semantic.drain(limit=api.config.limits.max_embedding_queue)
+        with self._lock:
+            api.close()
+            self._api = None
+
+    # -- per turn ---------------------------------------------------------------------------
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        api = self._api
+        if api is None or not query or not query.strip():
+            return ""
+        try:
+            with self._lock:
+                return prefetch_block(
+                    api,
+                    query,
+                    skip_content=self._snapshot,
+                    embed_wait=api.config.agent.prefetch_embed_wait,
+                )
+        except Exception as exc:  # memory must never break a turn
+            log.warning("hermes_memory: prefetch failed: %s", exc)
+            return ""
+
+    def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
+        """Recall runs against the current query in ``prefetch``; nothing to queue."""
+
+    def sync_turn(
+        self,
+        user_content: str,
+        assistant_content: str,
+        *,
+        session_id: str = "",
+        messages: list[dict[str, Any]] | None = None,
+    ) -> None:
+        api = self._api
+        if api is None or self._read_only:
+            return
+        session = session_id or self._session_id or "hermes"
+        stamp = f"{time.time_ns()}"
+        turns = [
+            {"speaker": speaker, "text": text, "session_id": session,
+             "message_id": f"{stamp}-{role}"}
+            for role, speaker, text in (
+                ("user", self._speaker, user_content),
+                ("assistant", "assistant", assistant_content),
+            )
+            if text and text.strip()
+        ]  # fmt: skip
+        if not turns:
+            return
+        try:
+            with self._lock:
+                env = api.ingest_turns(turns, embed=False)
+            if not env["success"]:
+                log.warning("hermes_memory: turn not stored: %s", env["error"])
+                return
+            self._index(env["data"])
+        except Exception as exc:
+            log.warning("hermes_memory: sync_turn failed: %s", exc)
+
+    def _index(self, uuids: list[str]) -> None:
+        """Embed stored turns once the model is ready; left queued for the embed job
+        if it is not (or fails)."""
+        api = self._api
+        if api is None or api.semantic is None or not self._ready.wait(30.0):
+            return
+        with self._lock, contextlib.suppress(HermesMemoryError):
+            api.semantic.drain(items=uuids)
+
+    def on_memory_write(
+        self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None
+    ) -> None:
+        """Curated files are read live: the write is already visible to recall (and to
+        prefetch, as it is not in the session's frozen snapshot). Nothing to mirror."""
+        log.debug("hermes_memory: curated %s on %s seen", action, target)
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        """Flush: index whatever this session left queued."""
+        api = self._api
+        if api is None or self._read_only or api.semantic is None:
+            return
+        self._ready.wait(30.0)
+        with self._lock, contextlib.suppress(HermesMemoryError):
+            api.semantic.drain(limit=api.config.limits.max_embedding_queue)
+
+    def on_session_switch(self, new_session_id: str, **kwargs: Any) -> None:
+        self._session_id = new_session_id or self._session_id
+
+    def on_delegation(self, task: str, result: str, **kwargs: Any) -> None:
+        """What a subagent was asked and answered, kept as one turn of this session."""
+        if self._api is None or self._read_only or not (task and result):
+            return
+        text = f"Delegated task: {task.strip()}\nResult: {result.strip()}"
+        child = str(kwargs.get("child_session_id") or "")
+        with self._lock:
+            self._api.ingest_turns(
+                [{"speaker": "subagent", "text": text[:8000],
+                  "session_id": self._session_id or "hermes",
+                  "message_id": f"{time.time_ns()}-delegation",
+                  "metadata": {"child_session_id": child} if child else None}],
+                embed=False,
+            )  # fmt: skip
+
+    # -- the tool ---------------------------------------------------------------------------
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        operator = self._api.config.agent.operator_actions if self._api else False
+        return [memory_tool.tool_schema(operator=operator)]
+
+    def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        if tool_name != memory_tool.TOOL_NAME:
+            return memory_tool.error(f"tool_name: unknown tool {tool_name!r}")
+        api = self._api
+        if api is None:
+            return memory_tool.error("hermes_memory is not initialised")
+        try:
+            with self._lock:
+                return memory_tool.handle(
+                    api,
+                    args,
+                    operator=api.config.agent.operator_actions,
+                    read_only=self._read_only,
+                )
+        except Exception as exc:  # a bug must still come back as the tool's JSON
+            log.exception("hermes_memory: tool call failed")
+            return memory_tool.error(f"internal error: {exc!r}")
+
+    # -- configuration ----------------------------------------------------------------------
+    def get_config_schema(self) -> list[dict[str, Any]]:
+        defaults = MemoryConfig().agent
+        return [
+            {
+                "key": "prefetch_chars",
+                "description": "Characters of recalled memory shown before each turn",
+                "default": defaults.prefetch_chars,
+            },
+            {
+                "key": "operator_actions",
+                "description": "Let the model run consolidate and rebuild",
+                "default": defaults.operator_actions,
+                "choices": [True, False],
+            },
+        ]
+
+    def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
+        from hermes_memory.hermes.install import set_agent_settings
+
+        set_agent_settings(hermes_home, values)
+
+    def backup_paths(self) -> list[str]:
+        """Our files live under HERMES_HOME unless the config moved them."""
+        try:
+            config = load_config()
+        except HermesMemoryError:
+            return []
+        home = config.hermes_home.resolve()
+        paths = [config.db_path.parent, config.vector_path, config.graph_path]
+        return sorted({str(p) for p in paths if home not in p.resolve().parents})
+
+
+def _entries(api: MemoryAPI, store: str) -> list[str]:
+    env = api.curated_get(store)
+    return list(env["data"]) if env["success"] else []
+
+
+def register(ctx: Any) -> None:
+    """Hermes' plugin hook: hand Hermes a fresh provider."""
+    ctx.register_memory_provider(HermesMemoryProvider())

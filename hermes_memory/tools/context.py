@@ -1,0 +1,215 @@
+"""Bounded blocks of recalled memory: the per-turn prefetch and skill context.
+
+Rendering is a pure function of recall results and a character budget, so what
+reaches a prompt is predictable: most relevant first, weak matches dropped, the
+last line cut at a word boundary rather than the budget overrun.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from hermes_memory.api.memory_api import MemoryAPI
+from hermes_memory.errors import NotFoundError, ValidationError
+from hermes_memory.validation import require_choice
+
+TIERS = ("tier1", "tier2", "tier3", "graph")
+
+_KIND_LABEL = {
+    "fact": "fact",
+    "episode": "earlier conversation",
+    "curated_memory": "MEMORY.md",
+    "curated_user": "USER.md",
+}
+
+
+def result_line(r: dict[str, Any]) -> str:
+    """One memory as a prompt line: what it is, when, and whether it still holds."""
+    label = _KIND_LABEL.get(str(r.get("kind")), str(r.get("kind") or "memory"))
+    bits = [label]
+    when = r.get("valid_at") or r.get("created_at")
+    if when and not str(r.get("kind", "")).startswith("curated"):
+        bits.append(str(when)[:10])
+    if r.get("valid") is False or r.get("invalid_at"):
+        bits.append("no longer true")
+    text = " ".join(str(r.get("content", "")).split())
+    return f"- ({', '.join(bits)}) {text}"
+
+
+def render_block(
+    results: Sequence[dict[str, Any]],
+    budget: int,
+    *,
+    heading: str = "",
+    min_relative: float = 0.0,
+    skip_content: Collection[str] = (),
+) -> str:
+    """The results as lines within ``budget`` characters ("" when none qualify).
+
+    Results scoring under ``min_relative`` x the best score are left out, as are
+    those whose content is in ``skip_content`` (already in the prompt).
+    """
+    if not results:
+        return ""
+    best = max(float(r.get("score", 0.0)) for r in results)
+    out = [heading] if heading else []
+    used = len(heading) + 1 if heading else 0
+    seen: set[str] = set()
+    for r in results:
+        content = str(r.get("content", ""))
+        if content in skip_content or content in seen:
+            continue
+        if best > 0 and float(r.get("score", 0.0)) < min_relative * best:
+            continue
+        seen.add(content)
+        line = result_line(r)
+        room = budget - used
+        if len(line) + 1 > room:
+            if room >= 80:  # a cut line is still worth it only with some substance
+                out.append(_cut(line, room - 1))
+            break
+        out.append(line)
+        used += len(line) + 1
+    if len(out) == (1 if heading else 0):
+        return ""
+    return "\n".join(out)
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = text[: max(0, limit - 1)]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head) + "…"
+
+
+def prefetch_block(
+    api: MemoryAPI,
+    query: str,
+    *,
+    skip_content: Collection[str] = (),
+    embed_wait: float | None = None,
+) -> str:
+    """What the agent should see before answering ``query`` (Hermes ``prefetch``)."""
+    cfg = api.config.agent
+    env = api.recall(
+        query,
+        limit_per_tier=cfg.prefetch_limit,
+        limit=cfg.prefetch_limit + len(skip_content),
+        embed_wait=embed_wait,
+    )
+    if not env["success"]:
+        return ""
+    return render_block(
+        env["data"],
+        cfg.prefetch_chars,
+        min_relative=cfg.prefetch_min_relative,
+        skip_content=skip_content,
+    )
+
+
+# -- skills ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SkillManifest:
+    """What a skill declares about memory in its SKILL.md front matter."""
+
+    name: str
+    memory_tiers: tuple[str, ...] = TIERS
+    memory_queries: tuple[str, ...] = ()
+    path: Path | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+_FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*(\n|\Z)", re.S)
+
+
+def parse_manifest(name: str, text: str, path: Path | None = None) -> SkillManifest:
+    """The ``memory_tiers`` / ``memory_queries`` of a SKILL.md (YAML front matter)."""
+    match = _FRONT.match(text)
+    data: Any = {}
+    if match:
+        try:
+            data = yaml.safe_load(match.group(1)) or {}
+        except yaml.YAMLError as exc:
+            raise ValidationError(f"front matter is not YAML: {exc}", field="skill") from None
+    if not isinstance(data, dict):
+        raise ValidationError("front matter must be a mapping", field="skill")
+    tiers = data.get("memory_tiers", list(TIERS))
+    queries = data.get("memory_queries", [])
+    if not isinstance(tiers, list) or not all(isinstance(t, str) for t in tiers):
+        raise ValidationError("must be a list of tier names", field="memory_tiers")
+    if not isinstance(queries, list) or not all(isinstance(q, str) for q in queries):
+        raise ValidationError("must be a list of strings", field="memory_queries")
+    for t in tiers:
+        require_choice(t, "memory_tiers", TIERS)
+    return SkillManifest(
+        name=str(data.get("name") or name),
+        memory_tiers=tuple(tiers) or TIERS,
+        memory_queries=tuple(q for q in queries if q.strip()),
+        path=path,
+    )
+
+
+def find_skill(skills_dir: Path, skill_id: str) -> SkillManifest:
+    """The manifest of ``skills/<id>/SKILL.md`` (also nested one category deep)."""
+    if not skill_id or "/" in skill_id or skill_id.startswith("."):
+        raise ValidationError("must be a skill directory name", field="skill_id")
+    candidates = [skills_dir / skill_id / "SKILL.md", *skills_dir.glob(f"*/{skill_id}/SKILL.md")]
+    for path in candidates:
+        if path.is_file():
+            return parse_manifest(skill_id, path.read_text(encoding="utf-8"), path)
+    raise NotFoundError("skill", skill_id)
+
+
+def skill_recall_context(
+    api: MemoryAPI,
+    skill_id: str,
+    query: str,
+    *,
+    tiers: Sequence[str] | None = None,
+    limit_per_tier: int = 3,
+    budget: int | None = None,
+    manifest: SkillManifest | None = None,
+) -> dict[str, Any]:
+    """Cross-tier context for a skill: ``query`` plus the skill's declared
+    ``memory_queries``, over its ``memory_tiers``, answered in one bounded block."""
+    if manifest is None:
+        try:
+            manifest = find_skill(api.config.hermes_home / "skills", skill_id)
+        except NotFoundError:
+            manifest = SkillManifest(name=skill_id)  # a skill without a manifest still asks
+    chosen = tuple(tiers) if tiers else manifest.memory_tiers
+    questions = [q for q in dict.fromkeys([query, *manifest.memory_queries]) if q.strip()]
+    if not questions:
+        raise ValidationError("give a query or declare memory_queries", field="query")
+    limit = budget or api.config.agent.prefetch_chars
+    sections: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for q in questions:
+        env = api.recall(q, tiers=chosen, limit_per_tier=limit_per_tier, limit=limit_per_tier)
+        if not env["success"]:
+            raise ValidationError(env["error"], field="query")
+        fresh = [r for r in env["data"] if r["content"] not in seen]
+        seen.update(r["content"] for r in fresh)
+        sections.append({"query": q, "results": fresh})
+    # Share the budget between the questions so a later one is never crowded out.
+    share = max(200, limit // len(sections))
+    parts = [
+        render_block(s["results"], share, heading=f"## {s['query']}")
+        for s in sections
+        if s["results"]
+    ]
+    block = "\n\n".join(p for p in parts if p)
+    return {
+        "skill": manifest.name,
+        "tiers": list(chosen),
+        "queries": questions,
+        "block": block[:limit],
+        "sections": sections,
+    }
