@@ -247,7 +247,7 @@ class OwnerConfig(_Section):
     chat); everything else uses these keys. The defaults are those of Hermes' own
     command line in this ``HERMES_HOME``, so ``hermes-memory recall`` sees what the
     Hermes CLI remembered. ``agent`` unset: the Hermes profile name that
-    ``HERMES_HOME`` implies ("default", the ``profiles/<name>`` directory, or "custom").
+    ``HERMES_HOME`` implies ("default", or ``<name>`` for ``.../profiles/<name>``).
     """
 
     platform: str = Field("cli", max_length=100)
@@ -350,14 +350,13 @@ class MemoryConfig(_Section):
 
 
 def hermes_profile_name(hermes_home: Path) -> str:
-    """The Hermes profile a home directory belongs to, by Hermes' own rule."""
-    home = hermes_home.expanduser().resolve()
-    default = Path("~/.hermes").expanduser().resolve()
-    if home == default:
-        return "default"
-    if home.parent == default / "profiles" and home.name and not home.name.startswith("."):
-        return home.name
-    return "custom"
+    """The Hermes profile a home directory belongs to, by Hermes' own rule: a
+    ``<root>/profiles/<name>`` home is profile ``name``; any other is "default"."""
+    home = hermes_home.expanduser()
+    name = home.name
+    if home.parent.name == "profiles" and name and not name.startswith("."):
+        return name
+    return "default"
 
 
 def load_config(
