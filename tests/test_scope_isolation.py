@@ -1,0 +1,116 @@
+"""Scope isolation, property-tested: whatever is stored by whom, no read, search,
+update or delete by another user, agent or chat ever sees or touches it."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config
+from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3.embedder import HashingEmbedder
+from hermes_memory.tools import memory_tool
+
+OWNERS = [
+    Owner("cli", "default", "", ""),
+    Owner("telegram", "default", "u1", "chat:1"),
+    Owner("telegram", "default", "u1", "chat:2"),  # the same user in another chat
+    Owner("telegram", "default", "u1", ""),  # ...and outside any chat
+    Owner("telegram", "default", "u2", "chat:1"),  # another user in the same chat
+    Owner("telegram", "coder", "u1", "chat:1"),  # another agent (profile)
+    Owner("discord", "default", "u1", "chat:1"),  # another platform
+]
+
+KINDS = ("durable_fact", "scratch_fact", "turn", "event", "link")
+
+
+@dataclass(frozen=True)
+class Stored:
+    owner: Owner
+    kind: str
+    marker: str
+    uuid: str | None
+
+    def visible_to(self, reader: Owner) -> bool:
+        same = (self.owner.platform, self.owner.agent, self.owner.user_id) == (
+            reader.platform,
+            reader.agent,
+            reader.user_id,
+        )
+        local = self.kind in ("scratch_fact", "turn") and self.owner.session != ""
+        return same and (not local or self.owner.session == reader.session)
+
+
+ops = st.lists(
+    st.tuples(st.integers(0, len(OWNERS) - 1), st.sampled_from(KINDS)), min_size=1, max_size=10
+)
+
+
+def _store(view: MemoryAPI, kind: str, marker: str, n: int) -> str | None:
+    text = f"Kestrel note {marker} about the orchard pump"
+    if kind in ("durable_fact", "scratch_fact"):
+        category = "project" if kind == "durable_fact" else "scratch"
+        env = view.fact_store(text, category=category)
+        assert env["success"], env["error"]
+        return str(env["data"]["uuid"])
+    if kind == "turn":
+        env = view.ingest_turn("user", text, session_id=f"s{n}", message_id=f"m{n}")
+        assert env["success"], env["error"]
+        return str(env["data"]["uuid"])
+    if kind == "event":
+        env = view.timeline_add("decision", text)
+        assert env["success"], env["error"]
+        return None
+    env = view.entity_link(f"Orchard{marker}", f"Pump{marker}", "depends_on")
+    assert env["success"], env["error"]
+    return None
+
+
+def _markers(texts: list[str]) -> set[str]:
+    return {w for t in texts for w in t.replace(",", " ").split() if w.startswith("mk")}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops)
+def test_no_reader_sees_or_touches_another_scopes_rows(plan: list[tuple[int, str]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        config = load_config(Path(tmp), env={})
+        clock = FrozenClock("2026-03-01T12:00:00Z")
+        base = MemoryAPI(config, clock=clock, embedder=HashingEmbedder(256))
+        try:
+            stored = []
+            for n, (who, kind) in enumerate(plan):
+                marker = f"mk{n}x"
+                uuid = _store(base.as_owner(OWNERS[who]), kind, marker, n)
+                stored.append(Stored(OWNERS[who], kind, marker, uuid))
+            for reader in OWNERS:
+                view = base.as_owner(reader)
+                allowed = {s.marker for s in stored if s.visible_to(reader)}
+                seen: list[str] = []
+                seen += [r["content"] for r in view.recall("Kestrel orchard pump", limit=50)["data"]]
+                seen += [f["content"] for f in view.fact_query("Kestrel", limit=50)["data"]]
+                seen += [h["content"] for h in view.semantic_search("Kestrel orchard", 50)["data"]]
+                seen += [e["title"] for e in view.timeline_query(query="Kestrel")["data"]]
+                for ent in view.entity_query(limit=50)["data"]:
+                    seen.append(ent["name"].replace("Orchard", "").replace("Pump", ""))
+                tool = json.loads(memory_tool.handle(view, {"action": "recall",
+                                                            "content": "Kestrel pump"}))  # fmt: skip
+                seen += [r["content"] for r in tool["results"]]
+                leaked = _markers(seen) - allowed
+                assert not leaked, f"{reader} saw {leaked}"
+                for s in stored:
+                    if s.uuid is None or s.visible_to(reader) or s.kind == "turn":
+                        continue
+                    assert not view.fact_get(s.uuid)["success"]
+                    assert not view.fact_update(s.uuid, content="hijacked")["success"]
+                    assert not view.fact_delete(s.uuid)["success"]
+            # ...and nothing was changed by those attempts.
+            facts = base.db.query("SELECT content, deleted_at FROM facts")
+            assert all(r["deleted_at"] is None and "hijacked" not in r["content"] for r in facts)
+        finally:
+            base.close()
