@@ -1,0 +1,58 @@
+"""The MCP server, driven by the official SDK's client over stdio."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from hermes_memory import MemoryAPI, load_config
+from hermes_memory.tier3.embedder import HashingEmbedder
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("mcp") is None and not os.environ.get("REQUIRE_MCP_TESTS"),
+    reason="the mcp SDK is not installed",
+)
+
+
+def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    with MemoryAPI(load_config(home), embedder=HashingEmbedder(256)) as api:
+        assert api.fact_store("The orchard pump was replaced in May", category="ops")["success"]
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hermes_memory.cli", "--home", str(home), "mcp"],
+        env={k: v for k, v in os.environ.items() if k.startswith(("HERMES_MEMORY_", "PATH"))},
+    )
+
+    async def session() -> tuple[list[str], dict, dict]:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = sorted(t.name for t in (await client.list_tools()).tools)
+            got = await client.call_tool("recall", {"query": "orchard pump", "limit": 3})
+            bad = await client.call_tool("remember", {"content": "x", "importance": 7})
+            return tools, _payload(got), _payload(bad)
+
+    tools, recalled, refused = anyio.run(session)
+    assert tools == ["graph", "recall", "remember", "search", "stats"]
+    assert recalled["results"][0]["content"] == "The orchard pump was replaced in May"
+    assert {"score", "match_reasons", "evidence_gaps"} <= set(recalled["results"][0])
+    assert refused["success"] is False and "importance" in refused["error"]
+
+
+def _payload(result: object) -> dict:
+    structured = getattr(result, "structured_content", None) or getattr(
+        result, "structuredContent", None
+    )
+    if structured:
+        return dict(structured.get("result", structured))
+    text = result.content[0].text  # type: ignore[attr-defined]
+    return dict(json.loads(text))
