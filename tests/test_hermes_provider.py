@@ -56,8 +56,13 @@ def manager(hermes_home: Path) -> Iterator[Any]:
     provider = _load()
     assert provider is not None and provider.is_available()
     mm.add_provider(provider)
-    mm.initialize_all(session_id="s-1", platform="cli", agent_context="primary",
-                      hermes_home=str(hermes_home), agent_identity="default")  # fmt: skip
+    mm.initialize_all(
+        session_id="s-1",
+        platform="cli",
+        agent_context="primary",
+        hermes_home=str(hermes_home),
+        agent_identity="default",
+    )
     yield mm
     mm.shutdown_all()
 
@@ -103,8 +108,9 @@ def test_hermes_loader_discovers_and_loads_the_installed_provider(hermes_home: P
 
 @needs_hermes
 def test_sync_turn_then_prefetch_through_memory_manager(manager: Any) -> None:
-    manager.sync_all("Our staging cluster runs on Hetzner in Falkenstein.", "Noted.",
-                     session_id="s-1")  # fmt: skip
+    manager.sync_all(
+        "Our staging cluster runs on Hetzner in Falkenstein.", "Noted.", session_id="s-1"
+    )
     assert manager.flush_pending(timeout=30)
     block = manager.prefetch_all("where does the staging cluster run?", session_id="s-1")
     assert "Hetzner in Falkenstein" in block
@@ -115,13 +121,25 @@ def test_sync_turn_then_prefetch_through_memory_manager(manager: Any) -> None:
 @needs_hermes
 @pytest.mark.slow  # the spec's example needs meaning, not shared words: the real model
 def test_recall_tool_call_returns_the_spec_json(manager: Any) -> None:
-    stored = json.loads(manager.handle_tool_call("hermes_memory", {
-        "action": "fact_store", "content": "We migrated from PostgreSQL to MySQL last week",
-        "category": "decision", "importance": 0.8, "scope": "/infrastructure/database"}))  # fmt: skip
+    stored = json.loads(
+        manager.handle_tool_call(
+            "hermes_memory",
+            {
+                "action": "fact_store",
+                "content": "We migrated from PostgreSQL to MySQL last week",
+                "category": "decision",
+                "importance": 0.8,
+                "scope": "/infrastructure/database",
+            },
+        )
+    )
     assert stored["success"] is True
-    out = json.loads(manager.handle_tool_call(
-        "hermes_memory", {"action": "recall", "content": "What database are we using?",
-                          "limit": 5}))  # fmt: skip
+    out = json.loads(
+        manager.handle_tool_call(
+            "hermes_memory",
+            {"action": "recall", "content": "What database are we using?", "limit": 5},
+        )
+    )
     top = out["results"][0]
     assert top["content"] == "We migrated from PostgreSQL to MySQL last week"
     for key in ("scope", "importance", "score", "match_reasons", "evidence_gaps", "created_at"):
@@ -168,12 +186,14 @@ def test_non_primary_contexts_never_write(hermes_home: Path) -> None:
 
     mm = MemoryManager()
     mm.add_provider(_load())
-    mm.initialize_all(session_id="c-1", platform="cron", agent_context="cron",
-                      hermes_home=str(hermes_home))  # fmt: skip
+    mm.initialize_all(
+        session_id="c-1", platform="cron", agent_context="cron", hermes_home=str(hermes_home)
+    )
     mm.sync_all("remember the launch codes are blue", "ok", session_id="c-1")
     assert mm.flush_pending(timeout=30)
-    out = json.loads(mm.handle_tool_call("hermes_memory", {"action": "fact_store",
-                                                           "content": "cron wrote this"}))  # fmt: skip
+    out = json.loads(
+        mm.handle_tool_call("hermes_memory", {"action": "fact_store", "content": "cron wrote this"})
+    )
     assert out["success"] is False and "cron" in out["error"]
     mm.shutdown_all()
     db = sqlite3.connect(load_config(hermes_home).db_path)
@@ -191,8 +211,12 @@ def test_a_full_agent_turn_shows_memory_context_and_answers_the_tool(hermes_home
     env = {**os.environ, "HERMES_HOME": str(hermes_home)}
     run = subprocess.run(
         [sys.executable, str(AGENT_TURN), "Which database does the billing service use?"],
-        capture_output=True, text=True, env=env, timeout=240, cwd=hermes_home,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+        cwd=hermes_home,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     out = json.loads(run.stdout.strip().splitlines()[-1])
     chats = [r for r in out["requests"] if "messages" in r]
@@ -220,7 +244,9 @@ def _state_db(path: Path) -> Path:
                role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);"""
     )
     db.execute("INSERT INTO sessions VALUES ('a', 'cli', NULL, NULL, NULL, NULL, 1.7e9)")
-    db.execute("INSERT INTO sessions VALUES ('b', 'telegram', 'u42', 'agent:tg:1', '1', NULL, 1.7e9)")
+    db.execute(
+        "INSERT INTO sessions VALUES ('b', 'telegram', 'u42', 'agent:tg:1', '1', NULL, 1.7e9)"
+    )
     rows = [
         ("a", "user", "I adopted a greyhound called Biscuit"),
         ("a", "assistant", "Congratulations on Biscuit!"),
@@ -230,8 +256,10 @@ def _state_db(path: Path) -> Path:
         ("b", "assistant", json.dumps([{"type": "text", "text": "Will do at noon."}])),
     ]
     for i, (sid, role, text) in enumerate(rows):
-        db.execute("INSERT INTO messages(session_id, role, content, timestamp) VALUES (?,?,?,?)",
-                   (sid, role, text, 1.7e9 + i))  # fmt: skip
+        db.execute(
+            "INSERT INTO messages(session_id, role, content, timestamp) VALUES (?,?,?,?)",
+            (sid, role, text, 1.7e9 + i),
+        )
     db.commit()
     db.close()
     return path

@@ -92,14 +92,17 @@ def test_no_reader_sees_or_touches_another_scopes_rows(plan: list[tuple[int, str
                 view = base.as_owner(reader)
                 allowed = {s.marker for s in stored if s.visible_to(reader)}
                 seen: list[str] = []
-                seen += [r["content"] for r in view.recall("Kestrel orchard pump", limit=50)["data"]]
+                seen += [
+                    r["content"] for r in view.recall("Kestrel orchard pump", limit=50)["data"]
+                ]
                 seen += [f["content"] for f in view.fact_query("Kestrel", limit=50)["data"]]
                 seen += [h["content"] for h in view.semantic_search("Kestrel orchard", 50)["data"]]
                 seen += [e["title"] for e in view.timeline_query(query="Kestrel")["data"]]
                 for ent in view.entity_query(limit=50)["data"]:
                     seen.append(ent["name"].replace("Orchard", "").replace("Pump", ""))
-                tool = json.loads(memory_tool.handle(view, {"action": "recall",
-                                                            "content": "Kestrel pump"}))  # fmt: skip
+                tool = json.loads(
+                    memory_tool.handle(view, {"action": "recall", "content": "Kestrel pump"})
+                )
                 seen += [r["content"] for r in tool["results"]]
                 leaked = _markers(seen) - allowed
                 assert not leaked, f"{reader} saw {leaked}"

@@ -60,7 +60,9 @@ def _chunks(full: dict) -> list[dict]:
         base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
         base
         | {
-            "choices": [{"index": 0, "delta": {}, "finish_reason": full["choices"][0]["finish_reason"]}],
+            "choices": [
+                {"index": 0, "delta": {}, "finish_reason": full["choices"][0]["finish_reason"]}
+            ],
             "usage": full["usage"],
         },
     ]
