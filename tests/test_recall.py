@@ -8,10 +8,10 @@ import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
 from hermes_memory.api import scoring
-from hermes_memory.api.actions import memory_action
 from hermes_memory.clock import DAY
 from hermes_memory.config import RecallConfig
 from hermes_memory.tier3.embedder import HashingEmbedder
+from hermes_memory.tools.memory_tool import handle
 
 FIELDS = {
     "content",
@@ -58,7 +58,7 @@ def test_recall_returns_every_field_and_explains(api: MemoryAPI) -> None:
 def test_unrelated_fresh_memory_does_not_surface(api: MemoryAPI, clock: FrozenClock) -> None:
     api.fact_store("Quarterly budget review is on Thursday", category="general", importance=0.1)
     assert unwrap(api.recall("kubernetes ingress certificate")) == []
-    gaps = json.loads(memory_action(api, "recall", content="kubernetes ingress"))
+    gaps = json.loads(handle(api, {"action": "recall", "content": "kubernetes ingress"}))
     assert gaps == {"results": []}
 
 
@@ -157,14 +157,14 @@ def test_memory_action_recall_json(api: MemoryAPI) -> None:
         importance=0.8,
         scope="/infrastructure/database",
     )
-    out = json.loads(memory_action(api, "recall", content="PostgreSQL MySQL", limit=5))
+    out = json.loads(handle(api, {"action": "recall", "content": "PostgreSQL MySQL", "limit": 5}))
     assert set(out) == {"results"}
     first = out["results"][0]
     assert first["content"] == "We migrated from PostgreSQL to MySQL last week"
     assert first["scope"] == "/infrastructure/database" and first["importance"] == 0.8
-    bad = json.loads(memory_action(api, "recall", content="x", limit=0))
+    bad = json.loads(handle(api, {"action": "recall", "content": "x", "limit": 0}))
     assert bad["success"] is False and "limit" in bad["error"]
-    assert json.loads(memory_action(api, "recall"))["success"] is False
+    assert json.loads(handle(api, {"action": "recall"}))["success"] is False
 
 
 def test_rebuilt_vector_table_equals_the_original(api: MemoryAPI) -> None:
@@ -244,7 +244,7 @@ def test_spec_example_with_the_real_model(home: Path, clock: FrozenClock) -> Non
         api.fact_store("The design review is on Thursday", category="general", importance=0.3)
         api.fact_store("Alice prefers dark mode in every editor", category="preference")
         out = json.loads(
-            memory_action(api, "recall", content="What database are we using?", limit=5)
+            handle(api, {"action": "recall", "content": "What database are we using?", "limit": 5})
         )
         first = out["results"][0]
         assert first["content"] == "We migrated from PostgreSQL to MySQL last week"

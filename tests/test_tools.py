@@ -1,0 +1,156 @@
+"""The agent tool's schema and dispatch, bounded context blocks and skill context."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_memory import MemoryAPI
+from hermes_memory.errors import ValidationError
+from hermes_memory.tools import memory_tool
+from hermes_memory.tools.context import parse_manifest, render_block, skill_recall_context
+
+
+def test_schema_is_an_openai_function_covering_every_action() -> None:
+    schema = memory_tool.tool_schema(operator=True)
+    assert schema["name"] == "hermes_memory"
+    props = schema["parameters"]["properties"]
+    assert props["action"]["enum"] == list(memory_tool.ACTIONS)
+    for action in memory_tool.ACTIONS.values():
+        for arg in (*action.required, *action.optional):
+            assert arg in props, (action.name, arg)
+        assert action.name in schema["description"]
+    json.dumps(schema)  # serialisable as sent to a model
+    assert (
+        "consolidate" not in memory_tool.tool_schema()["parameters"]["properties"]["action"]["enum"]
+    )
+
+
+def test_every_action_runs_through_the_tool(api: MemoryAPI) -> None:
+    def call(**args: object) -> dict:
+        return json.loads(memory_tool.handle(api, args, operator=True))
+
+    fact = call(
+        action="fact_store",
+        content="Alice maintains the Billing service",
+        category="project",
+        importance=0.7,
+    )
+    assert fact["success"] and fact["meta"]["created"]
+    fid = fact["data"]["uuid"]
+    assert call(action="fact_query", query="Billing")["data"][0]["uuid"] == fid
+    assert call(action="fact_update", id=fid, importance=0.9)["data"]["importance"] == 0.9
+    assert call(action="entity_ensure", name="Billing", entity_type="project")["success"]
+    assert call(
+        action="entity_link", from_entity="Alice", to_entity="Billing", relation="maintains"
+    )["success"]
+    assert call(action="entity_query", name="Alice")["success"]
+    assert call(
+        action="timeline_add",
+        title="Billing v2 shipped",
+        event_type="milestone",
+        timestamp="2026-02-01T00:00:00Z",
+    )["success"]
+    assert call(action="timeline_query", query="Billing")["data"]
+    assert call(action="semantic_search", query="who maintains billing")["success"]
+    walk = call(action="graph_traverse", entity="Alice", depth=1)
+    assert walk["success"], walk
+    assert call(action="graph_path", from_entity="Alice", to_entity="Billing")["success"]
+    assert call(action="graph_central", limit=3)["success"]
+    assert call(action="stats")["success"]
+    assert call(action="recall", content="Billing maintainer", limit=2)["results"]
+    assert call(action="consolidate")["success"]
+    assert call(action="rebuild")["success"]
+    assert call(action="fact_delete", id=fid)["success"]
+    assert not call(action="fact_delete", id=fid)["success"]
+
+
+def test_read_only_agents_get_an_error_for_writes_only(api: MemoryAPI) -> None:
+    out = json.loads(
+        memory_tool.handle(
+            api,
+            {"action": "fact_store", "content": "x"},
+            read_only="a subagent does not write memory",
+        )
+    )
+    assert out == {
+        "success": False,
+        "error": "action: fact_store is not allowed here (a subagent does not write memory)",
+    }
+    ok = json.loads(memory_tool.handle(api, {"action": "stats"}, read_only="subagent"))
+    assert ok["success"]
+
+
+@pytest.mark.parametrize("args", [None, [], "recall", {"action": None}])
+def test_malformed_calls_are_json_errors(api: MemoryAPI, args: object) -> None:
+    out = json.loads(memory_tool.handle(api, args))
+    assert out["success"] is False and out["error"]
+
+
+def test_render_block_keeps_the_budget_and_the_best_first() -> None:
+    results = [
+        {
+            "content": f"memory number {i} " + "word " * 30,
+            "score": 1.0 - i / 100,
+            "kind": "fact",
+            "created_at": "2026-01-02T00:00:00Z",
+        }
+        for i in range(20)
+    ]
+    block = render_block(results, 600)
+    assert len(block) <= 600
+    assert block.splitlines()[0].startswith("- (fact, 2026-01-02) memory number 0 ")
+    assert render_block(results, 600, min_relative=0.995).count("\n") == 0  # only the best
+    assert render_block([], 600) == ""
+    assert render_block(results[:1], 600, skip_content={results[0]["content"]}) == ""
+
+
+def test_manifest_front_matter_is_read_and_checked() -> None:
+    text = "---\nname: tracker\nmemory_tiers: [tier2, graph]\nmemory_queries: [open tasks]\n---\n"
+    m = parse_manifest("t", text)
+    assert m.name == "tracker" and m.memory_tiers == ("tier2", "graph")
+    assert m.memory_queries == ("open tasks",)
+    with pytest.raises(ValidationError, match="memory_tiers"):
+        parse_manifest("t", "---\nmemory_tiers: [tier7]\n---\n")
+    assert parse_manifest("t", "# no front matter\n").memory_tiers[0] == "tier1"
+
+
+def test_skill_context_answers_declared_queries_in_one_block(api: MemoryAPI, home: Path) -> None:
+    skill = home / "skills" / "devops" / "tracker" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: tracker\nmemory_tiers: [tier2]\n"
+        "memory_queries: [open incidents on billing]\n---\nTrack things.\n"
+    )
+    api.fact_store("Incident: billing invoices duplicated on retry", category="ops")
+    api.fact_store("We deploy the frontend with Vercel", category="project")
+    out = skill_recall_context(api, "tracker", "frontend deployment", budget=800)
+    assert out["tiers"] == ["tier2"] and out["queries"][1] == "open incidents on billing"
+    assert "Vercel" in out["block"] and "invoices duplicated" in out["block"]
+    assert len(out["block"]) <= 800
+
+
+def test_cli_context_for_a_skill(api: MemoryAPI, home: Path) -> None:
+    api.fact_store("Standups are at 9:30 in the Oak room", category="ops")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hermes_memory.cli",
+            "--home",
+            str(home),
+            "context",
+            "--skill",
+            "memory-recall",
+            "when are standups?",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "9:30 in the Oak room" in run.stdout
