@@ -267,7 +267,7 @@ class AgentConfig(_Section):
     prefetch_min_relative: float = Field(0.5, ge=0.0, le=1.0)
     # How long prefetch waits for the embedding model (still loading at start-up)
     # before answering from the lexical tiers alone.
-    prefetch_embed_wait: float = Field(1.5, ge=0.0, le=7.0)
+    prefetch_embed_wait: float = Field(1.0, ge=0.0, le=7.0)
     # Expose consolidate and rebuild to the model (operator actions).
     operator_actions: bool = False
     # Largest limit a tool call may ask for.

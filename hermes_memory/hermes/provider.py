@@ -76,6 +76,7 @@ class HermesMemoryProvider(MemoryProvider):
         try:
             api = self._api
             if api is not None and api.semantic is not None:
+                api.semantic.store.open()
                 load = getattr(api.semantic.embedder, "load", None)
                 if load is not None:
                     load()

@@ -6,6 +6,7 @@ Derived state only: every row names the tier-2 item it came from
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -82,15 +83,34 @@ class VectorStore:
         self.exact_max_rows = exact_max_rows
         self._table: Any = None
         self._snapshot: _Snapshot | None = None
-        try:
-            import lancedb
+        self._conn: Any = None
+        self._open_lock = threading.Lock()
 
-            self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
-            # Check the latest version on every read, so writes by other processes
-            # (the embed job, the CLI) are seen at once.
-            self._db = lancedb.connect(str(self.path), read_consistency_interval=timedelta(0))
-        except Exception as exc:
-            raise DerivedTierError(f"cannot open vector store {self.path}: {exc}") from None
+    @property
+    def _db(self) -> Any:
+        """The LanceDB connection, opened on first use: importing lancedb takes
+        seconds, which an agent's start-up should not wait for."""
+        if self._conn is None:
+            with self._open_lock:
+                if self._conn is None:
+                    try:
+                        import lancedb
+
+                        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+                        # Check the latest version on every read, so writes by other
+                        # processes (the embed job, the CLI) are seen at once.
+                        self._conn = lancedb.connect(
+                            str(self.path), read_consistency_interval=timedelta(0)
+                        )
+                    except Exception as exc:
+                        raise DerivedTierError(
+                            f"cannot open vector store {self.path}: {exc}"
+                        ) from None
+        return self._conn
+
+    def open(self) -> None:
+        """Connect and open the table now (for example from a warm-up thread)."""
+        self.table()
 
     def table(self) -> Any:
         if self._table is None:
