@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory import guard
 from hermes_memory.api import scoring
 from hermes_memory.clock import to_iso
 from hermes_memory.graph.expand import expand, query_entities
@@ -368,6 +369,7 @@ def _from_tier1(api: MemoryAPI, query: str, query_vector: Any, pool: dict[str, C
             semantic=sem,
             extra=["curated"],
             provenance={
+                "flags": _injection_flag(entry),
                 "source_type": "curated",
                 "source_id": store,
                 "session_id": None,
@@ -397,6 +399,7 @@ def _fact_candidate(f: Any) -> Candidate:
             "evidence_ids": f.evidence_ids,
             "valid": f.invalid_at is None,
             "superseded_by": f.superseded_by,
+            "flags": f.flags,
         },
     )
 
@@ -416,5 +419,12 @@ def _episode_candidate(e: Any) -> Candidate:
             "source_id": e.message_id,
             "session_id": e.session_id,
             "evidence_ids": [e.message_id],
+            "flags": e.flags,
         },
     )
+
+
+def _injection_flag(text: str) -> list[str]:
+    """Curated files are edited by hand: screen what recall hands on."""
+    hit = guard.find_injection(text)
+    return [f"injection:{hit.name}"] if hit else []

@@ -40,6 +40,7 @@ RECALL_FIELDS = (
     "source_id",
     "session_id",
     "evidence_ids",
+    "flags",
 )
 RECALL_TIERS = ("tier1", "tier2", "tier3", "graph")
 
