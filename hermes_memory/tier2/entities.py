@@ -170,7 +170,7 @@ class EntityStore:
                 else:
                     ends.append(row["uuid"])
             if evidence_fact is not None:
-                clause, params = owner.visible_clause()
+                clause, params = owner.visible_clause(by_id=True)
                 if (
                     conn.execute(
                         f"SELECT 1 FROM facts WHERE uuid = ? AND {clause}", (evidence_fact, *params)

@@ -125,7 +125,7 @@ class EpisodeStore:
     def get_many(self, owner: Owner, uuids: list[str]) -> dict[str, Episode]:
         if not uuids:
             return {}
-        clause, params = owner.visible_clause()
+        clause, params = owner.visible_clause(by_id=True)
         marks = ",".join("?" * len(uuids))
         rows = self.db.query(
             f"SELECT * FROM episodes WHERE uuid IN ({marks}) AND deleted_at IS NULL AND {clause}",

@@ -286,7 +286,7 @@ class FactStore:
     def get_many(self, owner: Owner, uuids: Sequence[str]) -> dict[str, Fact]:
         if not uuids:
             return {}
-        clause, params = owner.visible_clause()
+        clause, params = owner.visible_clause(by_id=True)
         marks = ",".join("?" * len(uuids))
         with self.db.snapshot() as conn:
             rows = conn.execute(
@@ -418,7 +418,7 @@ class FactStore:
 
     @staticmethod
     def _visible_row(conn: sqlite3.Connection, owner: Owner, fact_uuid: str) -> sqlite3.Row:
-        clause, params = owner.visible_clause()
+        clause, params = owner.visible_clause(by_id=True)
         row = conn.execute(
             f"SELECT * FROM facts WHERE uuid = ? AND {clause}", (fact_uuid, *params)
         ).fetchone()
@@ -432,7 +432,7 @@ class FactStore:
     ) -> None:
         if not episode_uuids or fact_id is None:
             return
-        clause, params = owner.visible_clause()
+        clause, params = owner.visible_clause(by_id=True)
         for ep in episode_uuids:
             hit = conn.execute(
                 f"SELECT id FROM episodes WHERE uuid = ? AND {clause}", (ep, *params)

@@ -27,8 +27,11 @@ class Owner:
     user_id: str = ""
     session: str = ""
 
-    def visible_clause(self, alias: str = "") -> tuple[str, list[str]]:
-        p = f"{alias}." if alias else ""
+    def visible_clause(self, alias: str = "", *, by_id: bool = False) -> tuple[str, list[str]]:
+        """Rows this owner may see. ``by_id``: the query selects by uuid, so keep
+        SQLite on the uuid index (unary ``+`` takes the owner index out of the
+        running; picking it scans every row of the owner)."""
+        p = ("+" if by_id else "") + (f"{alias}." if alias else "")
         sql = f"{p}platform = ? AND {p}agent = ? AND {p}user_id = ? AND {p}session_key IN ('', ?)"
         return sql, [self.platform, self.agent, self.user_id, self.session]
 
