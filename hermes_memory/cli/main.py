@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from hermes_memory.cli.agents import context, import_sessions, mcp
+from hermes_memory.cli.backup import backup, restore
 from hermes_memory.cli.context import Context, emit, pass_ctx
 from hermes_memory.cli.cron import cron
 from hermes_memory.cli.graph import graph
@@ -337,6 +338,8 @@ cli.add_command(quickstart)
 cli.add_command(context)
 cli.add_command(import_sessions)
 cli.add_command(mcp)
+cli.add_command(backup)
+cli.add_command(restore)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -95,6 +95,19 @@ class CuratedStore:
     def read(self, store: str = "memory") -> str:
         return render_entries(self.entries(store))
 
+    def read_raw(self, store: str) -> str:
+        """The file's exact text, read under the writers' lock (for backups)."""
+        path = self.path(store)
+        with self._locked(path):
+            return self._read(path)
+
+    def write_raw(self, store: str, text: str) -> None:
+        """Replace the file with ``text`` verbatim, atomically, under the lock (restore)."""
+        path = self.path(store)
+        data = text.encode("utf-8")
+        with self._locked(path):
+            write_atomic(path, lambda fh: fh.write(data), prefix=".mem_")
+
     def usage(self, store: str) -> tuple[int, int]:
         return len(self.read(store)), self.limits[store]
 

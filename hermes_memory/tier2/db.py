@@ -88,6 +88,39 @@ class Database:
             except sqlite3.Error as exc:
                 raise StorageError(f"vacuum failed: {exc}", path=str(self.path)) from None
 
+    # -- whole-database copies ------------------------------------------------------
+    def backup_to(self, path: Path) -> None:
+        """Copy the database as of one moment to ``path`` with SQLite's online backup
+        (other processes keep writing; the copy holds only committed transactions)."""
+        with self._lock:
+            if self._depth:
+                raise StorageError("cannot back up inside a transaction")
+            target = sqlite3.connect(str(path))
+            try:
+                self._retry(lambda: self._conn.backup(target))
+            except sqlite3.Error as exc:
+                raise StorageError(f"backup failed: {exc}", path=str(path)) from None
+            finally:
+                target.close()
+
+    def restore_from(self, path: Path) -> None:
+        """Replace the whole content with that of the database file ``path`` (read
+        only), through the backup API: other connections see the restored state,
+        and a failure leaves the current content in place."""
+        from hermes_memory.tier2.migrations import migrate
+
+        with self._lock:
+            if self._depth:
+                raise StorageError("cannot restore inside a transaction")
+            source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                self._retry(lambda: source.backup(self._conn))
+            except sqlite3.Error as exc:
+                raise StorageError(f"restore failed: {exc}", path=str(path)) from None
+            finally:
+                source.close()
+        migrate(self)  # an older backup is brought up to the current schema
+
     # -- transactions -------------------------------------------------------------
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
