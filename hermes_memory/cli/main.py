@@ -14,9 +14,9 @@ from typing import Any
 import click
 
 from hermes_memory.cli.agents import context, import_sessions, mcp
-from hermes_memory.cli.backup import backup, restore
 from hermes_memory.cli.context import Context, emit, pass_ctx
 from hermes_memory.cli.cron import cron
+from hermes_memory.cli.data import backup, import_file, restore
 from hermes_memory.cli.graph import graph
 from hermes_memory.cli.hermes import hermes
 from hermes_memory.cli.quickstart import quickstart
@@ -340,6 +340,7 @@ cli.add_command(import_sessions)
 cli.add_command(mcp)
 cli.add_command(backup)
 cli.add_command(restore)
+cli.add_command(import_file)
 
 
 def main(argv: list[str] | None = None) -> None:

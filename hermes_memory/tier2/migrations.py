@@ -360,6 +360,18 @@ def _counter_triggers(table: str) -> list[str]:
     ]
 
 
+def _v5_imports(conn: sqlite3.Connection) -> None:
+    """Bulk-import checkpoints: how far each source file got, committed with its rows."""
+    conn.execute(
+        """CREATE TABLE imports (
+            source TEXT PRIMARY KEY,
+            fingerprint TEXT NOT NULL,
+            lines_done INTEGER NOT NULL DEFAULT 0,
+            items INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL)"""
+    )
+
+
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -367,6 +379,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (2, "graph_links", _v2_graph_links),
     (3, "graph_seq", _v3_graph_seq),
     (4, "maintenance", _v4_maintenance),
+    (5, "imports", _v5_imports),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -1,0 +1,216 @@
+"""Bulk import of facts and conversation turns from a JSONL file.
+
+One JSON object per line: a fact (``content`` plus optional ``category``,
+``importance``, ``confidence``, ``scope``, ``valid_at``, ``expires_at``,
+``source_id``, ``metadata``) or a turn (``speaker``, ``text``, ``session_id``,
+``message_id``, optional ``timestamp``, ``metadata``); ``"type": "fact"|"turn"``
+may say which, otherwise it is inferred. Lines are written a batch per
+transaction together with the file's checkpoint, so an interrupted import resumes
+after the last committed batch; embedding runs per batch, batched. A bad line
+stops the import with its line number (its batch rolled back, nothing
+half-written) unless ``skip_invalid``, which reports it and goes on.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hermes_memory.errors import HermesMemoryError, StorageError, ValidationError
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+FACT_KEYS = frozenset(
+    {"type", "content", "category", "importance", "confidence", "scope", "valid_at"}
+    | {"expires_at", "source_id", "metadata"}
+)
+TURN_KEYS = frozenset({"type", "speaker", "text", "session_id", "message_id"})
+TURN_KEYS |= {"timestamp", "metadata"}
+_HEAD = 64 * 1024
+
+
+@dataclass
+class ImportReport:
+    lines: int = 0
+    resumed_at: int = 0
+    facts: int = 0
+    turns: int = 0
+    duplicates: int = 0
+    skipped: list[str] = field(default_factory=list)
+    embedded: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lines": self.lines,
+            "resumed_at_line": self.resumed_at,
+            "facts": self.facts,
+            "turns": self.turns,
+            "duplicates": self.duplicates,
+            "skipped": len(self.skipped),
+            "skipped_lines": self.skipped[:20],
+            "embedded": self.embedded,
+        }
+
+
+def fingerprint(path: Path, length: int) -> str:
+    """Identity of what was imported: a hash of the file's first ``length`` bytes (at
+    most 64 KiB), so a file that only grew since resumes, and any other change starts
+    over (duplicates are recognised, not stored twice)."""
+    length = min(length, _HEAD)
+    with path.open("rb") as fh:
+        return f"{length}:{hashlib.sha256(fh.read(length)).hexdigest()}"
+
+
+def _resumes(path: Path, mark: str) -> bool:
+    length, _, _ = mark.partition(":")
+    return length.isdigit() and fingerprint(path, int(length)) == mark
+
+
+def count_lines(path: Path) -> int:
+    with path.open("rb") as fh:
+        return sum(1 for _ in fh)
+
+
+def _records(path: Path, start: int) -> Iterator[tuple[int, str, int]]:
+    """(line number, text, byte offset after it) of every line after ``start``."""
+    offset = 0
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            offset += len(raw)
+            if number > start:
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise ValidationError(
+                        f"not UTF-8 ({exc.reason})", field=f"line {number}"
+                    ) from None
+                yield number, text, offset
+
+
+def parse_line(number: int, line: str) -> tuple[str, dict[str, Any]] | None:
+    """(kind, fields) of one line; None for a blank line. Raises ValidationError."""
+    if not line.strip():
+        return None
+    where = f"line {number}"
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"not JSON ({exc.msg})", field=where) from None
+    if not isinstance(obj, dict):
+        raise ValidationError("must be a JSON object", field=where)
+    kind = obj.get("type") or ("turn" if "speaker" in obj and "text" in obj else "fact")
+    if kind not in ("fact", "turn"):
+        raise ValidationError("type must be fact or turn", field=where)
+    allowed = FACT_KEYS if kind == "fact" else TURN_KEYS
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise ValidationError(f"unknown key {unknown[0]!r} for a {kind}", field=where)
+    obj.pop("type", None)
+    return kind, obj
+
+
+def import_jsonl(
+    api: MemoryAPI,
+    path: Path,
+    *,
+    batch_size: int = 500,
+    skip_invalid: bool = False,
+    embed: bool = True,
+    advance: Callable[[int], None] = lambda n: None,
+) -> ImportReport:
+    """Import ``path`` into ``api``'s profile, resuming from its checkpoint."""
+    if not path.is_file():
+        raise StorageError(f"no file at {path}", path=str(path))
+    source = str(path.resolve())
+    row = api.db.query_one(
+        "SELECT fingerprint, lines_done FROM imports WHERE source = ?", (source,)
+    )
+    resumable = row is not None and _resumes(path, str(row["fingerprint"]))
+    start = int(row["lines_done"]) if row is not None and resumable else 0
+    report = ImportReport(lines=start, resumed_at=start)
+    advance(start)
+    view = _deferred(api)
+    pending: list[tuple[int, str]] = []
+    offset = 0
+    for number, line, offset in _records(path, start):
+        pending.append((number, line))
+        if len(pending) >= batch_size:
+            _commit(view, source, fingerprint(path, offset), pending, report, skip_invalid, embed)
+            advance(len(pending))
+            pending = []
+    if pending:
+        _commit(view, source, fingerprint(path, offset), pending, report, skip_invalid, embed)
+        advance(len(pending))
+    return report
+
+
+def _deferred(api: MemoryAPI) -> MemoryAPI:
+    """A view of ``api`` that leaves embedding to the batch (one model call per batch)."""
+    view = copy.copy(api)
+    tier3 = api.config.tier3.model_copy(update={"embed_inline": False})
+    view.config = api.config.model_copy(update={"tier3": tier3})
+    return view
+
+
+def _commit(
+    api: MemoryAPI,
+    source: str,
+    mark: str,
+    lines: list[tuple[int, str]],
+    report: ImportReport,
+    skip_invalid: bool,
+    embed: bool,
+) -> None:
+    written: list[str] = []
+    counts = {"fact": 0, "turn": 0, "dup": 0}
+    skipped: list[str] = []
+    with api.db.transaction() as conn:
+        for number, line in lines:
+            try:
+                parsed = parse_line(number, line)
+                if parsed is None:
+                    continue
+                kind, fields = parsed
+                uuid, created = _store(api, kind, fields, number)
+            except HermesMemoryError as exc:
+                if not skip_invalid:
+                    raise  # the batch rolls back; the checkpoint stays before it
+                skipped.append(f"line {number}: {exc}")
+                continue
+            written.append(uuid)
+            counts[kind if created else "dup"] += 1
+        conn.execute(
+            """INSERT INTO imports(source, fingerprint, lines_done, items, updated_at)
+               VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT(source) DO UPDATE SET fingerprint = excluded.fingerprint,
+                   lines_done = excluded.lines_done, items = items + excluded.items,
+                   updated_at = excluded.updated_at""",
+            (source, mark, lines[-1][0], counts["fact"] + counts["turn"], api.clock()),
+        )
+    report.lines = lines[-1][0]
+    report.facts += counts["fact"]
+    report.turns += counts["turn"]
+    report.duplicates += counts["dup"]
+    report.skipped.extend(skipped)
+    if embed and api.semantic is not None and written:
+        report.embedded += api.semantic.drain(items=written).indexed
+
+
+def _store(api: MemoryAPI, kind: str, fields: dict[str, Any], number: int) -> tuple[str, bool]:
+    where = f"line {number}"
+    if kind == "turn":
+        env = api.ingest_turns([fields], embed=False)
+        if not env["success"]:
+            raise ValidationError(env["error"], field=where)
+        return str(env["data"][0]), bool(env["meta"]["created"])
+    content = fields.pop("content", None)
+    env = api.fact_store(content, source="import", **fields)
+    if not env["success"]:
+        raise ValidationError(env["error"], field=where)
+    return str(env["data"]["uuid"]), bool(env["meta"]["created"])

@@ -1,0 +1,96 @@
+"""Moving memory in and out: ``backup``, ``restore`` and bulk ``import``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from hermes_memory.api.backup import backup as run_backup
+from hermes_memory.api.backup import restore as run_restore
+from hermes_memory.api.bulk_import import count_lines, import_jsonl
+from hermes_memory.cli.context import Context, pass_ctx
+from hermes_memory.cron.progress import Progress, default_mode
+
+
+@click.command()
+@click.argument("dest", required=False, type=click.Path(path_type=Path))
+@pass_ctx
+def backup(ctx: Context, dest: Path | None) -> None:
+    """Write a consistent backup (SQLite + MEMORY.md/USER.md) while the agent runs.
+
+    DEST is a .tar.gz file or a directory (default: <memory dir>/backups/)."""
+    out = run_backup(ctx.api(), dest)
+    if ctx.as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    counts = ", ".join(f"{v} {k}" for k, v in out["counts"].items())
+    click.echo(f"wrote {out['path']} ({out['bytes']:,} bytes): {counts}")
+
+
+@click.command()
+@click.argument("archive", type=click.Path(path_type=Path))
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace a profile that already has memories (what it had is kept beside it).",
+)
+@pass_ctx
+def restore(ctx: Context, archive: Path, force: bool) -> None:
+    """Restore a backup: verify it, replace the truth, rebuild vectors and graph."""
+    out = run_restore(ctx.api(), archive, force=force)
+    if ctx.as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    counts = ", ".join(f"{v} {k}" for k, v in out["counts"].items())
+    click.echo(f"restored {archive} (taken {out['created_at']}): {counts}")
+    for path in out["kept"]:
+        click.echo(f"kept the replaced copy: {path}")
+    click.echo(", ".join(f"{k} {v}" for k, v in out["derived"].items()))
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option(
+    "--skip-invalid",
+    is_flag=True,
+    help="Report bad lines and go on (default: stop at the first, its batch rolled back).",
+)
+@click.option("--no-embed", is_flag=True, help="Leave embedding to the embed job.")
+@click.option(
+    "--batch",
+    "batch_size",
+    type=click.IntRange(1, 10_000),
+    default=500,
+    show_default=True,
+    help="Lines per transaction.",
+)
+@pass_ctx
+def import_file(
+    ctx: Context, file: Path, skip_invalid: bool, no_embed: bool, batch_size: int
+) -> None:
+    """Import facts and turns from a JSONL file (resumes where an earlier run stopped)."""
+    api = ctx.api()
+    total = count_lines(file) if file.is_file() else 0
+    with Progress(default_mode()).stage("import", total) as advance:
+        report = import_jsonl(
+            api,
+            file,
+            batch_size=batch_size,
+            skip_invalid=skip_invalid,
+            embed=not no_embed,
+            advance=advance,
+        )
+    data = report.to_dict()
+    if ctx.as_json:
+        click.echo(json.dumps(data))
+        return
+    resumed = f" (resumed after line {data['resumed_at_line']})" if data["resumed_at_line"] else ""
+    click.echo(
+        f"{data['lines']} lines{resumed}: {data['facts']} facts, {data['turns']} turns, "
+        f"{data['duplicates']} already known, {data['skipped']} skipped, "
+        f"{data['embedded']} embedded"
+    )
+    for line in data["skipped_lines"]:
+        click.echo(f"skipped {line}", err=True)

@@ -1,0 +1,142 @@
+"""Bulk JSONL import: batches with their checkpoint, resume, bad lines, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_memory import MemoryAPI
+from hermes_memory.api.bulk_import import import_jsonl
+from hermes_memory.errors import ValidationError
+from tests.conftest import table_counts
+
+
+def _write(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows))
+    return path
+
+
+def _rows(n: int) -> list[object]:
+    out: list[object] = []
+    for i in range(n):
+        if i % 3 == 0:
+            out.append(
+                {
+                    "speaker": "Dana",
+                    "text": f"Turn {i} about the compost heap",
+                    "session_id": "s1",
+                    "message_id": f"m{i}",
+                }
+            )
+        else:
+            out.append(
+                {
+                    "content": f"Fact {i}: the compost heap is turned weekly",
+                    "category": "ops",
+                    "importance": 0.4,
+                }
+            )
+    return out
+
+
+def test_import_is_batched_resumable_and_idempotent(api: MemoryAPI, tmp_path: Path) -> None:
+    src = _write(tmp_path / "in.jsonl", [*_rows(25), "", {"type": "fact", "content": "Last"}])
+    first = import_jsonl(api, src, batch_size=10).to_dict()
+    assert (first["facts"], first["turns"], first["lines"]) == (17, 9, 27)
+    assert first["embedded"] == 26
+    again = import_jsonl(api, src, batch_size=10).to_dict()
+    assert again["resumed_at_line"] == 27 and again["facts"] == again["turns"] == 0
+    # The file grows: only the new lines are read.
+    with src.open("a") as fh:
+        fh.write(json.dumps({"content": "Appended later"}) + "\n")
+    grown = import_jsonl(api, src, batch_size=10).to_dict()
+    assert grown["resumed_at_line"] == 27 and grown["facts"] == 1
+    assert api.fact_query("Appended")["data"]
+
+
+def test_a_bad_line_rolls_back_its_batch_and_resumes_after_a_fix(
+    api: MemoryAPI, tmp_path: Path
+) -> None:
+    rows = _rows(12)
+    rows[7] = {"content": "bad importance", "importance": 7}
+    src = _write(tmp_path / "in.jsonl", rows)
+    with pytest.raises(ValidationError, match="line 8.*importance"):
+        import_jsonl(api, src, batch_size=5)
+    # Lines 1-5 were committed with their checkpoint; line 6-10's batch left nothing.
+    assert api.db.scalar("SELECT lines_done FROM imports") == 5
+    before = table_counts(api)
+    rows[7] = {"content": "fixed importance", "importance": 0.7}
+    _write(src, rows)  # lines 1-5 unchanged: the import resumes after them
+    report = import_jsonl(api, src, batch_size=5).to_dict()
+    assert report["resumed_at_line"] == 5 and report["duplicates"] == 0
+    assert table_counts(api)["facts"] == before["facts"] + 5
+    # A change inside the committed part starts over; what is known is recognised.
+    rows[0] = {"content": "A new first line"}
+    _write(src, rows)
+    restart = import_jsonl(api, src, batch_size=5).to_dict()
+    assert restart["resumed_at_line"] == 0 and restart["facts"] == 1
+    assert restart["duplicates"] == 11
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"content": "x", "colour": "red"}', "unknown key 'colour'"),
+        ('{"type": "memo", "content": "x"}', "type must be"),
+        ('{"speaker": "a", "text": "b"}', "session_id"),
+        ('{"content": "my key is sk-abcdefghijklmnopqrstuvwxyz123456"}', "line 1"),
+    ],
+)
+def test_bad_lines_are_named_and_skippable(
+    api: MemoryAPI, tmp_path: Path, line: str, message: str
+) -> None:
+    src = _write(tmp_path / "in.jsonl", [line, {"content": "A good fact"}])
+    before = table_counts(api)
+    with pytest.raises(ValidationError, match=message):
+        import_jsonl(api, src)
+    assert table_counts(api) == before
+    report = import_jsonl(api, src, skip_invalid=True).to_dict()
+    assert report["skipped"] == 1 and report["facts"] == 1
+    assert report["skipped_lines"][0].startswith("line 1:")
+
+
+def test_cli_import(api: MemoryAPI, home: Path, tmp_path: Path) -> None:
+    src = _write(tmp_path / "in.jsonl", _rows(6))
+    run = subprocess.run(
+        [sys.executable, "-m", "hermes_memory.cli", "--home", str(home), "import", str(src)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "4 facts, 2 turns" in run.stdout
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hermes_memory.cli",
+            "--home",
+            str(home),
+            "import",
+            str(tmp_path / "missing.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 1 and "no file at" in bad.stderr
+
+
+def test_invalid_utf8_is_named_and_nothing_is_written(api: MemoryAPI, tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b'{"content": "fine"}\n{"content": "\xff\xfe"}\n')
+    before = table_counts(api)
+    with pytest.raises(ValidationError, match="line 2: not UTF-8"):
+        import_jsonl(api, src)
+    assert table_counts(api) == before
