@@ -6,7 +6,10 @@ Derived state only: every row names the tier-2 item it came from
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -146,6 +149,19 @@ class VectorStore:
         self._table = None
         self._snapshot = None
 
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One writer at a time across processes. LanceDB resolves concurrent commits
+        by retrying with back-off, which starved some writers for seconds when an
+        agent, the CLI and a job wrote at once; a queue on a file lock is fair."""
+        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with open(self.path / ".write.lock", "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
     def upsert(self, rows: list[dict[str, Any]], vectors: np.ndarray) -> None:
         """Replace every chunk of the items in ``rows`` with the given ones."""
         if not rows:
@@ -154,8 +170,9 @@ class VectorStore:
         data = [{**r, "vector": vectors[i].tolist()} for i, r in enumerate(rows)]
         try:
             table = self.table()
-            self._delete_items(table, items)
-            table.add(data)
+            with self._writing():
+                self._delete_items(table, items)
+                table.add(data)
         except DerivedTierError:
             raise
         except Exception as exc:
@@ -164,7 +181,9 @@ class VectorStore:
     def delete(self, item_uuids: list[str]) -> None:
         if item_uuids:
             try:
-                self._delete_items(self.table(), item_uuids)
+                table = self.table()
+                with self._writing():
+                    self._delete_items(table, item_uuids)
             except DerivedTierError:
                 raise
             except Exception as exc:
@@ -282,7 +301,9 @@ class VectorStore:
         """Compact fragments and drop table versions older than ``keep_versions_for``
         (long enough that no reader in another process still uses them)."""
         try:
-            self.table().optimize(cleanup_older_than=keep_versions_for)
+            table = self.table()
+            with self._writing():
+                table.optimize(cleanup_older_than=keep_versions_for)
         except DerivedTierError:
             raise
         except Exception as exc:
