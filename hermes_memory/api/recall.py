@@ -75,6 +75,10 @@ def recall(
             query_vector = embedding.result(timeout=embed_wait)[0]
             if "tier3" in tiers:
                 _from_tier3(api, query_vector, per_tier, pool)
+                if api.semantic is not None and api.semantic.status().get("status") == (
+                    "needs_repair"
+                ):
+                    degraded.append("tier3: index incomplete (doctor --repair rebuilds it)")
         except TimeoutError:
             degraded.append("tier3: embedding model not ready yet")
         except Exception as exc:  # the derived tier failing must not fail recall

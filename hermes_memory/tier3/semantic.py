@@ -283,7 +283,12 @@ class SemanticIndex:
     def search_vector(
         self, vector: np.ndarray, owner: Owner, *, limit: int, kinds: tuple[str, ...] = ()
     ) -> list[VectorHit]:
-        return self.store.search(vector, owner, limit=limit, kinds=kinds)
+        hits = self.store.search(vector, owner, limit=limit, kinds=kinds)
+        if self.store.created:
+            self.store.created = False
+            if self.status().get("status") not in ("empty", "rebuilding", "needs_repair"):
+                self.mark("needs_repair", last_error="the vector table was missing")
+        return hits
 
     def counts(self) -> dict[str, Any]:
         """Truth vs vectors: items missing from the index, orphans (vectors of items

@@ -88,6 +88,10 @@ class VectorStore:
         self._snapshot: _Snapshot | None = None
         self._conn: Any = None
         self._open_lock = threading.Lock()
+        # Set when this process had to create the table: if an index had been built
+        # before, the table vanished (deleted by hand, lost with a disk).
+        self.created = False
+        self._rebuilding = False
 
     @property
     def _db(self) -> Any:
@@ -129,6 +133,7 @@ class VectorStore:
                     self._table = table
                 else:
                     self._table = self._db.create_table(TABLE, schema=schema(self.dim))
+                    self.created = not self._rebuilding
             except DerivedTierError:
                 raise
             except Exception as exc:
@@ -148,6 +153,7 @@ class VectorStore:
             raise DerivedTierError(f"cannot drop vector table: {exc}") from None
         self._table = None
         self._snapshot = None
+        self._rebuilding = True  # the next table is created on purpose
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
