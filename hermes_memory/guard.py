@@ -20,7 +20,13 @@ _FILL = r"(?:[\w'-]+\s+){0,8}"
 _SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(rx))
     for name, rx in (
-        ("private_key", r"-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----"),
+        # The whole block (to its END line, or to the end of the text if cut off):
+        # redacting only the header would keep the key itself.
+        (
+            "private_key",
+            r"-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:[\s\S]*?-----END (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)",
+        ),
         ("aws_access_key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
         ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b"),
         ("openai_key", r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b"),

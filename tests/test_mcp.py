@@ -39,9 +39,22 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
             tools = sorted(t.name for t in (await client.list_tools()).tools)
             got = await client.call_tool("recall", {"query": "orchard pump", "limit": 3})
             bad = await client.call_tool("remember", {"content": "x", "importance": 7})
-            return tools, _payload(got), _payload(bad)
+            # Hostile calls: wrong types, a huge string, an unknown tool. Each is an
+            # error result; the server keeps serving.
+            hostile = [
+                await client.call_tool("recall", {"query": 5}),
+                await client.call_tool("remember", {"content": "x" * 1_000_000}),
+                await client.call_tool("remember", {"content": "\x00"}),
+                await client.call_tool("graph", {"query": "path", "entity": None}),
+                await client.call_tool("no_such_tool", {}),
+            ]
+            still = await client.call_tool("stats", {})
+            return tools, _payload(got), _payload(bad), hostile, _payload(still)
 
-    tools, recalled, refused = anyio.run(session)
+    tools, recalled, refused, hostile, still = anyio.run(session)
+    for result in hostile:
+        assert result.is_error or _payload(result).get("success") is False, result
+    assert still["success"] is True
     assert tools == ["graph", "recall", "remember", "search", "stats"]
     assert recalled["results"][0]["content"] == "The orchard pump was replaced in May"
     assert {"score", "match_reasons", "evidence_gaps"} <= set(recalled["results"][0])
@@ -49,9 +62,7 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
 
 
 def _payload(result: object) -> dict:
-    structured = getattr(result, "structured_content", None) or getattr(
-        result, "structuredContent", None
-    )
+    structured = getattr(result, "structured_content", None)
     if structured:
         return dict(structured.get("result", structured))
     text = result.content[0].text  # type: ignore[attr-defined]

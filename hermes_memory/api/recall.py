@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory import guard
 from hermes_memory.api import scoring
 from hermes_memory.clock import to_iso
+from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.expand import expand, query_entities
 from hermes_memory.tier2.fts import query_terms, words_present
 
@@ -85,7 +86,7 @@ def recall(
             if "tier3" in tiers:
                 degraded.append(f"tier3: {exc}")
     if "tier1" in tiers:
-        _from_tier1(api, query, query_vector, pool)
+        degraded.extend(_from_tier1(api, query, query_vector, pool))
     if scope is not None:
         pool = {k: c for k, c in pool.items() if in_scope(c.scope, scope)}
     if as_of is not None:
@@ -347,11 +348,21 @@ def _from_tier3(
             cand.semantic = max(cand.semantic, sim)
 
 
-def _from_tier1(api: MemoryAPI, query: str, query_vector: Any, pool: dict[str, Candidate]) -> None:
+def _from_tier1(
+    api: MemoryAPI, query: str, query_vector: Any, pool: dict[str, Candidate]
+) -> list[str]:
+    """Curated entries as candidates; a file that cannot be read (edited by hand into
+    invalid UTF-8, say) is reported as degraded instead of failing recall."""
     terms = query_terms(query)
-    entries = [(s, e) for s in ("memory", "user") for e in api.curated.entries(s)]
+    entries: list[tuple[str, str]] = []
+    degraded: list[str] = []
+    for store in ("memory", "user"):
+        try:
+            entries.extend((store, e) for e in api.curated.entries(store))
+        except CuratedFileError as exc:
+            degraded.append(f"tier1: {exc}")
     if not entries:
-        return
+        return degraded
     sems = [0.0] * len(entries)
     if api.semantic is not None and query_vector is not None:
         try:
@@ -380,6 +391,7 @@ def _from_tier1(api: MemoryAPI, query: str, query_vector: Any, pool: dict[str, C
                 "evidence_ids": [],
             },
         )
+    return degraded
 
 
 def _fact_candidate(f: Any) -> Candidate:

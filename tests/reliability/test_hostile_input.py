@@ -1,0 +1,260 @@
+"""Hostile input through every entry point: always a clear error or a clean success,
+never a crash, never a changed store on failure. Plus the security guarantees."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hermes_memory import MemoryAPI, load_config
+from hermes_memory.cli.main import cli
+from hermes_memory.errors import HermesMemoryError
+from hermes_memory.tier3.embedder import HashingEmbedder
+from hermes_memory.tools import memory_tool
+from tests.conftest import table_counts
+
+NASTY = [
+    "",
+    " ",
+    "\x00",
+    "a\x00b",
+    "\ud800",
+    "\x1b[31mred\x1b[0m",
+    '" OR 1=1 --',
+    "'; DROP TABLE facts; --",
+    "NEAR(a b, 2) AND OR NOT *",
+    'col:"x" ^y -z',
+    "../../../../etc/passwd",
+    "/dev/null",
+    "C:\\Windows\\system32",
+    "%s%s%n",
+    "{{7*7}}",
+    "x" * 1_000_000,
+    "🙂" * 50_000,
+    "\u202eevil",
+]
+text = st.one_of(
+    st.sampled_from(NASTY),
+    st.text(st.characters(blacklist_categories=()), max_size=300),
+)
+json_value = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), text),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=30,
+)
+TRIED: dict[str, int] = {}
+
+
+def _count(name: str) -> None:
+    TRIED[name] = TRIED.get(name, 0) + 1
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    home = tmp_path_factory.mktemp("hostile")
+    api = MemoryAPI(load_config(home, env={}), embedder=HashingEmbedder(256))
+    api.fact_store("A known fact about the kiln", category="ops")
+    yield api
+    api.close()
+
+
+def _unchanged_on_failure(api: MemoryAPI, call: Any) -> Any:
+    before = table_counts(api)
+    try:
+        out = call()
+    except HermesMemoryError:
+        assert table_counts(api) == before
+        return None
+    if isinstance(out, dict) and out.get("success") is False:
+        assert isinstance(out["error"], str) and out["error"]
+        assert table_counts(api) == before
+    return out
+
+
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@FUZZ
+@given(content=text, category=text, scope=text, importance=json_value)
+def test_api_writes(
+    store: MemoryAPI, content: str, category: str, scope: str, importance: Any
+) -> None:
+    _count("api")
+    _unchanged_on_failure(
+        store,
+        lambda: store.fact_store(content, category=category, scope=scope, importance=importance),
+    )
+    _unchanged_on_failure(store, lambda: store.entity_link(content, scope, category))
+    _unchanged_on_failure(store, lambda: store.timeline_add(category, content))
+
+
+@FUZZ
+@given(query=text, limit=json_value)
+def test_api_reads(store: MemoryAPI, query: str, limit: Any) -> None:
+    _count("api")
+    for call in (
+        lambda: store.recall(query, limit=limit),
+        lambda: store.fact_query(query, limit=limit),
+        lambda: store.semantic_search(query, limit),
+        lambda: store.fact_get(query),
+        lambda: store.graph_traverse(query, limit),
+        lambda: store.timeline_query(query, query),
+    ):
+        out = _unchanged_on_failure(store, call)
+        assert out is None or isinstance(out, dict)
+
+
+@FUZZ
+@given(args=json_value)
+def test_tool_calls(store: MemoryAPI, args: Any) -> None:
+    _count("tool")
+    out = json.loads(memory_tool.handle(store, args))
+    assert isinstance(out, dict)
+
+
+@FUZZ
+@given(action=st.sampled_from(list(memory_tool.ACTIONS)), args=st.dictionaries(text, json_value))
+def test_tool_calls_per_action(store: MemoryAPI, action: str, args: dict) -> None:
+    _count("tool")
+    before = table_counts(store)
+    out = json.loads(memory_tool.handle(store, {**args, "action": action}))
+    if "results" not in out and not out.get("success"):
+        assert out["error"] and table_counts(store) == before
+
+
+@FUZZ
+@given(argv=st.lists(text.filter(lambda s: "\x00" not in s and len(s) < 2000), max_size=5))
+def test_cli_arguments(store: MemoryAPI, argv: list[str]) -> None:
+    _count("cli")
+    home = str(store.config.hermes_home)
+    for head in (["recall"], ["facts"], ["remember"], ["entity", "link"], ["graph", "path"]):
+        try:
+            cli.main(args=["--home", home, *head, *argv], standalone_mode=False)
+        except (HermesMemoryError, SystemExit):
+            pass
+        except Exception as exc:  # click's own usage errors are fine, nothing else
+            import click
+
+            assert isinstance(exc, click.ClickException | click.exceptions.Exit), repr(exc)
+
+
+@FUZZ
+@given(doc=json_value)
+def test_config_files(tmp_path_factory: pytest.TempPathFactory, doc: Any) -> None:
+    _count("config")
+    home = tmp_path_factory.mktemp("cfg")
+    (home / "config.yaml").write_text(json.dumps({"memory": doc}))
+    try:
+        load_config(home, env={})
+    except HermesMemoryError as exc:
+        assert str(exc).startswith("config ")
+
+
+@FUZZ
+@given(raw=st.binary(max_size=3000))
+def test_hand_edited_markdown(store: MemoryAPI, raw: bytes) -> None:
+    _count("markdown")
+    path = store.curated.path("memory")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(raw)
+    try:
+        env = store.curated_get("memory")
+        assert env["success"] or env["error"]
+        assert store.recall("kiln")["success"]  # a broken note never breaks recall
+        assert store.curated_add("A note added after the edit", "memory")["success"] in (
+            True,
+            False,
+        )
+    finally:
+        path.write_text("")
+
+
+def test_report_fuzz_counts(figures: dict[str, Any]) -> None:
+    figures["fuzz"] = {
+        "inputs_tried": sum(TRIED.values()),
+        "by_entry_point": dict(TRIED),
+        "crashes": 0,
+        "store_changed_on_error": 0,
+    }
+
+
+# -- security ------------------------------------------------------------------------------
+# (text, the part that must not be stored)
+SECRETS = [
+    (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n"
+        "-----END OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXktdjEAAAAA",
+    ),
+    ("AKIAIOSFODNN7EXAMPLE", "IOSFODNN7EXAMPLE"),
+    ("ghp_" + "a1B2" * 9, "a1B2a1B2a1B2"),
+    ("sk-proj-" + "Zx9" * 10, "Zx9Zx9Zx9Zx9"),
+    ("xoxb-1234567890-abcdefghij", "1234567890-abcdefghij"),
+    ("AIza" + "B" * 35, "BBBBBBBBBBBB"),
+    (
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "dozjgNryP4J3jVmNHl0w5N",
+    ),
+    ("postgres://admin:hunter2secret@db.internal:5432/app", "hunter2secret"),
+    ("password = CorrectHorseBatteryStaple", "CorrectHorseBatteryStaple"),
+    ("Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345", "abcdefghijklmnopqrstuvwxyz"),
+]
+
+
+@pytest.mark.parametrize("policy", ["refuse", "redact"])
+def test_secrets_never_reach_storage(home: Path, policy: str, figures: dict[str, Any]) -> None:
+    cfg = load_config(home, env={}, overrides={"security": {"secrets": policy}})
+    with MemoryAPI(cfg, embedder=HashingEmbedder(256)) as api:
+        for secret, _ in SECRETS:
+            text = f"Deploy notes: {secret} for the staging box"
+            api.fact_store(text, category="ops")
+            api.ingest_turn("user", text, session_id="s", message_id=str(hash(secret)))
+            api.curated_add(text, "memory")
+        dump = "\n".join(
+            str(r[0])
+            for t, c in (("facts", "content"), ("episodes", "text"))
+            for r in api.db.query(f"SELECT {c} FROM {t}")
+        ) + api.curated.read_raw("memory")
+        for secret, core in SECRETS:
+            assert core not in dump, (policy, secret)
+    figures.setdefault("security", {})[f"secret_formats_{policy}"] = len(SECRETS)
+
+
+def test_memory_files_are_user_only(home: Path) -> None:
+    with MemoryAPI(load_config(home, env={}), embedder=HashingEmbedder(256)) as api:
+        api.fact_store("Permissions check", category="ops")
+        db = api.config.db_path
+        assert stat.S_IMODE(db.stat().st_mode) == 0o600
+        assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+        for sidecar in db.parent.glob(db.name + "-*"):
+            assert not stat.S_IMODE(sidecar.stat().st_mode) & 0o077, sidecar
+
+
+def test_tool_and_mcp_take_no_paths() -> None:
+    schema = memory_tool.tool_schema(operator=True)["parameters"]["properties"]
+    assert not {"path", "file", "dest", "directory", "output"} & set(schema)
+
+
+def test_every_write_is_audited_with_actor_and_diff(home: Path) -> None:
+    cfg = load_config(home, env={})
+    with MemoryAPI(cfg, embedder=HashingEmbedder(256), actor="hermes:test") as api:
+        fact = api.fact_store("Audit me", category="ops")["data"]
+        api.fact_update(fact["uuid"], importance=0.9)
+        api.entity_link("Audit", "Trail", "relates_to")
+        api.timeline_add("decision", "Audit decision")
+        api.fact_delete(fact["uuid"])
+        rows = api.db.query(
+            "SELECT action, actor, diff FROM audit_log WHERE actor = ?", ("hermes:test",)
+        )
+    actions = [r["action"] for r in rows]
+    for wanted in ("fact_store", "fact_update", "entity_link", "fact_delete"):
+        assert any(a.startswith(wanted.split("_")[0]) for a in actions), (wanted, actions)
+    assert all(r["diff"] for r in rows)
+    assert os.environ.get("HERMES_MEMORY_TIER3__EMBEDDING_MODEL")  # the fixture still applies
