@@ -100,7 +100,9 @@ class MemoryAPI:
         self.semantic: SemanticIndex | None = None
         if self.config.tier3.enabled:
             t3 = self.config.tier3
-            emb = embedder or default_embedder(t3.embedding_model, t3.embedding_dim, t3.batch_size)
+            emb = embedder or default_embedder(
+                t3.embedding_model, t3.embedding_dim, t3.batch_size, t3.runtime
+            )
             self.semantic = SemanticIndex(
                 self.db,
                 VectorStore(

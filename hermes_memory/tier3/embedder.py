@@ -12,12 +12,14 @@ import hashlib
 import os
 import re
 import threading
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from hermes_memory.errors import DerivedTierError
+from hermes_memory.tier3.onnx_runtime import OnnxEncoder
 
 Vectors = npt.NDArray[np.float32]
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -34,6 +36,7 @@ class Embedder(Protocol):
 
 
 _MODELS: dict[str, object] = {}
+_ONNX: dict[str, OnnxEncoder | None] = {}
 _MODELS_LOCK = threading.Lock()
 # One encode at a time per process: two at once only fight over the same cores.
 _ENCODE_LOCK = threading.Lock()
@@ -59,10 +62,32 @@ class SentenceTransformerEmbedder:
 
     degraded = False
 
-    def __init__(self, model: str = DEFAULT_MODEL, *, dim: int = 384, batch_size: int = 64):
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        dim: int = 384,
+        batch_size: int = 64,
+        runtime: str = "auto",
+    ) -> None:
         self.name = model
         self.dim = dim
         self.batch_size = batch_size
+        self.runtime = runtime  # auto: ONNX Runtime when it can run the model, else torch
+
+    def _onnx(self) -> OnnxEncoder | None:
+        """The ONNX encoder of this model (exported on first use), or None."""
+        if self.runtime == "torch":
+            return None
+        with _MODELS_LOCK:
+            if self.name not in _ONNX:
+                from hermes_memory.tier3 import onnx_runtime
+
+                path = Path(_model_path(self.name))
+                _ONNX[self.name] = onnx_runtime.load(path) if path.is_dir() else None
+                if _ONNX[self.name] is None and self.runtime == "onnx":
+                    raise DerivedTierError(f"ONNX Runtime cannot run {self.name!r}")
+            return _ONNX[self.name]
 
     def _model(self) -> object:
         with _MODELS_LOCK:
@@ -83,6 +108,12 @@ class SentenceTransformerEmbedder:
 
     def load(self) -> None:
         """Load the model now (for example in a background thread at start-up)."""
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        encoder = self._onnx()
+        if encoder is not None:
+            encoder.warm()
+            return
         model = self._model()
         # sentence-transformers 5 renamed the method; keep both spellings working.
         get_dim = getattr(model, "get_embedding_dimension", None) or getattr(
@@ -94,6 +125,11 @@ class SentenceTransformerEmbedder:
     def embed_batch(self, texts: list[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        encoder = self._onnx()
+        if encoder is not None:
+            with _ENCODE_LOCK:
+                small = len(texts) <= SMALL_INPUT
+                return encoder.encode(texts, batch_size=self.batch_size, threads=1 if small else 2)
         model = self._model()
         import torch
 
@@ -152,7 +188,7 @@ class HashingEmbedder:
         out[row, (value >> 1) % self.dim] += sign * weight
 
 
-def default_embedder(model: str, dim: int, batch_size: int) -> Embedder:
+def default_embedder(model: str, dim: int, batch_size: int, runtime: str = "auto") -> Embedder:
     if model.startswith("hashing"):
         return HashingEmbedder(dim)
-    return SentenceTransformerEmbedder(model, dim=dim, batch_size=batch_size)
+    return SentenceTransformerEmbedder(model, dim=dim, batch_size=batch_size, runtime=runtime)

