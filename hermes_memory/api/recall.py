@@ -69,16 +69,18 @@ def recall(
     if "tier2" in tiers:
         _from_tier2(api, query, per_tier, pool, scope)
     query_vector = None
-    if "tier3" in tiers and api.semantic is None:
+    sem = api.semantic
+    if "tier3" in tiers and sem is None:
         degraded.append("tier3: disabled")
-    elif embedding is not None:
+    elif embedding is not None and sem is not None:
         try:
             query_vector = embedding.result(timeout=embed_wait)[0]
-            if "tier3" in tiers:
+            if "tier3" in tiers and embed_wait is not None and not sem.store.is_open:
+                # A bounded caller (prefetch at start-up) does not wait for LanceDB.
+                degraded.append("tier3: vector index still opening")
+            elif "tier3" in tiers:
                 _from_tier3(api, query_vector, per_tier, pool)
-                if api.semantic is not None and api.semantic.status().get("status") == (
-                    "needs_repair"
-                ):
+                if sem.status().get("status") == "needs_repair":
                     degraded.append("tier3: index incomplete (doctor --repair rebuilds it)")
         except TimeoutError:
             degraded.append("tier3: embedding model not ready yet")

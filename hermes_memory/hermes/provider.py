@@ -76,10 +76,12 @@ class HermesMemoryProvider(MemoryProvider):
         try:
             api = self._api
             if api is not None and api.semantic is not None:
-                api.semantic.store.open()
+                # The model first (~1 s from the ONNX cache): the first prefetch can then
+                # use it for the curated files while LanceDB still opens (~2 s).
                 load = getattr(api.semantic.embedder, "load", None)
                 if load is not None:
                     load()
+                api.semantic.store.open()
         except Exception as exc:  # recall degrades to the lexical tiers and says so
             log.warning("hermes_memory: embedding model unavailable: %s", exc)
         finally:

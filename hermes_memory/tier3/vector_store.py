@@ -115,6 +115,11 @@ class VectorStore:
                         ) from None
         return self._conn
 
+    @property
+    def is_open(self) -> bool:
+        """Connected already (the first connection imports LanceDB: ~2 s)."""
+        return self._conn is not None
+
     def open(self) -> None:
         """Connect and open the table now (for example from a warm-up thread)."""
         self.table()
