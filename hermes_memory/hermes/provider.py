@@ -103,10 +103,7 @@ class HermesMemoryProvider(MemoryProvider):
         api = self._api
         if api is None:
             return
-        if self._read_only is None and api.semantic is not None:
-            self._ready.wait(_DRAIN_ON_SHUTDOWN_S)
-            with self._lock, contextlib.suppress(HermesMemoryError):
-                api.semantic.drain(limit=api.config.limits.max_embedding_queue)
+        self._flush(_DRAIN_ON_SHUTDOWN_S)
         with self._lock:
             api.close()
             self._api = None
@@ -183,10 +180,14 @@ class HermesMemoryProvider(MemoryProvider):
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """Flush: index whatever this session left queued."""
+        self._flush(30.0)
+
+    def _flush(self, wait: float) -> None:
+        """Embed what the outbox holds, once the model is ready (at most ``wait`` s)."""
         api = self._api
         if api is None or self._read_only or api.semantic is None:
             return
-        self._ready.wait(30.0)
+        self._ready.wait(wait)
         with self._lock, contextlib.suppress(HermesMemoryError):
             api.semantic.drain(limit=api.config.limits.max_embedding_queue)
 
