@@ -45,6 +45,12 @@ _ENCODE_LOCK = threading.Lock()
 SMALL_INPUT = 8
 
 
+def _offline() -> None:
+    """Never reach for a hub at run time: the weights ship in a package."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
 def _model_path(name: str) -> str:
     if name == DEFAULT_MODEL:
         try:
@@ -83,18 +89,18 @@ class SentenceTransformerEmbedder:
             if self.name not in _ONNX:
                 from hermes_memory.tier3 import onnx_runtime
 
+                _offline()  # the one-time export loads the model with transformers
                 path = Path(_model_path(self.name))
                 _ONNX[self.name] = onnx_runtime.load(path) if path.is_dir() else None
-                if _ONNX[self.name] is None and self.runtime == "onnx":
-                    raise DerivedTierError(f"ONNX Runtime cannot run {self.name!r}")
-            return _ONNX[self.name]
+            encoder = _ONNX[self.name]
+        if encoder is None and self.runtime == "onnx":
+            raise DerivedTierError(f"ONNX Runtime cannot run {self.name!r}")
+        return encoder
 
     def _model(self) -> object:
         with _MODELS_LOCK:
             if self.name not in _MODELS:
-                # Never reach for a hub at run time: the weights ship in a package.
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                _offline()
                 from sentence_transformers import SentenceTransformer
 
                 try:
@@ -108,12 +114,8 @@ class SentenceTransformerEmbedder:
 
     def load(self) -> None:
         """Load the model now (for example in a background thread at start-up)."""
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        encoder = self._onnx()
-        if encoder is not None:
-            encoder.warm()
-            return
+        if self._onnx() is not None:
+            return  # loading it ran it once already
         model = self._model()
         # sentence-transformers 5 renamed the method; keep both spellings working.
         get_dim = getattr(model, "get_embedding_dimension", None) or getattr(
