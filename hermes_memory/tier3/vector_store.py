@@ -139,6 +139,7 @@ class VectorStore:
                 else:
                     self._table = self._db.create_table(TABLE, schema=schema(self.dim))
                     self.created = not self._rebuilding
+                    self._rebuilding = False
             except DerivedTierError:
                 raise
             except Exception as exc:
@@ -165,7 +166,7 @@ class VectorStore:
         """One writer at a time across processes. LanceDB resolves concurrent commits
         by retrying with back-off, which starved some writers for seconds when an
         agent, the CLI and a job wrote at once; a queue on a file lock is fair."""
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # Every write follows table(), whose connection made the directory.
         with open(self.path / ".write.lock", "a+b") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
