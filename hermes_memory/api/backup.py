@@ -40,10 +40,14 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _counts(path: Path) -> dict[str, int]:
+def _counts(conn: sqlite3.Connection) -> dict[str, int]:
+    return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in _COUNTED}
+
+
+def _file_counts(path: Path) -> dict[str, int]:
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in _COUNTED}
+        return _counts(conn)
     finally:
         conn.close()
 
@@ -87,7 +91,7 @@ def backup(api: MemoryAPI, dest: Path | None = None) -> dict[str, Any]:
             "created_at": to_iso(api.clock()),
             "profile": api.config.profile,
             "schema_version": version,
-            "counts": _counts(db_copy),
+            "counts": _file_counts(db_copy),
             "files": {name: _sha256(data) for name, data in files.items()},
         }
         files["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
@@ -182,14 +186,15 @@ def restore(api: MemoryAPI, archive: Path, *, force: bool = False) -> dict[str, 
     return {
         "restored_from": str(archive),
         "created_at": manifest.get("created_at"),
-        "counts": _counts_live(api),
+        "counts": _live_counts(api),
         "kept": kept,
         "derived": derived,
     }
 
 
-def _counts_live(api: MemoryAPI) -> dict[str, int]:
-    return {t: int(api.db.scalar(f"SELECT COUNT(*) FROM {t}")) for t in _COUNTED}
+def _live_counts(api: MemoryAPI) -> dict[str, int]:
+    with api.db.snapshot() as conn:
+        return _counts(conn)
 
 
 def _rebuild_derived(api: MemoryAPI) -> dict[str, Any]:
