@@ -136,17 +136,24 @@ def import_jsonl(
     report = ImportReport(lines=start, resumed_at=start)
     advance(start)
     view = _deferred(api)
+    marks: dict[int, str] = {}  # past 64 KiB the fingerprint stops changing: read it once
+
+    def commit(lines: list[tuple[int, str]], offset: int) -> None:
+        length = min(offset, _HEAD)
+        if length not in marks:
+            marks[length] = fingerprint(path, length)
+        _commit(view, source, marks[length], lines, report, skip_invalid, embed)
+        advance(len(lines))
+
     pending: list[tuple[int, str]] = []
     offset = 0
     for number, line, offset in _records(path, start):
         pending.append((number, line))
         if len(pending) >= batch_size:
-            _commit(view, source, fingerprint(path, offset), pending, report, skip_invalid, embed)
-            advance(len(pending))
+            commit(pending, offset)
             pending = []
     if pending:
-        _commit(view, source, fingerprint(path, offset), pending, report, skip_invalid, embed)
-        advance(len(pending))
+        commit(pending, offset)
     return report
 
 
