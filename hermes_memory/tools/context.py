@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +126,6 @@ class SkillManifest:
     memory_tiers: tuple[str, ...] = TIERS
     memory_queries: tuple[str, ...] = ()
     path: Path | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*(\n|\Z)", re.S)
