@@ -22,7 +22,6 @@ from hermes_memory.errors import StorageError
 from hermes_memory.hermes.scope import owner_from_hermes
 
 _BATCH = 200
-_ROLES = {"user": "user", "assistant": "assistant"}
 PREFIX = "hermes:"
 
 
@@ -149,7 +148,7 @@ def _import_one(
             continue
         batch.append(
             {
-                "speaker": _ROLES[row["role"]],
+                "speaker": row["role"],  # the query keeps user and assistant only
                 "text": text,
                 "session_id": session_id,
                 "message_id": message_id,
