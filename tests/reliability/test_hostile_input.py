@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -176,7 +177,11 @@ def test_hand_edited_markdown(store: MemoryAPI, raw: bytes) -> None:
         path.write_text("")
 
 
-def test_report_fuzz_counts(figures: dict[str, Any]) -> None:
+@pytest.fixture(scope="module", autouse=True)
+def report_fuzz_counts(figures: dict[str, Any]) -> Iterator[None]:
+    """After the module: how many generated cases each entry point took (reported, not
+    a test: the fuzz tests above are what can fail)."""
+    yield
     figures["fuzz"] = {
         "inputs_tried": sum(TRIED.values()),
         "by_entry_point": dict(TRIED),
