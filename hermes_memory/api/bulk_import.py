@@ -17,6 +17,7 @@ import copy
 import hashlib
 import json
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -137,23 +138,40 @@ def import_jsonl(
     advance(start)
     view = _deferred(api)
     marks: dict[int, str] = {}  # past 64 KiB the fingerprint stops changing: read it once
+    # Batch N is embedded on a worker thread while batch N+1 is parsed and stored: the
+    # model (native threads, no GIL) and the SQLite writes overlap instead of taking
+    # turns. One batch at most is in flight, so memory stays bounded.
+    embedding: Future[int] | None = None
+    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermes-import-embed")
 
     def commit(lines: list[tuple[int, str]], offset: int) -> None:
+        nonlocal embedding
         length = min(offset, _HEAD)
         if length not in marks:
             marks[length] = fingerprint(path, length)
-        _commit(view, source, marks[length], lines, report, skip_invalid, embed)
+        written = _commit(view, source, marks[length], lines, report, skip_invalid)
+        if embedding is not None:
+            report.embedded += embedding.result()
+            embedding = None
+        sem = api.semantic
+        if embed and sem is not None and written:
+            embedding = worker.submit(lambda: sem.drain(items=written).indexed)
         advance(len(lines))
 
-    pending: list[tuple[int, str]] = []
-    offset = 0
-    for number, line, offset in _records(path, start):
-        pending.append((number, line))
-        if len(pending) >= batch_size:
+    try:
+        pending: list[tuple[int, str]] = []
+        offset = 0
+        for number, line, offset in _records(path, start):
+            pending.append((number, line))
+            if len(pending) >= batch_size:
+                commit(pending, offset)
+                pending = []
+        if pending:
             commit(pending, offset)
-            pending = []
-    if pending:
-        commit(pending, offset)
+        if embedding is not None:
+            report.embedded += embedding.result()
+    finally:
+        worker.shutdown(wait=True)  # an error above still lets the batch in flight finish
     return report
 
 
@@ -172,8 +190,8 @@ def _commit(
     lines: list[tuple[int, str]],
     report: ImportReport,
     skip_invalid: bool,
-    embed: bool,
-) -> None:
+) -> list[str]:
+    """Store one batch and its checkpoint in one transaction; the stored uuids."""
     written: list[str] = []
     counts = {"fact": 0, "turn": 0, "dup": 0}
     skipped: list[str] = []
@@ -205,8 +223,7 @@ def _commit(
     report.turns += counts["turn"]
     report.duplicates += counts["dup"]
     report.skipped.extend(skipped)
-    if embed and api.semantic is not None and written:
-        report.embedded += api.semantic.drain(items=written).indexed
+    return written
 
 
 def _store(api: MemoryAPI, kind: str, fields: dict[str, Any], number: int) -> tuple[str, bool]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -61,25 +64,30 @@ def recall(
     bounds the wait for the query embedding (a model still loading: lexical only)."""
     pool: dict[str, Candidate] = {}
     degraded: list[str] = []
+    timings: dict[str, float] = {}
+    stage = _stopwatch(timings)
     embedding = None
     if api.semantic is not None and ("tier3" in tiers or "tier1" in tiers):
         # One query embedding serves tier 3 and the curated entries; it runs while
         # SQLite answers the lexical search (both release the GIL).
         embedding = _embedding_worker().submit(api.semantic.embed_cached, [query])
     if "tier2" in tiers:
-        _from_tier2(api, query, per_tier, pool, scope)
+        with stage("tier2"):
+            _from_tier2(api, query, per_tier, pool, scope)
     query_vector = None
     sem = api.semantic
     if "tier3" in tiers and sem is None:
         degraded.append("tier3: disabled")
     elif embedding is not None and sem is not None:
         try:
-            query_vector = embedding.result(timeout=embed_wait)[0]
+            with stage("embed"):
+                query_vector = embedding.result(timeout=embed_wait)[0]
             if "tier3" in tiers and embed_wait is not None and not sem.store.is_open:
                 # A bounded caller (prefetch at start-up) does not wait for LanceDB.
                 degraded.append("tier3: vector index still opening")
             elif "tier3" in tiers:
-                _from_tier3(api, query_vector, per_tier, pool)
+                with stage("tier3"):
+                    _from_tier3(api, query_vector, per_tier, pool)
                 if sem.status().get("status") == "needs_repair":
                     degraded.append("tier3: index incomplete (doctor --repair rebuilds it)")
         except TimeoutError:
@@ -88,7 +96,8 @@ def recall(
             if "tier3" in tiers:
                 degraded.append(f"tier3: {exc}")
     if "tier1" in tiers:
-        degraded.extend(_from_tier1(api, query, query_vector, pool))
+        with stage("tier1"):
+            degraded.extend(_from_tier1(api, query, query_vector, pool))
     if scope is not None:
         pool = {k: c for k, c in pool.items() if in_scope(c.scope, scope)}
     if as_of is not None:
@@ -110,9 +119,11 @@ def recall(
     via_graph: set[str] = set()
     if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
         try:
-            via_graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of)
+            with stage("graph"):
+                via_graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of)
         except Exception as exc:  # derived tier: recall goes on without it
             degraded.append(f"graph: {exc}")
+    rank_started = time.perf_counter()
     _share_context(api, pool, fused, cfg.context_weight)
     _prefer_valid(pool, fused, now if as_of is None else as_of, cfg.invalid_factor)
     # Never surface an unrelated or much weaker match on recency or importance alone.
@@ -131,7 +142,22 @@ def recall(
     gaps = evidence_gaps(query, out)
     for item in out:
         item["evidence_gaps"] = gaps
-    return out, {"degraded": degraded, "candidates": len(pool)}
+    timings["rank"] = (time.perf_counter() - rank_started) * 1000
+    return out, {"degraded": degraded, "candidates": len(pool), "timings_ms": timings}
+
+
+def _stopwatch(timings: dict[str, float]) -> Any:
+    """``with stage(name):`` adds the block's wall time (ms) to ``timings[name]``."""
+
+    @contextmanager
+    def stage(name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            timings[name] = timings.get(name, 0.0) + (time.perf_counter() - started) * 1000
+
+    return stage
 
 
 _WORKER: ThreadPoolExecutor | None = None

@@ -52,7 +52,8 @@ def recall(
         past = None if as_of is None else parse_time(as_of, "as_of")
         subqueries = recall_mod.split_query(text, api.config.recall.deep_query_chars)
         merged: dict[str, dict[str, Any]] = {}
-        meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries}
+        timings: dict[str, float] = {}  # per stage, summed over the sub-queries
+        meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries, "timings_ms": timings}
         for sub in subqueries:
             results, info = recall_mod.recall(
                 api,
@@ -66,6 +67,8 @@ def recall(
                 embed_wait=embed_wait,
             )
             meta["degraded"] = sorted(set(meta["degraded"]) | set(info["degraded"]))
+            for name, ms in info["timings_ms"].items():
+                timings[name] = round(timings.get(name, 0.0) + ms, 3)
             for r in results:
                 key = r.get("id") or r["content"]
                 if key not in merged or merged[key]["score"] < r["score"]:

@@ -108,6 +108,7 @@ _STARTERS = frozenset(
     "autumn fall winter mr mrs ms dr sir api ui ci cd qa pr prs id ids ai llm mondays "
     "tuesdays wednesdays thursdays fridays saturdays sundays weekends".split()
 )
+_NOT_NAMES = _NP_STOP | _STARTERS
 _ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|for)\s+$")
 _PLACE_CONTEXT = re.compile(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
@@ -156,6 +157,10 @@ class Extraction:
         for m in self.mentions:
             out.setdefault(m.name, m.type)
         return out
+
+
+_PLAIN = re.compile(r"[A-Za-z][\w-]*")
+_CAPITALISED = re.compile(r"[A-Z][a-z]+(-[A-Z][a-z]+)?|[A-Z]{2,5}")
 
 
 def extract(text: str) -> Extraction:
@@ -217,7 +222,7 @@ def _project(
 ) -> tuple[Mention, int] | None:
     word = toks[i][0]
     low = word.lower()
-    plain = re.fullmatch(r"[A-Za-z][\w-]*", word) and low not in _NP_STOP | _STARTERS
+    plain = _PLAIN.fullmatch(word) and low not in _NOT_NAMES
     if not plain and low not in COMPONENTS:
         return None
     prev = toks[i - 1][0].lower() if i else ""
@@ -228,7 +233,7 @@ def _project(
             break
         head = toks[i + n][0].lower()
         mods = toks[i : i + n]
-        if any(not re.fullmatch(r"[A-Za-z][\w-]*", w) or w.lower() in _NP_STOP for w, _, _ in mods):
+        if any(not _PLAIN.fullmatch(w) or w.lower() in _NP_STOP for w, _, _ in mods):
             break
         if any(w.lower() in table for w, _, _ in mods):
             return None  # "Kafka upgrade", "React app": the known name is the entity
@@ -258,7 +263,7 @@ def _preference_object(
     j = i
     while j < len(toks) and len(words) < 3:
         w = toks[j][0]
-        if not re.fullmatch(r"[A-Za-z][\w-]*", w) or w.lower() in _NP_STOP:
+        if not _PLAIN.fullmatch(w) or w.lower() in _NP_STOP:
             break
         if w.lower() in KNOWN:
             return None
@@ -277,7 +282,7 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
     j = i
     while j < len(toks) and len(words) < 3:
         w = toks[j][0]
-        if not re.fullmatch(r"[A-Z][a-z]+(-[A-Z][a-z]+)?|[A-Z]{2,5}", w) or w.lower() in _STARTERS:
+        if not _CAPITALISED.fullmatch(w) or w.lower() in _STARTERS:
             break
         words.append(toks[j])
         j += 1

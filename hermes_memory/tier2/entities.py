@@ -79,17 +79,24 @@ class EntityStore:
                 entity_type if row["entity_type"] in ("concept", "other") else row["entity_type"]
             )
             new_desc = description or row["description"]
+            changed = added or new_type != row["entity_type"] or new_desc != row["description"]
             conn.execute(
-                "UPDATE entities SET aliases = ?, entity_type = ?, description = ?, "
-                "last_seen = ?, occurrence_count = occurrence_count + 1 WHERE id = ?",
-                (json.dumps(merged), new_type, new_desc, now, row["id"]),
+                "UPDATE entities SET last_seen = ?, occurrence_count = occurrence_count + 1 "
+                "WHERE id = ?",
+                (now, row["id"]),
             )
+            if changed:  # only then: the update re-indexes the entity's FTS row
+                conn.execute(
+                    "UPDATE entities SET aliases = ?, entity_type = ?, description = ? "
+                    "WHERE id = ?",
+                    (json.dumps(merged), new_type, new_desc, row["id"]),
+                )
             for alias in added:
                 conn.execute(
                     "INSERT OR IGNORE INTO entity_aliases VALUES (?, ?)",
                     (normalize_name(alias), row["id"]),
                 )
-            if added or new_type != row["entity_type"] or new_desc != row["description"]:
+            if changed:
                 journal.audit(
                     conn,
                     now=now,

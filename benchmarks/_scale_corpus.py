@@ -1,0 +1,170 @@
+"""A deterministic generator of a long-lived agent's memories, for the scale benchmark.
+
+Facts and conversation turns about a few thousand people, projects, tools and places,
+spread over two years: entities recur, relations between them are stated in many
+ways, and the wording varies enough that near-identical texts are rare (as in a real
+profile, where the consolidate job merges the few that are).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+FIRST = (
+    "Alice Bob Carol Dmitri Elena Farid Grace Hiro Ines Jonas Kavya Liam Mei Nadia Omar "
+    "Priya Quinn Rosa Sven Tomas Uma Victor Wen Ximena Yusuf Zoe Amara Bruno Chloe Diego "
+    "Esther Felix Greta Hugo Ivy Jamal Kenji Lena Marco Nora Oscar Paula Rafael Sana Theo "
+    "Ursula Vera Willem Yara Zane"
+).split()
+LAST = (
+    "Okafor Schmidt Tanaka Rossi Novak Haddad Larsen Costa Dubois Kowalski Moreau Singh "
+    "Silva Jensen Petrov Nakamura Fischer Garcia Ibrahim Lindqvist Murphy Otieno Park "
+    "Quispe Reyes Sato Tran Varga Weber Zhou"
+).split()
+TOOLS = (
+    "PostgreSQL MySQL Redis Kafka Kubernetes Terraform Grafana Prometheus Nginx Django "
+    "FastAPI React Rust Go Python SQLite LanceDB Elasticsearch RabbitMQ Celery Airflow "
+    "Spark Docker Vault Ansible Jenkins GitLab Sentry ClickHouse DuckDB Flutter Svelte"
+).split()
+AREAS = (
+    "billing orders search auth payments analytics ingest gateway notifications reporting "
+    "inventory checkout onboarding scheduler pricing shipping invoicing ledger catalog "
+    "recommendations fraud support identity exports"
+).split()
+PLACES = (
+    "Lisbon Berlin Osaka Nairobi Toronto Lyon Krakow Seoul Austin Porto Oslo Madrid "
+    "Dublin Tallinn Valencia Kyoto Accra Montreal Bergen Utrecht"
+).split()
+HOBBIES = (
+    "climbing pottery chess sailing running baking cycling photography gardening "
+    "painting surfing birdwatching"
+).split()
+MONTHS = (
+    "January February March April May June July August September October November December"
+).split()
+
+
+class Generator:
+    """``records(n)`` yields ``n`` JSONL-ready dicts: about 60% facts, 40% turns."""
+
+    def __init__(self, seed: int, *, start: float, days: float = 730.0) -> None:
+        self.rng = random.Random(seed)
+        self.start = start
+        self.span = days * 86_400
+        names = [f"{f} {last}" for f in FIRST for last in LAST]
+        self.rng.shuffle(names)
+        self.people = names[:1200]
+        self.projects = [f"{a}-{t.lower()}" for a in AREAS for t in TOOLS[:12]]
+
+    def _when(self, i: int, n: int) -> float:
+        """Mostly in order over the span, with some jitter (late writes happen)."""
+        base = self.start + self.span * i / max(n, 1)
+        return base + self.rng.uniform(-3, 3) * 86_400
+
+    def _date(self) -> str:
+        r = self.rng
+        return f"{r.randint(1, 28)} {r.choice(MONTHS)} {r.choice([2025, 2026])}"
+
+    def fact(self) -> dict[str, Any]:
+        r = self.rng
+        p, q = r.sample(self.people, 2)
+        proj, tool, place = r.choice(self.projects), r.choice(TOOLS), r.choice(PLACES)
+        text = r.choice(
+            [
+                f"{p} owns the {proj} service and reviews its releases",
+                f"{p} works with {q} on {proj}",
+                f"The {proj} service stores its data in {tool} since {self._date()}",
+                f"{p} moved to {place} in {r.choice(MONTHS)} {r.choice([2025, 2026])}",
+                f"{p} prefers {r.choice(['short', 'detailed', 'written', 'spoken'])} "
+                f"updates about {proj}",
+                f"{p} is allergic to {r.choice(['peanuts', 'shellfish', 'pollen', 'cats'])}",
+                f"{p} spends weekends on {r.choice(HOBBIES)} near {place}",
+                f"We decided to migrate {proj} from {tool} to {r.choice(TOOLS)} "
+                f"before {self._date()}",
+                f"{p} reports to {q} and leads the {proj} on-call rota",
+                f"The {proj} p95 latency budget is {r.randint(20, 900)} ms",
+                f"{p}'s birthday is on {self._date()[:-5]}",
+                f"{p} and {q} met at the {place} offsite",
+            ]
+        )
+        return {
+            "type": "fact",
+            "content": text,
+            "category": r.choice(["general", "project", "preference", "user", "decision"]),
+            "importance": round(r.random(), 2),
+        }
+
+    def turn(self, session: int, number: int) -> dict[str, Any]:
+        r = self.rng
+        p = r.choice(self.people)
+        proj, tool = r.choice(self.projects), r.choice(TOOLS)
+        text = r.choice(
+            [
+                f"Can you check why the {proj} deploy failed last night?",
+                f"I talked to {p} about {proj}; they want to try {tool} next sprint.",
+                f"The {tool} cluster for {proj} ran out of disk again this morning.",
+                f"Remind me to send {p} the {proj} numbers on {r.choice(MONTHS)} "
+                f"{r.randint(1, 28)}.",
+                f"I'm back from {r.choice(PLACES)}; {p} says hi.",
+                f"Let's keep {proj} on {tool} until the {r.choice(AREAS)} migration is done.",
+                f"{p} found a bug in {proj}: requests over {r.randint(2, 64)} MB time out.",
+                f"I started {r.choice(HOBBIES)} lessons with {p}, it is great fun.",
+                f"Summarise what we know about the {proj} incident from {self._date()}.",
+            ]
+        )
+        return {
+            "type": "turn",
+            "speaker": r.choice(["user", "assistant"]) if number % 2 else "user",
+            "text": text,
+            "session_id": f"chat-{session}",
+            "message_id": f"m{session}-{number}",
+        }
+
+    def records(self, n: int) -> Iterator[dict[str, Any]]:
+        session, number = 0, 0
+        for i in range(n):
+            if self.rng.random() < 0.4:
+                if number >= self.rng.randint(6, 30):
+                    session, number = session + 1, 0
+                rec = self.turn(session, number)
+                rec["timestamp"] = self._when(i, n)
+                number += 1
+            else:
+                rec = self.fact()
+                rec["valid_at"] = self._when(i, n)
+            yield rec
+
+    def queries(self, n: int) -> list[str]:
+        """Distinct questions an agent would ask of such a profile."""
+        r = random.Random(self.rng.random())
+        seen: dict[str, None] = {}
+        while len(seen) < n:
+            p, proj = r.choice(self.people), r.choice(self.projects)
+            q = r.choice(
+                [
+                    f"who owns {proj}",
+                    f"what does {p} prefer",
+                    f"where does {p} live now",
+                    f"which database does {proj} use",
+                    f"what did we decide about {proj}",
+                    f"who does {p} work with",
+                    f"when is {p}'s birthday",
+                    f"latency budget of {proj}",
+                    f"what happened in the {proj} incident",
+                    f"what does {p} do on weekends",
+                ]
+            )
+            seen.setdefault(q, None)
+        return list(seen)
+
+
+def write_jsonl(path: Path, n: int, *, seed: int, start: float) -> Generator:
+    gen = Generator(seed, start=start)
+    with path.open("w", encoding="utf-8") as out:
+        for rec in gen.records(n):
+            out.write(json.dumps(rec) + "\n")
+    return gen

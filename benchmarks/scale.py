@@ -1,0 +1,242 @@
+"""Scale benchmark: 10k and 100k memories (1M with --million), through the bulk path.
+
+    python benchmarks/scale.py                      # 10k and 100k
+    python benchmarks/scale.py --sizes 10000        # one size
+    python benchmarks/scale.py --million            # adds 1M (about 80 minutes to build)
+    python benchmarks/scale.py --keep build/scale   # keep the profiles; --reuse measures again
+
+For each size a fresh profile is built from a generated JSONL file (facts and turns
+about people, projects and tools over two years; ``_scale_corpus.py``) with
+``hermes-memory import``'s code path, and measured in separate processes so each
+figure has its own peak RSS and the first recall is really a fresh process's:
+
+- build: raw embedder throughput on a sample of the same texts (same batches, same
+  process), then the import: memories/s and its share of the raw throughput;
+- jobs: consolidate, embed queue, graph refresh and prune, each timed;
+- recall: first recall in a fresh process (from interpreter start and from opening the
+  API), then warm p50/p95/p99 over distinct queries, each stage's share (from
+  ``meta.timings_ms``), and the vector search's recall@10 against an exact scan;
+- disk: bytes per memory beyond the vector itself.
+
+Prints one JSON report (and writes it to ``--out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+STARTED = time.perf_counter()  # before the package import: a fresh process's full cost
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _scale_corpus import write_jsonl  # noqa: E402
+
+START = 1_700_000_000.0  # the generated memories span two years from here
+EMBED_SAMPLE = 2048
+
+
+def peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _api(home: Path) -> Any:
+    from hermes_memory import MemoryAPI, load_config
+
+    return MemoryAPI(load_config(home, env={}), actor="scale")
+
+
+def phase_build(home: Path, size: int, seed: int) -> dict[str, Any]:
+    from hermes_memory.api.bulk_import import import_jsonl
+
+    source = home / "memories.jsonl"
+    home.mkdir(parents=True, exist_ok=True)
+    write_jsonl(source, size, seed=seed, start=START)
+    with _api(home) as api:
+        sem = api.semantic
+        if sem is None or sem.embedder.name.startswith("hashing"):
+            sys.exit("this benchmark needs the real embedding model")
+        texts = []
+        with source.open(encoding="utf-8") as fh:
+            for line, _ in zip(fh, range(EMBED_SAMPLE), strict=False):
+                rec = json.loads(line)
+                texts.append(rec.get("content") or rec["text"])
+        sem.embedder.embed_batch(texts[:8])  # load the model outside the timing
+        batch = sem.batch_size * 4  # the size of one model call on the bulk path
+        t = time.perf_counter()
+        for start in range(0, len(texts), batch):
+            sem.embedder.embed_batch(texts[start : start + batch])
+        raw = len(texts) / (time.perf_counter() - t)
+        t = time.perf_counter()
+        report = import_jsonl(api, source)
+        took = time.perf_counter() - t
+        counts = api.stats()["data"]
+    source.unlink()
+    return {
+        "raw_embed_per_s": round(raw, 1),
+        "import_s": round(took, 1),
+        "memories_per_s": round(size / took, 1),
+        "share_of_raw": round(size / took / raw, 3),
+        "import": report.to_dict(),
+        "counts": counts,
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+def phase_jobs(home: Path) -> dict[str, Any]:
+    from hermes_memory.cron.scheduler import run_job
+
+    out: dict[str, Any] = {}
+    with _api(home) as api:
+        for name in ("consolidate", "embed_queue", "graph_refresh", "prune"):
+            t = time.perf_counter()
+            outcome = run_job(api, name)
+            out[name] = {"s": round(time.perf_counter() - t, 2), "status": outcome.status}
+    out["peak_rss_mb"] = peak_rss_mb()
+    return out
+
+
+def phase_recall(home: Path, queries: int, seed: int) -> dict[str, Any]:
+    from _scale_corpus import Generator
+
+    from hermes_memory import unwrap
+
+    gen = Generator(seed, start=START)
+    asked = gen.queries(queries + 21)
+    t = time.perf_counter()
+    with _api(home) as api:
+        first = unwrap(api.recall(asked[0], limit=10))
+        first_s = time.perf_counter() - t
+        from_start_s = time.perf_counter() - STARTED
+        assert first, asked[0]
+        for q in asked[1:21]:
+            unwrap(api.recall(q, limit=10))
+        times: list[float] = []
+        stages: dict[str, list[float]] = {}
+        for q in asked[21:]:
+            t = time.perf_counter()
+            env = api.recall(q, limit=10)
+            times.append((time.perf_counter() - t) * 1000)
+            for name, ms in env["meta"]["timings_ms"].items():
+                stages.setdefault(name, []).append(ms)
+        rss = peak_rss_mb()
+        index_recall = vector_recall_at_10(api, asked[21:121])
+    times.sort()
+    total = statistics.median(times)
+    return {
+        "first_recall_s": round(first_s, 2),
+        "first_recall_from_process_start_s": round(from_start_s, 2),
+        "p50_ms": round(total, 2),
+        "p95_ms": round(times[int(len(times) * 0.95) - 1], 2),
+        "p99_ms": round(times[int(len(times) * 0.99) - 1], 2),
+        "stage_median_ms": {k: round(statistics.median(v), 2) for k, v in stages.items()},
+        "vector_recall_at_10": index_recall,
+        "peak_rss_mb": rss,
+    }
+
+
+def vector_recall_at_10(api: Any, queries: list[str]) -> float:
+    """Share of the exact top 10 (a full scan of the owner's vectors) that the vector
+    store's own search returns."""
+    import numpy as np
+
+    store = api.semantic.store
+    table = store.table().to_arrow()
+    owner = api.owner
+    mask = (np.asarray(table.column("platform").to_pylist(), dtype=object) == owner.platform) & (
+        np.asarray(table.column("agent").to_pylist(), dtype=object) == owner.agent
+    )
+    ids = np.asarray(table.column("id").to_pylist(), dtype=object)[mask]
+    flat = table.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+    vectors = np.asarray(flat, dtype=np.float32).reshape(-1, store.dim)[mask]
+    del table, flat
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    found = 0
+    for q in queries:
+        qv = api.semantic.embedder.embed_batch([q])[0]
+        exact = set(ids[np.argsort(-(vectors @ qv))[:10]])
+        got = {f"{h.item_uuid}#{h.chunk}" for h in store.search(qv, owner, limit=10)}
+        found += len(exact & got)
+    return round(found / (10 * len(queries)), 4)
+
+
+def disk(home: Path, memories: int, vectors: int, dim: int) -> dict[str, Any]:
+    total = sum(f.stat().st_size for f in home.rglob("*") if f.is_file())
+    beyond = (total - vectors * dim * 4) / memories
+    return {
+        "bytes_total": total,
+        "bytes_per_memory": round(total / memories),
+        "bytes_per_memory_beyond_vector": round(beyond),
+    }
+
+
+def child(phase: str, home: Path, *extra: str) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "--phase", phase, "--home", str(home), *extra]
+    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ})
+    if done.returncode != 0:
+        sys.exit(f"{phase} failed:\n{done.stderr[-4000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def measure(home: Path, size: int, args: argparse.Namespace, reuse: bool) -> dict[str, Any]:
+    row: dict[str, Any] = {"memories": size}
+    if not reuse:
+        row["build"] = child("build", home, "--size", str(size), "--seed", str(args.seed))
+        row["jobs"] = child("jobs", home)
+    row["recall"] = child("recall", home, "--queries", str(args.queries), "--seed", str(args.seed))
+    vectors = row.get("build", {}).get("counts", {}).get("tier3", {}).get("vectors", size)
+    row["disk"] = disk(home, size, int(vectors), 384)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--million", action="store_true", help="also 1,000,000 memories")
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--keep", type=Path, help="build the profiles here and keep them")
+    parser.add_argument("--reuse", action="store_true", help="measure the --keep profiles again")
+    parser.add_argument("--out", type=Path, default=Path("build/scale.json"))
+    parser.add_argument("--phase", help=argparse.SUPPRESS)
+    parser.add_argument("--home", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.phase:
+        if args.phase == "build":
+            result = phase_build(args.home, args.size, args.seed)
+        elif args.phase == "jobs":
+            result = phase_jobs(args.home)
+        else:
+            result = phase_recall(args.home, args.queries, args.seed)
+        print(json.dumps(result))
+        return
+    sizes = args.sizes + ([1_000_000] if args.million else [])
+    if args.reuse and not args.keep:
+        parser.error("--reuse needs --keep DIR")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = args.keep or Path(tmp)
+        for size in sizes:
+            home = root / f"profile-{size}"
+            if home.exists() and not args.reuse:
+                sys.exit(f"{home} exists: pass --reuse to measure it again, or remove it")
+            rows.append(measure(home, size, args, args.reuse))
+            print(json.dumps(rows[-1], indent=2), flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
