@@ -135,6 +135,8 @@ class MemoryAPI:
             # Derived state: a failed save only means the next load re-syncs from SQLite.
             with contextlib.suppress(OSError):
                 self._graph.save()
+        if self.semantic is not None:
+            self.semantic.store.close()  # the exact-search copy, for the next process
         self.db.close()
 
     def __enter__(self) -> MemoryAPI:

@@ -10,17 +10,16 @@ import contextlib
 import fcntl
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from threadpoolctl import ThreadpoolController
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3.snapshot import Snapshot, VectorHit, table_stamp
 
 TABLE = "memory"
 
@@ -44,48 +43,23 @@ def schema(dim: int) -> pa.Schema:
     )
 
 
-@dataclass(frozen=True)
-class VectorHit:
-    kind: str
-    item_uuid: str
-    chunk: int
-    text: str
-    similarity: float  # cosine similarity in [-1, 1]
-
-
 def _quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-_FILTER_COLUMNS = ("platform", "agent", "user_id", "session_key", "kind")
-# OpenBLAS worker threads keep spinning after a matrix product and starve the torch
-# threads embedding the next query (measured: 14 ms -> 26 ms per query on 2 cores);
-# one scan of 10k x 384 takes under 1 ms on a single thread anyway.
-_BLAS = ThreadpoolController()
-
-
-@dataclass
-class _Snapshot:
-    """The whole table in memory at one table version, for exact search."""
-
-    version: int
-    meta: pa.Table
-    vectors: np.ndarray
-    columns: dict[str, np.ndarray]  # the filter columns, as object arrays
-    rows: dict[tuple[Any, ...], np.ndarray]  # (owner..., kinds) -> row numbers
-
-
 class VectorStore:
-    """One LanceDB table. Up to ``exact_max_rows`` rows, search is an exact scan of an
-    in-memory copy that is reloaded whenever the table version moves (any process's
-    write); above that, LanceDB searches the table itself."""
+    """One LanceDB table. Up to ``exact_max_rows`` rows, search is an exact scan of a
+    copy (``snapshot.py``) kept current with this process's writes and reloaded when
+    another process commits; above that, LanceDB searches the table itself."""
 
     def __init__(self, path: Path, dim: int, *, exact_max_rows: int = 200_000) -> None:
         self.path = Path(path)
         self.dim = dim
         self.exact_max_rows = exact_max_rows
         self._table: Any = None
-        self._snapshot: _Snapshot | None = None
+        self._snapshot: Snapshot | None = None
+        self._table_dir = self.path / f"{TABLE}.lance"
+        self._snapshot_dir = self.path / "snapshot"
         self._conn: Any = None
         self._open_lock = threading.Lock()
         # Set when this process had to create the table: if an index had been built
@@ -117,12 +91,15 @@ class VectorStore:
 
     @property
     def is_open(self) -> bool:
-        """Connected already (the first connection imports LanceDB: ~2 s)."""
-        return self._conn is not None
+        """Searchable without waiting: connected (the first connection imports LanceDB,
+        ~3 s) or holding the exact-search copy."""
+        return self._conn is not None or self._snapshot is not None
 
     def open(self) -> None:
-        """Connect and open the table now (for example from a warm-up thread)."""
-        self.table()
+        """Make search ready now (for example from a warm-up thread): load the saved
+        exact-search copy, or else connect and open the table."""
+        if self._current_snapshot() is None:
+            self.table()
 
     def table(self) -> Any:
         if self._table is None:
@@ -159,6 +136,7 @@ class VectorStore:
             raise DerivedTierError(f"cannot drop vector table: {exc}") from None
         self._table = None
         self._snapshot = None
+        Snapshot.discard(self._snapshot_dir)
         self._rebuilding = True  # the next table is created on purpose
 
     @contextlib.contextmanager
@@ -183,8 +161,10 @@ class VectorStore:
         try:
             table = self.table()
             with self._writing():
+                before = table_stamp(self._table_dir)
                 self._delete_items(table, items)
                 table.add(data)
+                self._follow(before, items, rows, vectors)
         except DerivedTierError:
             raise
         except Exception as exc:
@@ -195,7 +175,9 @@ class VectorStore:
             try:
                 table = self.table()
                 with self._writing():
+                    before = table_stamp(self._table_dir)
                     self._delete_items(table, item_uuids)
+                    self._follow(before, item_uuids, [], np.zeros((0, self.dim), np.float32))
             except DerivedTierError:
                 raise
             except Exception as exc:
@@ -207,73 +189,68 @@ class VectorStore:
             part = ", ".join(_quote(i) for i in items[start : start + 500])
             table.delete(f"item_uuid IN ({part})")
 
+    def _follow(
+        self, before: str | None, items: list[str], rows: list[dict[str, Any]], vectors: Any
+    ) -> None:
+        """Apply this write to the in-memory copy; called under the write lock, so no
+        other process committed between ``before`` and now."""
+        snap = self._snapshot
+        if snap is None:
+            return
+        if snap.stamp != before:
+            self._snapshot = None  # someone else's commit came first: reload on search
+            return
+        snap.apply(table_stamp(self._table_dir) or "", items, rows, vectors)
+
     def search(
         self, vector: np.ndarray, owner: Owner, *, limit: int, kinds: tuple[str, ...] = ()
     ) -> list[VectorHit]:
         try:
             snap = self._current_snapshot()
             if snap is not None:
-                return self._exact(snap, vector, owner, limit, kinds)
+                return snap.search(vector, owner, limit, kinds)
             return self._lance_search(vector, owner, limit, kinds)
         except DerivedTierError:
             raise
         except Exception as exc:
             raise DerivedTierError(f"vector search failed: {exc}") from None
 
-    def _current_snapshot(self) -> _Snapshot | None:
-        table = self.table()
-        version = int(table.version)
-        if self._snapshot is not None and self._snapshot.version == version:
-            return self._snapshot
+    def _current_snapshot(self) -> Snapshot | None:
+        stamp = table_stamp(self._table_dir)
+        snap = self._snapshot
+        if snap is not None and snap.stamp == stamp:
+            return snap if len(snap) <= self.exact_max_rows else None
         self._snapshot = None
-        if table.count_rows() > self.exact_max_rows:
-            return None
-        data = table.to_arrow()
-        flat = data.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        raw = np.asarray(flat, dtype=np.float32).reshape(-1, self.dim)
-        norms = np.linalg.norm(raw, axis=1, keepdims=True)
-        vectors = (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
-        columns = {c: np.asarray(data.column(c).to_pylist(), dtype=object) for c in _FILTER_COLUMNS}
-        self._snapshot = _Snapshot(version, data.drop_columns(["vector"]), vectors, columns, {})
-        return self._snapshot
+        if stamp is None:  # no table yet (or it vanished): table() creates one
+            self.table()
+            stamp = table_stamp(self._table_dir)
+            if stamp is None:
+                return None
+        snap = Snapshot.load(self._snapshot_dir, stamp, self.dim)
+        if snap is None:
+            table = self.table()
+            if table.count_rows() > self.exact_max_rows:
+                return None
+            # Read after taking the stamp: a commit in between makes the data newer
+            # than its stamp, which only costs one more reload.
+            snap = Snapshot.from_arrow(stamp, table.to_arrow(), self.dim)
+            self._snapshot = snap
+            self.save_snapshot()
+        self._snapshot = snap
+        return snap
 
-    def _exact(
-        self, snap: _Snapshot, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
-    ) -> list[VectorHit]:
-        key = (owner.platform, owner.agent, owner.user_id, owner.session, kinds)
-        rows = snap.rows.get(key)
-        if rows is None:
-            col = snap.columns
-            mask = (
-                (col["platform"] == owner.platform)
-                & (col["agent"] == owner.agent)
-                & (col["user_id"] == owner.user_id)
-                & ((col["session_key"] == "") | (col["session_key"] == owner.session))
-            )
-            if kinds:
-                mask &= np.isin(col["kind"], list(kinds))
-            rows = snap.rows[key] = np.flatnonzero(mask)
-        if rows.size == 0:
-            return []
-        q = np.asarray(vector, dtype=np.float32)
-        q = q / (np.linalg.norm(q) or 1.0)
-        with _BLAS.limit(limits=1, user_api="blas"):
-            sims = (snap.vectors @ q)[rows]  # one pass over all rows beats copying the subset
-        k = min(limit, rows.size)
-        top = np.argpartition(-sims, k - 1)[:k]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        picked = snap.meta.take(pa.array(rows[top]))
-        cols = {c: picked.column(c).to_pylist() for c in ("kind", "item_uuid", "chunk", "text")}
-        return [
-            VectorHit(
-                cols["kind"][i],
-                cols["item_uuid"][i],
-                cols["chunk"][i],
-                cols["text"][i],
-                float(sims[top[i]]),
-            )
-            for i in range(k)
-        ]
+    def save_snapshot(self) -> None:
+        """Save the in-memory copy if it changed and is still current (derived state:
+        a failed save only means the next process reads the table)."""
+        snap = self._snapshot
+        if snap is None or not snap.dirty or not self._table_dir.is_dir():
+            return
+        with contextlib.suppress(OSError), self._writing():
+            if table_stamp(self._table_dir) == snap.stamp:
+                snap.save(self._snapshot_dir)
+
+    def close(self) -> None:
+        self.save_snapshot()
 
     def _lance_search(
         self, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]

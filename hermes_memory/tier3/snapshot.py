@@ -1,0 +1,220 @@
+"""The exact-search copy of the vector table, in memory and in a file beside it.
+
+Up to ``tier3.exact_search_max_rows`` vectors, search scans this copy instead of
+LanceDB: one matrix product over 100k x 384 floats takes a few milliseconds, LanceDB's
+flat search ~150 ms. The copy is stamped with the table's committed versions (the
+names in its ``_versions`` directory change with any commit by any process), so a
+stale copy is never used. This process's own writes are applied to the copy in
+place; a process that loaded or updated the copy saves it, so the next process
+starts from the file (memory-mapped) without importing LanceDB (~3 s) or reading
+the table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+from threadpoolctl import ThreadpoolController
+
+from hermes_memory.tier2.records import Owner
+
+COLUMNS = ("id", "kind", "item_uuid", "chunk", "text", "platform", "agent", "user_id")
+COLUMNS += ("session_key",)
+# OpenBLAS worker threads keep spinning after a matrix product and starve the threads
+# embedding the next query (measured: 14 ms -> 26 ms a query on 2 cores); one scan of
+# 100k x 384 on one thread is a few milliseconds anyway.
+_BLAS = ThreadpoolController()
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    kind: str
+    item_uuid: str
+    chunk: int
+    text: str
+    similarity: float  # cosine similarity in [-1, 1]
+
+
+def table_stamp(table_dir: Path) -> str | None:
+    """A name for the table's committed state (None: no table on disk)."""
+    try:
+        names = sorted(os.listdir(table_dir / "_versions"))
+    except FileNotFoundError:
+        return None
+    return hashlib.sha1("\n".join(names).encode()).hexdigest()[:20]
+
+
+def _normalised(raw: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(raw, axis=1, keepdims=True)
+    return (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+
+
+class Snapshot:
+    """Rows ``base`` (loaded) then ``extra`` (appended here since); ``alive`` marks
+    the rows not deleted since. Compacted once the appended part grows."""
+
+    def __init__(self, stamp: str, vectors: np.ndarray, cols: dict[str, np.ndarray]) -> None:
+        self.stamp = stamp
+        self.base = vectors
+        self.extra = np.zeros((0, vectors.shape[1]), dtype=np.float32)
+        self.cols = cols
+        self.alive = np.ones(len(vectors), dtype=bool)
+        self.dirty = False  # changed since it was loaded or saved
+        self._rows: dict[tuple[Any, ...], np.ndarray] = {}
+        self._by_item: dict[str, list[int]] | None = None
+
+    @classmethod
+    def from_arrow(cls, stamp: str, data: pa.Table, dim: int) -> Snapshot:
+        flat = data.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        vectors = _normalised(np.asarray(flat, dtype=np.float32).reshape(-1, dim))
+        cols = {c: data.column(c).to_numpy(zero_copy_only=False) for c in COLUMNS}
+        snap = cls(stamp, vectors, cols)
+        snap.dirty = True  # not on disk yet
+        return snap
+
+    def __len__(self) -> int:
+        return int(self.alive.sum())
+
+    # -- this process's writes --------------------------------------------------------
+    def apply(
+        self, stamp: str, removed: Iterable[str], rows: list[dict[str, Any]], vectors: np.ndarray
+    ) -> None:
+        """Delete every row of the ``removed`` items, append ``rows``; now at ``stamp``."""
+        index = self._item_index()
+        for item in removed:
+            for i in index.pop(item, ()):
+                self.alive[i] = False
+        if rows:
+            start = len(self.alive)
+            added = _normalised(np.asarray(vectors, dtype=np.float32).reshape(len(rows), -1))
+            self.extra = np.vstack([self.extra, added])
+            for c in COLUMNS:
+                new = np.empty(len(rows), dtype=object)
+                new[:] = [r[c] for r in rows]
+                self.cols[c] = np.concatenate([self.cols[c], new])
+            self.alive = np.concatenate([self.alive, np.ones(len(rows), dtype=bool)])
+            for offset, r in enumerate(rows):
+                index.setdefault(r["item_uuid"], []).append(start + offset)
+        self.stamp = stamp
+        self.dirty = True
+        self._rows.clear()
+        if len(self.extra) > max(4096, len(self.base) // 8):
+            self._compact()
+
+    def _item_index(self) -> dict[str, list[int]]:
+        if self._by_item is None:
+            index: dict[str, list[int]] = {}
+            for i in np.flatnonzero(self.alive):
+                index.setdefault(self.cols["item_uuid"][i], []).append(int(i))
+            self._by_item = index
+        return self._by_item
+
+    def _compact(self) -> None:
+        keep = np.flatnonzero(self.alive)
+        self.base = np.vstack([self.base, self.extra])[keep]
+        self.extra = np.zeros((0, self.base.shape[1]), dtype=np.float32)
+        self.cols = {c: v[keep] for c, v in self.cols.items()}
+        self.alive = np.ones(len(keep), dtype=bool)
+        self._by_item = None
+        self._rows.clear()
+
+    # -- search -------------------------------------------------------------------------
+    def search(
+        self, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
+    ) -> list[VectorHit]:
+        key = (owner.platform, owner.agent, owner.user_id, owner.session, kinds)
+        rows = self._rows.get(key)
+        if rows is None:
+            col = self.cols
+            mask = (
+                self.alive
+                & (col["platform"] == owner.platform)
+                & (col["agent"] == owner.agent)
+                & (col["user_id"] == owner.user_id)
+                & ((col["session_key"] == "") | (col["session_key"] == owner.session))
+            )
+            if kinds:
+                mask &= np.isin(col["kind"], list(kinds))
+            rows = self._rows[key] = np.flatnonzero(mask)
+        if rows.size == 0:
+            return []
+        q = np.asarray(vector, dtype=np.float32)
+        q = q / (np.linalg.norm(q) or 1.0)
+        with _BLAS.limit(limits=1, user_api="blas"):
+            # One pass over every row beats copying the owner's subset first.
+            sims = self.base @ q
+            if len(self.extra):
+                sims = np.concatenate([sims, self.extra @ q])
+        sims = sims[rows]
+        k = min(limit, rows.size)
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        picked = rows[top]
+        c = self.cols
+        return [
+            VectorHit(
+                str(c["kind"][i]),
+                str(c["item_uuid"][i]),
+                int(c["chunk"][i]),
+                str(c["text"][i]),
+                float(s),
+            )
+            for i, s in zip(picked, sims[top], strict=True)
+        ]
+
+    # -- the file ------------------------------------------------------------------------
+    def save(self, directory: Path) -> None:
+        """Write the copy as ``snapshot-<stamp>.{arrow,npy}`` (the .npy last: its
+        presence means both are complete) and remove older ones."""
+        self._compact()
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        stem = directory / f"snapshot-{self.stamp}"
+        meta = pa.table({c: pa.array(list(self.cols[c])) for c in COLUMNS})
+        for suffix, write in (
+            (".arrow", lambda f: _write_arrow(f, meta)),
+            (".npy", lambda f: np.save(f, self.base, allow_pickle=False)),
+        ):
+            tmp = stem.with_suffix(suffix + ".tmp")
+            with open(tmp, "wb") as handle:
+                write(handle)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, stem.with_suffix(suffix))
+        for old in directory.glob("snapshot-*"):
+            if not old.name.startswith(stem.name):
+                with contextlib.suppress(OSError):
+                    old.unlink()
+        self.dirty = False
+
+    @classmethod
+    def load(cls, directory: Path, stamp: str, dim: int) -> Snapshot | None:
+        """The saved copy at ``stamp``, or None (none saved, stale, or unreadable)."""
+        stem = directory / f"snapshot-{stamp}"
+        try:
+            vectors = np.load(stem.with_suffix(".npy"), mmap_mode="r", allow_pickle=False)
+            with pa.memory_map(str(stem.with_suffix(".arrow"))) as source:
+                meta = pa.ipc.open_file(source).read_all()
+            if vectors.shape != (meta.num_rows, dim) or vectors.dtype != np.float32:
+                return None
+            cols = {c: meta.column(c).to_numpy(zero_copy_only=False) for c in COLUMNS}
+        except (OSError, ValueError, KeyError, pa.ArrowException):
+            return None  # derived: the caller reads the table instead
+        return cls(stamp, vectors, cols)
+
+    @staticmethod
+    def discard(directory: Path) -> None:
+        for old in directory.glob("snapshot-*"):
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+def _write_arrow(handle: Any, meta: pa.Table) -> None:
+    with pa.ipc.new_file(handle, meta.schema) as writer:
+        writer.write_table(meta)

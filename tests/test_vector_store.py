@@ -1,0 +1,131 @@
+"""The vector store's exact-search copy: kept current by this process's writes,
+reloaded after another process's, saved for the next process, never used stale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3.snapshot import table_stamp
+from hermes_memory.tier3.vector_store import VectorStore
+
+DIM = 16
+OWNER = Owner(platform="cli", agent="default", user_id="", session="")
+
+
+def rows(items: list[str], kind: str = "fact") -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f"{item}#0",
+            "kind": kind,
+            "item_uuid": item,
+            "chunk": 0,
+            "platform": OWNER.platform,
+            "agent": OWNER.agent,
+            "user_id": OWNER.user_id,
+            "session_key": "",
+            "text": f"text of {item}",
+            "source_id": "",
+            "created_at": 0.0,
+        }
+        for item in items
+    ]
+
+
+def vectors(n: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).normal(size=(n, DIM)).astype(np.float32)
+
+
+def exact(store: VectorStore, query: np.ndarray, limit: int) -> list[str]:
+    """The reference: LanceDB's own flat search over the table."""
+    flat = VectorStore(store.path, DIM, exact_max_rows=0)
+    return [h.item_uuid for h in flat.search(query, OWNER, limit=limit)]
+
+
+def filled(path: Path, n: int = 200) -> VectorStore:
+    store = VectorStore(path, DIM)
+    store.upsert(rows([f"i{k}" for k in range(n)]), vectors(n, 1))
+    return store
+
+
+def test_own_writes_update_the_copy_in_place(tmp_path: Path) -> None:
+    store = filled(tmp_path)
+    query = vectors(1, 2)[0]
+    store.search(query, OWNER, limit=5)
+    copy = store._snapshot
+    assert copy is not None
+    new = vectors(3, 3)
+    store.upsert(rows(["n0", "n1", "n2"]), new)
+    store.delete(["i0", "i1"])
+    assert store._snapshot is copy  # followed, not reloaded
+    assert copy.stamp == table_stamp(tmp_path / "memory.lance")
+    for q in [new[1], *vectors(5, 4)]:
+        got = [h.item_uuid for h in store.search(q, OWNER, limit=10)]
+        assert got == exact(store, q, 10)
+    assert store.search(new[1], OWNER, limit=1)[0].item_uuid == "n1"
+    assert all(h.item_uuid not in ("i0", "i1") for h in store.search(query, OWNER, limit=200))
+
+
+def test_another_writer_makes_the_copy_reload(tmp_path: Path) -> None:
+    store = filled(tmp_path)
+    store.search(vectors(1, 2)[0], OWNER, limit=5)
+    other = VectorStore(tmp_path, DIM)  # another process's handle
+    target = vectors(1, 9)
+    other.upsert(rows(["theirs"]), target)
+    assert store.search(target[0], OWNER, limit=1)[0].item_uuid == "theirs"
+
+
+def test_a_fresh_process_starts_from_the_saved_copy(tmp_path: Path) -> None:
+    store = filled(tmp_path)
+    query = vectors(1, 5)[0]
+    store.search(query, OWNER, limit=10)
+    store.upsert(rows(["late"]), vectors(1, 6))
+    store.close()
+    fresh = VectorStore(tmp_path, DIM)
+    assert not fresh.is_open
+    got = [h.item_uuid for h in fresh.search(query, OWNER, limit=10)]
+    assert fresh._conn is None  # answered from the file: LanceDB never imported or opened
+    assert got == exact(fresh, query, 10)
+
+
+def test_a_stale_or_damaged_copy_is_never_used(tmp_path: Path) -> None:
+    store = filled(tmp_path)
+    store.search(vectors(1, 2)[0], OWNER, limit=5)
+    store.close()
+    saved = sorted((tmp_path / "snapshot").glob("snapshot-*"))
+    assert [p.suffix for p in saved] == [".arrow", ".npy"]
+    # A write by a process that never searched leaves the saved copy behind it.
+    VectorStore(tmp_path, DIM).upsert(rows(["after"]), vectors(1, 7))
+    fresh = VectorStore(tmp_path, DIM)
+    assert fresh.search(vectors(1, 7)[0], OWNER, limit=1)[0].item_uuid == "after"
+    fresh.close()
+    # Truncated files of the current stamp: read the table instead.
+    for path in (tmp_path / "snapshot").glob("snapshot-*"):
+        path.write_bytes(path.read_bytes()[:100])
+    again = VectorStore(tmp_path, DIM)
+    assert again.search(vectors(1, 7)[0], OWNER, limit=1)[0].item_uuid == "after"
+
+
+def test_the_copy_is_capped_by_size(tmp_path: Path) -> None:
+    store = filled(tmp_path, 50)
+    small = VectorStore(tmp_path, DIM, exact_max_rows=10)
+    query = vectors(1, 8)[0]
+    assert [h.item_uuid for h in small.search(query, OWNER, limit=5)] == exact(small, query, 5)
+    assert small._snapshot is None
+    store.close()
+
+
+@pytest.mark.parametrize("n", [1, 5000])
+def test_compaction_keeps_every_live_row(tmp_path: Path, n: int) -> None:
+    store = filled(tmp_path, 20)
+    store.search(vectors(1, 2)[0], OWNER, limit=5)
+    added = vectors(n, 11)
+    store.upsert(rows([f"a{k}" for k in range(n)]), added)
+    store.delete(["i3"])
+    copy = store._snapshot
+    assert copy is not None and len(copy) == 20 + n - 1
+    assert store.search(added[-1], OWNER, limit=1)[0].item_uuid == f"a{n - 1}"
