@@ -26,8 +26,8 @@ from threadpoolctl import ThreadpoolController
 
 from hermes_memory.tier2.records import Owner
 
-COLUMNS = ("id", "kind", "item_uuid", "chunk", "text", "platform", "agent", "user_id")
-COLUMNS += ("session_key",)
+COLUMNS: tuple[str, ...] = ("id", "kind", "item_uuid", "chunk", "text", "platform", "agent")
+COLUMNS += ("user_id", "session_key")
 # OpenBLAS worker threads keep spinning after a matrix product and starve the threads
 # embedding the next query (measured: 14 ms -> 26 ms a query on 2 cores); one scan of
 # 100k x 384 on one thread is a few milliseconds anyway.
