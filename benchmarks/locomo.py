@@ -2,6 +2,9 @@
 
     python benchmarks/locomo.py                       # default weights
     python benchmarks/locomo.py --preset similarity   # relevance only
+    python benchmarks/locomo.py --set recall.graph_depth=0   # ablate one mechanism
+    python benchmarks/locomo.py --conversations 3             # tune on 0-2 ...
+    python benchmarks/locomo.py --skip 3                      # ... check on 3-4
 
 Reads ../shared/data/locomo/locomo_dev.json (CC BY-NC; never copied into the
 project). Each conversation gets a fresh profile; every turn goes in through
@@ -79,17 +82,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         turns, last = turns_of(sample["conversation"])
         valid = {t["message_id"] for t in turns}
         with tempfile.TemporaryDirectory() as tmp:
-            cfg = load_config(Path(tmp), env={})
+            cfg = load_config(Path(tmp), env={}, overrides=settings(args.set))
             if args.preset:
                 cfg = cfg.with_recall_preset(args.preset)
-            overrides: dict[str, Any] = {}
-            if args.relative_gate is not None:
-                overrides["relative_gate"] = args.relative_gate
-            if args.graph_depth is not None:
-                overrides["graph_depth"] = args.graph_depth
-            if overrides:
-                recall = cfg.recall.model_copy(update=overrides)
-                cfg = cfg.model_copy(update={"recall": recall})
             clock = FrozenClock(last)
             with MemoryAPI(cfg, clock=clock, actor="locomo") as api:
                 if api.semantic is not None:
@@ -117,7 +112,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     per_cat[cat].append((r5, r10, h5))
     report: dict[str, Any] = {
         "preset": args.preset or "default",
-        "graph_depth": args.graph_depth,
+        "set": args.set,
+        "conversations": [args.skip, args.skip + len(samples) - 1],
         "categories": {},
     }
     everything = [row for rows in per_cat.values() for row in rows]
@@ -128,6 +124,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     report["recall_ms_median"] = round(statistics.median(latencies), 2)
     report["recall_ms_p95"] = round(sorted(latencies)[int(len(latencies) * 0.95) - 1], 2)
     return report
+
+
+def settings(pairs: list[str]) -> dict[str, Any]:
+    """``["recall.graph_depth=0", ...]`` as a nested config override (values as YAML)."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        section, _, name = key.partition(".")
+        if not name:
+            raise SystemExit(f"--set wants section.key=value, got {pair!r}")
+        out.setdefault(section, {})[name] = yaml.safe_load(value)
+    return out
 
 
 def _summary(rows: list[tuple[float, float, float]]) -> dict[str, float]:
@@ -148,9 +158,12 @@ def main() -> None:
     parser.add_argument("--preset", help="recall preset, e.g. similarity")
     parser.add_argument("--conversations", type=int, default=5)
     parser.add_argument("--skip", type=int, default=0, help="start at this conversation")
-    parser.add_argument("--relative-gate", type=float, help="override recall.relative_gate")
     parser.add_argument(
-        "--graph-depth", type=int, help="override recall.graph_depth (0: recall without the graph)"
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=VALUE",
+        help="override a setting, e.g. recall.graph_depth=0 (repeatable); for ablations",
     )
     args = parser.parse_args()
     if not Path(args.data).exists():

@@ -129,3 +129,82 @@ def test_compaction_keeps_every_live_row(tmp_path: Path, n: int) -> None:
     copy = store._snapshot
     assert copy is not None and len(copy) == 20 + n - 1
     assert store.search(added[-1], OWNER, limit=1)[0].item_uuid == f"a{n - 1}"
+
+
+def clustered(n: int, seed: int, dim: int = 32) -> np.ndarray:
+    """Vectors around 40 topics, as memories are (uniform noise has no neighbours)."""
+    rng = np.random.default_rng(seed)
+    centres = np.random.default_rng(0).normal(size=(40, dim))
+    picked = centres[rng.integers(0, 40, size=n)]
+    return (picked + rng.normal(scale=0.6, size=(n, dim))).astype(np.float32)
+
+
+def test_past_the_exact_size_an_index_is_built_tuned_and_used(tmp_path: Path) -> None:
+    from hermes_memory.tier3 import ann_index
+
+    dim, n = 32, 4000
+    store = VectorStore(tmp_path, dim, exact_max_rows=1000)
+    data = clustered(n, 1, dim)
+    for start in range(0, n, 1000):
+        part = range(start, start + 1000)
+        store.upsert(rows([f"i{k}" for k in part]), data[start : start + 1000])
+    done = ann_index.ensure(store)
+    assert done["action"] == "built" and done["recall_at_10"] >= ann_index.TARGET_RECALL
+    settings = ann_index.load_settings(store)
+    assert settings is not None and settings.nprobes < settings.partitions
+    # An independent check on fresh queries, through the store's filtered search.
+    queries = clustered(40, 2, dim)
+    unit = data / np.linalg.norm(data, axis=1, keepdims=True)
+    found = 0
+    for q in queries:
+        want = {f"i{k}" for k in np.argsort(-(unit @ (q / np.linalg.norm(q))))[:10]}
+        found += len(want & {h.item_uuid for h in store.search(q, OWNER, limit=10)})
+    assert found / 400 >= 0.95
+    assert store._snapshot is None  # past the cap: LanceDB answers
+    # New rows are found at once (searched flat) and folded in past a share.
+    extra = clustered(400, 3, dim)
+    store.upsert(rows([f"x{k}" for k in range(400)]), extra)
+    assert store.search(extra[7], OWNER, limit=1)[0].item_uuid == "x7"
+    assert ann_index.ensure(store)["action"] == "extended"
+    assert store.search(extra[7], OWNER, limit=1)[0].item_uuid == "x7"
+    store.reset()
+    assert ann_index.load_settings(store) is None
+
+
+def test_below_the_exact_size_no_index_is_built(tmp_path: Path) -> None:
+    from hermes_memory.tier3 import ann_index
+
+    store = filled(tmp_path, 300)
+    assert ann_index.ensure(store)["action"] == "none"
+    assert ann_index.load_settings(store) is None
+
+
+def test_writers_that_never_search_keep_the_saved_copy_current(tmp_path: Path) -> None:
+    filled(tmp_path).close()  # a bulk import into a new table: no search, no table read
+    writer = VectorStore(tmp_path, DIM)
+    target = vectors(1, 12)
+    writer.upsert(rows(["job"]), target)  # the embed job, say
+    writer.delete(["i5"])
+    writer.close()
+    reader = VectorStore(tmp_path, DIM)
+    assert reader.search(target[0], OWNER, limit=1)[0].item_uuid == "job"
+    assert reader._conn is None  # answered from the saved copy
+    query = vectors(1, 13)[0]
+    assert [h.item_uuid for h in reader.search(query, OWNER, limit=10)] == exact(reader, query, 10)
+
+
+def test_replacing_an_item_and_compacting_keep_the_copy_exact(tmp_path: Path) -> None:
+    store = filled(tmp_path)
+    store.search(vectors(1, 2)[0], OWNER, limit=5)
+    moved = vectors(1, 14)
+    store.upsert(rows(["i9"]), moved)  # known item: its old row must go
+    store.optimize()
+    assert store._snapshot is not None
+    for q in [moved[0], *vectors(3, 15)]:
+        got = [h.item_uuid for h in store.search(q, OWNER, limit=10)]
+        assert got == exact(store, q, 10) and got.count("i9") <= 1
+    store.close()
+    VectorStore(tmp_path, DIM).optimize()  # a compaction by a process with no copy
+    fresh = VectorStore(tmp_path, DIM)
+    assert fresh.search(moved[0], OWNER, limit=1)[0].item_uuid == "i9"
+    assert fresh._conn is None

@@ -14,6 +14,7 @@ from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2 import health
+from hermes_memory.tier3 import ann_index
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -63,4 +64,12 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
             report.add("compacted", 1)
     except DerivedTierError as exc:
         report.notes.append(f"compaction skipped: {exc}")
+    try:
+        # Past the exact-search size: build, tune or extend the vector index.
+        done = ann_index.ensure(semantic.store)
+        if done["action"] != "none":
+            report.add(f"vector_index_{done['action']}", 1)
+            report.notes.append(f"vector index {done['action']}: {done}")
+    except DerivedTierError as exc:
+        report.notes.append(f"vector index skipped: {exc}")
     return report.done()

@@ -20,6 +20,7 @@ from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2 import health
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3 import ann_index
 from hermes_memory.tier3.chunks import chunk_text
 from hermes_memory.tier3.embedder import Embedder, Vectors
 from hermes_memory.tier3.vector_store import VectorHit, VectorStore
@@ -245,6 +246,7 @@ class SemanticIndex:
             total = 0
             for kind, batch in self._all_items():
                 total += self._index({kind: batch})
+            ann_index.ensure(self.store)  # a large table gets its index (measured) again
         except DerivedTierError as exc:
             self.mark("needs_repair", last_error=str(exc))
             raise

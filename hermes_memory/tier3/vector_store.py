@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3 import ann_index
 from hermes_memory.tier3.snapshot import Snapshot, VectorHit, table_stamp
 
 TABLE = "memory"
@@ -66,6 +67,7 @@ class VectorStore:
         # before, the table vanished (deleted by hand, lost with a disk).
         self.created = False
         self._rebuilding = False
+        self._new_table = False
 
     @property
     def _db(self) -> Any:
@@ -117,6 +119,7 @@ class VectorStore:
                     self._table = self._db.create_table(TABLE, schema=schema(self.dim))
                     self.created = not self._rebuilding
                     self._rebuilding = False
+                    self._new_table = True  # empty: its exact copy can start from nothing
             except DerivedTierError:
                 raise
             except Exception as exc:
@@ -137,6 +140,7 @@ class VectorStore:
         self._table = None
         self._snapshot = None
         Snapshot.discard(self._snapshot_dir)
+        ann_index.settings_path(self).unlink(missing_ok=True)
         self._rebuilding = True  # the next table is created on purpose
 
     @contextlib.contextmanager
@@ -161,10 +165,14 @@ class VectorStore:
         try:
             table = self.table()
             with self._writing():
-                before = table_stamp(self._table_dir)
-                self._delete_items(table, items)
+                copy = self._tracking(table_stamp(self._table_dir))
+                # The copy knows which items have rows: a new item needs no delete
+                # (a delete scans the table: the cost of a write grew with its size).
+                stale = items if copy is None else copy.present(items)
+                if stale:
+                    self._delete_items(table, stale)
                 table.add(data)
-                self._follow(before, items, rows, vectors)
+                self._advance(copy, items, rows, vectors)
         except DerivedTierError:
             raise
         except Exception as exc:
@@ -175,9 +183,9 @@ class VectorStore:
             try:
                 table = self.table()
                 with self._writing():
-                    before = table_stamp(self._table_dir)
+                    copy = self._tracking(table_stamp(self._table_dir))
                     self._delete_items(table, item_uuids)
-                    self._follow(before, item_uuids, [], np.zeros((0, self.dim), np.float32))
+                    self._advance(copy, item_uuids, [], np.zeros((0, self.dim), np.float32))
             except DerivedTierError:
                 raise
             except Exception as exc:
@@ -189,18 +197,33 @@ class VectorStore:
             part = ", ".join(_quote(i) for i in items[start : start + 500])
             table.delete(f"item_uuid IN ({part})")
 
-    def _follow(
-        self, before: str | None, items: list[str], rows: list[dict[str, Any]], vectors: Any
-    ) -> None:
-        """Apply this write to the in-memory copy; called under the write lock, so no
-        other process committed between ``before`` and now."""
+    def _tracking(self, before: str | None) -> Snapshot | None:
+        """The exact copy at ``before`` (the table as this write finds it), to follow
+        the write; None if this process cannot know it. Called under the write lock,
+        so no other process commits until the write is done."""
         snap = self._snapshot
         if snap is None:
-            return
-        if snap.stamp != before:
-            self._snapshot = None  # someone else's commit came first: reload on search
+            # A writer that never searched still carries the copy forward (from the
+            # saved one, or from nothing for a table it created), so the next process
+            # does not start by reading the whole table.
+            if before is None or self._new_table:
+                snap = Snapshot.empty(before or "", self.dim)
+            else:
+                snap = Snapshot.load(self._snapshot_dir, before, self.dim)
+            self._new_table = False
+        if snap is not None and snap.stamp != before:
+            snap = None  # someone else's commit came first: reload on search
+        self._snapshot = snap
+        return snap
+
+    def _advance(
+        self, snap: Snapshot | None, items: list[str], rows: list[dict[str, Any]], vectors: Any
+    ) -> None:
+        if snap is None:
             return
         snap.apply(table_stamp(self._table_dir) or "", items, rows, vectors)
+        if len(snap) > self.exact_max_rows:
+            self._snapshot = None  # past the cap LanceDB searches (ann_index.py)
 
     def search(
         self, vector: np.ndarray, owner: Owner, *, limit: int, kinds: tuple[str, ...] = ()
@@ -262,14 +285,11 @@ class VectorStore:
         )
         if kinds:
             where += f" AND kind IN ({', '.join(_quote(k) for k in kinds)})"
-        result = (
-            self.table()
-            .search(vector.tolist())
-            .metric("cosine")
-            .where(where, prefilter=True)
-            .limit(limit)
-            .to_list()
-        )
+        query = self.table().search(vector.tolist()).metric("cosine").where(where, prefilter=True)
+        tuned = ann_index.load_settings(self)
+        if tuned is not None:  # measured by ann_index.tune for recall@10 >= its target
+            query = query.nprobes(tuned.nprobes).refine_factor(tuned.refine_factor)
+        result = query.limit(limit).to_list()
         return [
             VectorHit(r["kind"], r["item_uuid"], r["chunk"], r["text"], 1.0 - float(r["_distance"]))
             for r in result
@@ -292,11 +312,23 @@ class VectorStore:
         try:
             table = self.table()
             with self._writing():
+                before = table_stamp(self._table_dir)
                 table.optimize(cleanup_older_than=keep_versions_for)
+                self._restamp(before, table_stamp(self._table_dir))
         except DerivedTierError:
             raise
         except Exception as exc:
             raise DerivedTierError(f"vector table compaction failed: {exc}") from None
+
+    def _restamp(self, before: str | None, after: str | None) -> None:
+        """Compaction changes the table's versions, not its rows: the copy stays."""
+        if before is None or after is None or before == after:
+            return
+        if self._snapshot is not None and self._snapshot.stamp == before:
+            self._snapshot.stamp = after
+            self._snapshot.dirty = True
+        else:
+            Snapshot.rename(self._snapshot_dir, before, after)
 
     def count(self) -> int:
         try:
