@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _scale_corpus import write_jsonl  # noqa: E402
 
 START = 1_700_000_000.0  # the generated memories span two years from here
-EMBED_SAMPLE = 2048
+EMBED_SAMPLE = 4096
 
 
 def peak_rss_mb() -> float:
@@ -70,7 +70,10 @@ def phase_build(home: Path, size: int, seed: int) -> dict[str, Any]:
                 rec = json.loads(line)
                 texts.append(rec.get("content") or rec["text"])
         sem.embedder.embed_batch(texts[:8])  # load the model outside the timing
-        batch = sem.batch_size * 4  # the size of one model call on the bulk path
+        from hermes_memory.tier3.semantic import CALL_ROWS
+
+        batch = CALL_ROWS  # one model call of the bulk path
+
         t = time.perf_counter()
         for start in range(0, len(texts), batch):
             sem.embedder.embed_batch(texts[start : start + batch])

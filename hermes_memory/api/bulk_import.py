@@ -120,7 +120,7 @@ def import_jsonl(
     api: MemoryAPI,
     path: Path,
     *,
-    batch_size: int = 500,
+    batch_size: int = 1000,
     skip_invalid: bool = False,
     embed: bool = True,
     advance: Callable[[int], None] = lambda n: None,

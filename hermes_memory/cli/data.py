@@ -62,9 +62,9 @@ def restore(ctx: Context, archive: Path, force: bool) -> None:
     "--batch",
     "batch_size",
     type=click.IntRange(1, 10_000),
-    default=500,
+    default=1000,
     show_default=True,
-    help="Lines per transaction.",
+    help="Lines per transaction (and per model call when embedding).",
 )
 @pass_ctx
 def import_file(

@@ -15,6 +15,7 @@ from hermes_memory.cron.report import JobReport
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2 import health
 from hermes_memory.tier3 import ann_index
+from hermes_memory.tier3.semantic import CALL_ROWS
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -36,7 +37,7 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
         return report.done()
     budget = api.config.limits.max_embedding_queue
     pending = min(budget, health.queue_depth(api.db)["pending"])
-    step = semantic.batch_size * 4
+    step = CALL_ROWS
     with progress.stage("embed queue", pending) as advance:
         while budget > 0:
             drained = semantic.drain(limit=min(step, budget))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from hermes_memory.tier2 import journal
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.fts import match_expression
+from hermes_memory.tier2.fts import df_at_least, planned_search, query_terms
 from hermes_memory.tier2.records import Episode, Owner, content_hash, new_uuid
 
 
@@ -134,20 +135,35 @@ class EpisodeStore:
         return {r["uuid"]: Episode.from_row(r) for r in rows}
 
     def search(self, owner: Owner, text: str, *, limit: int = 10) -> list[EpisodeHit]:
-        expr = match_expression(text)
-        if expr is None:
+        """Turns matching ``text`` by BM25 (common words planned as for facts)."""
+        terms = query_terms(text)
+        if not terms:
             return []
         clause, params = owner.visible_clause("e")
-        window = max(limit * 8, 64)
-        rows = self.db.query(
-            f"""SELECT e.*, c.rank AS bm25 FROM
-                  (SELECT rowid, rank FROM episodes_fts WHERE episodes_fts MATCH ?
-                   ORDER BY rank LIMIT ?) AS c
-                JOIN episodes e ON e.id = c.rowid
-                WHERE e.deleted_at IS NULL AND {clause} ORDER BY c.rank LIMIT ?""",
-            (expr, window, *params, limit),
-        )
-        return [EpisodeHit(Episode.from_row(r), r["bm25"]) for r in rows]
+
+        def match(conn: sqlite3.Connection, expr: str, n: int) -> list[sqlite3.Row]:
+            rows: list[sqlite3.Row] = conn.execute(
+                f"""SELECT e.*, c.rank AS bm25 FROM
+                      (SELECT rowid, rank FROM episodes_fts WHERE episodes_fts MATCH ?
+                       ORDER BY rank LIMIT ?) AS c
+                    JOIN episodes e ON e.id = c.rowid
+                    WHERE e.deleted_at IS NULL AND {clause} ORDER BY c.rank LIMIT ?""",
+                (expr, max(n * 8, 64), *params, n),
+            ).fetchall()
+            return rows
+
+        with self.db.snapshot() as conn:
+            # The newest id stands in for the count (deleted turns are rare): O(1).
+            n_docs = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM episodes").fetchone()[0])
+            ranked = planned_search(
+                terms,
+                n_docs,
+                limit,
+                df_at_least=lambda term, n: df_at_least(conn, "episodes_fts", term, n),
+                match=lambda expr, n: match(conn, expr, n),
+                content=lambda row: f"{row['speaker']} {row['text']}",
+            )
+        return [EpisodeHit(Episode.from_row(r), score) for r, score in ranked]
 
     def count(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL"))

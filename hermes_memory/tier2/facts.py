@@ -11,13 +11,7 @@ from typing import Any
 from hermes_memory.errors import CapacityError, NotFoundError, ValidationError
 from hermes_memory.tier2 import journal
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.fts import (
-    common_term_threshold,
-    query_terms,
-    quote,
-    term_bonus,
-    words_present,
-)
+from hermes_memory.tier2.fts import df_at_least, planned_search, query_terms
 from hermes_memory.tier2.records import Fact, Owner, content_hash, new_uuid
 
 # Categories whose facts stay local to the session they were stored in.
@@ -331,39 +325,13 @@ class FactStore:
     def _ranked(
         self, conn: sqlite3.Connection, text: str, filters: str, params: list[Any], limit: int
     ) -> list[tuple[sqlite3.Row, float]]:
-        """BM25 search that stays fast when query words are very common.
-
-        Like Lucene's common-terms query: words in more than ~2% of facts are only
-        used to order the candidates that rarer words found (their IDF, hence their
-        BM25 share, is small); a query of common words only tries their
-        intersection first. A full OR query is the fallback.
-        """
-        terms = query_terms(text)
-        n_docs = self.count()
-        threshold = common_term_threshold(n_docs)
-        common = [t for t in terms if self._df_at_least(conn, t, threshold)]
-        rare = [t for t in terms if t not in common]
-        if rare and common:
-            rows = self._match(conn, quote(rare), filters, params, max(limit * 8, 64))
-            bonus = term_bonus(n_docs, threshold)
-            scored = [(r, r["bm25"] - bonus * words_present(common, r["content"])) for r in rows]
-            scored.sort(key=lambda pair: pair[1])
-            return scored[:limit]
-        if common and len(common) > 1:
-            rows = self._match(conn, quote(common, "AND"), filters, params, limit)
-            if len(rows) >= limit:
-                return [(r, r["bm25"]) for r in rows]
-        return [(r, r["bm25"]) for r in self._match(conn, quote(terms), filters, params, limit)]
-
-    @staticmethod
-    def _df_at_least(conn: sqlite3.Connection, term: str, threshold: int) -> bool:
-        # Walking a doclist without ranking is cheap: this costs well under 1 ms.
-        return (
-            conn.execute(
-                "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? LIMIT 1 OFFSET ?",
-                (quote([term]), threshold),
-            ).fetchone()
-            is not None
+        return planned_search(
+            query_terms(text),
+            self.count(),
+            limit,
+            df_at_least=lambda term, n: df_at_least(conn, "facts_fts", term, n),
+            match=lambda expr, n: self._match(conn, expr, filters, params, n),
+            content=lambda row: str(row["content"]),
         )
 
     @staticmethod

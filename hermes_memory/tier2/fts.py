@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import re
+import sqlite3
+from collections.abc import Callable
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _MAX_TERMS = 32
@@ -196,3 +198,47 @@ def words_present(terms: list[str], text: str) -> int:
         if any(w.startswith(stem) for w in words):
             count += 1
     return count
+
+
+def planned_search(
+    terms: list[str],
+    n_docs: int,
+    limit: int,
+    *,
+    df_at_least: Callable[[str, int], bool],
+    match: Callable[[str, int], list[sqlite3.Row]],
+    content: Callable[[sqlite3.Row], str],
+) -> list[tuple[sqlite3.Row, float]]:
+    """BM25 search that stays fast when query words are very common.
+
+    Like Lucene's common-terms query: words in more than ~2% of the documents only
+    order the candidates that rarer words found (their IDF, hence their BM25 share,
+    is small); a query of common words only tries their intersection first. A full
+    OR query is the fallback. ``match(expression, limit)`` runs one FTS5 query whose
+    rows carry a ``bm25`` column; ``df_at_least(term, n)`` says whether ``term`` is
+    in more than ``n`` documents.
+    """
+    threshold = common_term_threshold(n_docs)
+    common = [t for t in terms if df_at_least(t, threshold)]
+    rare = [t for t in terms if t not in common]
+    if rare and common:
+        rows = match(quote(rare), max(limit * 8, 64))
+        bonus = term_bonus(n_docs, threshold)
+        scored = [(r, r["bm25"] - bonus * words_present(common, content(r))) for r in rows]
+        scored.sort(key=lambda pair: pair[1])
+        return scored[:limit]
+    if common and len(common) > 1:
+        rows = match(quote(common, "AND"), limit)
+        if len(rows) >= limit:
+            return [(r, r["bm25"]) for r in rows]
+    return [(r, r["bm25"]) for r in match(quote(terms), limit)]
+
+
+def df_at_least(conn: sqlite3.Connection, fts_table: str, term: str, threshold: int) -> bool:
+    """Whether ``term`` is in more than ``threshold`` rows of ``fts_table``; walking a
+    doclist without ranking costs well under 1 ms."""
+    row = conn.execute(
+        f"SELECT rowid FROM {fts_table} WHERE {fts_table} MATCH ? LIMIT 1 OFFSET ?",
+        (quote([term]), threshold),
+    ).fetchone()
+    return row is not None

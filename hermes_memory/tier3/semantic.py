@@ -25,6 +25,10 @@ from hermes_memory.tier3.chunks import chunk_text
 from hermes_memory.tier3.embedder import Embedder, Vectors
 from hermes_memory.tier3.vector_store import VectorHit, VectorStore
 
+# Rows per model call on the bulk paths: enough runs to keep both cores busy to the
+# end of the call (a call of 256 left one idle for its last run: 275 vs 384 texts/s).
+CALL_ROWS = 1024
+
 STATE = "tier3"
 _CACHE_MAX = 2048
 MAX_ATTEMPTS = 5
@@ -70,7 +74,7 @@ class SemanticIndex:
         clock: Clock,
         chunk_size: int = 512,
         chunk_overlap: int = 64,
-        batch_size: int = 64,
+        batch_size: int = 32,
     ) -> None:
         self.db = db
         self.store = store
@@ -130,8 +134,8 @@ class SemanticIndex:
                 "ORDER BY id LIMIT ?",
                 (now, limit),
             )
-        for start in range(0, len(rows), self.batch_size * 4):
-            self._drain_batch(rows[start : start + self.batch_size * 4], report)
+        for start in range(0, len(rows), CALL_ROWS):
+            self._drain_batch(rows[start : start + CALL_ROWS], report)
         if report.failed:
             self.mark("needs_repair", last_error=report.errors[-1])
         elif self.status().get("status") == "empty" or (
@@ -258,7 +262,7 @@ class SemanticIndex:
     def _all_items(self) -> Iterator[tuple[str, list[str]]]:
         for kind, sql in _ALL_SQL.items():
             uuids = [r[0] for r in self.db.query(sql)]
-            step = self.batch_size * 8
+            step = CALL_ROWS
             for start in range(0, len(uuids), step):
                 yield kind, uuids[start : start + step]
 
