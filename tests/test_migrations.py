@@ -93,6 +93,31 @@ def test_failed_transaction_rolls_back_everything(tmp_path: Path) -> None:
     db.close()
 
 
+def test_bulk_blocks_skip_savepoints_but_keep_the_ones_asked_for(tmp_path: Path) -> None:
+    db = Database(tmp_path / "m.db")
+    statements: list[str] = []
+    db._conn.set_trace_callback(statements.append)
+    row = "INSERT INTO derived_state VALUES (?, 'ok', '{}', 0)"
+    with db.transaction() as conn, db.without_savepoints():
+        with db.transaction(), db.transaction():  # plain nesting: no SAVEPOINT
+            conn.execute(row, ("a",))
+        with pytest.raises(ValueError), db.transaction(savepoint=True):
+            conn.execute(row, ("b",))
+            with db.transaction():
+                conn.execute(row, ("c",))
+                raise ValueError("the line fails")
+    assert [r[0] for r in db.query("SELECT name FROM derived_state")] == ["a"]
+    assert sum(s.startswith("SAVEPOINT") for s in statements) == 1
+    with pytest.raises(StorageError), db.without_savepoints():  # only inside a transaction
+        pass
+    with pytest.raises(ValueError), db.transaction() as conn, db.without_savepoints():
+        with db.transaction():
+            conn.execute(row, ("d",))
+        raise ValueError("the batch fails")
+    assert db.scalar("SELECT COUNT(*) FROM derived_state WHERE name = 'd'") == 0
+    db.close()
+
+
 def test_database_file_is_user_only(tmp_path: Path) -> None:
     db = Database(tmp_path / "sub" / "m.db")
     assert (tmp_path / "sub" / "m.db").stat().st_mode & 0o077 == 0

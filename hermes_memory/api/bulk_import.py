@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from hermes_memory.errors import HermesMemoryError, StorageError, ValidationError
 
 if TYPE_CHECKING:
@@ -138,24 +140,39 @@ def import_jsonl(
     advance(start)
     view = _deferred(api)
     marks: dict[int, str] = {}  # past 64 KiB the fingerprint stops changing: read it once
-    # Batch N is embedded on a worker thread while batch N+1 is parsed and stored: the
-    # model (native threads, no GIL) and the SQLite writes overlap instead of taking
-    # turns. One batch at most is in flight, so memory stays bounded.
-    embedding: Future[int] | None = None
+    sem = api.semantic if embed else None
+    # The model embeds batch N on a worker thread while batch N+1 is parsed and stored
+    # (native threads, no GIL, no database lock held: the texts are read first); batch
+    # N's vectors are then written. One batch at most is in flight.
+    in_flight: tuple[list[str], Future[dict[str, np.ndarray]]] | None = None
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermes-import-embed")
 
+    def finish() -> None:
+        nonlocal in_flight
+        if in_flight is None or sem is None:
+            return
+        written, future = in_flight
+        in_flight = None
+        try:
+            vectors = future.result()
+        except Exception:  # the drain below embeds again, item by item if it must
+            vectors = {}
+        with sem.precomputed(vectors):
+            report.embedded += sem.drain(items=written).indexed
+
     def commit(lines: list[tuple[int, str]], offset: int) -> None:
-        nonlocal embedding
+        nonlocal in_flight
         length = min(offset, _HEAD)
         if length not in marks:
             marks[length] = fingerprint(path, length)
         written = _commit(view, source, marks[length], lines, report, skip_invalid)
-        if embedding is not None:
-            report.embedded += embedding.result()
-            embedding = None
-        sem = api.semantic
-        if embed and sem is not None and written:
-            embedding = worker.submit(lambda: sem.drain(items=written).indexed)
+        finish()
+        if sem is not None and written:
+            texts = sem.pending_texts(written)
+            future = worker.submit(
+                lambda: dict(zip(texts, sem.embedder.embed_batch(texts), strict=True))
+            )
+            in_flight = (written, future)
         advance(len(lines))
 
     try:
@@ -168,8 +185,7 @@ def import_jsonl(
                 pending = []
         if pending:
             commit(pending, offset)
-        if embedding is not None:
-            report.embedded += embedding.result()
+        finish()
     finally:
         worker.shutdown(wait=True)  # an error above still lets the batch in flight finish
     return report
@@ -195,14 +211,17 @@ def _commit(
     written: list[str] = []
     counts = {"fact": 0, "turn": 0, "dup": 0}
     skipped: list[str] = []
-    with api.db.transaction() as conn:
+    with api.db.transaction() as conn, api.db.without_savepoints():
         for number, line in lines:
             try:
                 parsed = parse_line(number, line)
                 if parsed is None:
                     continue
                 kind, fields = parsed
-                uuid, created = _store(api, kind, fields, number)
+                # A line that fails rolls back alone when it may be skipped; otherwise
+                # the batch rolls back, so the line needs no savepoint of its own.
+                with api.db.transaction(savepoint=skip_invalid):
+                    uuid, created = _store(api, kind, fields, number)
             except HermesMemoryError as exc:
                 if not skip_invalid:
                     raise  # the batch rolls back; the checkpoint stays before it

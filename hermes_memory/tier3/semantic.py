@@ -8,6 +8,7 @@ LanceDB or model failure marks the tier ``needs_repair``; it never touches truth
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -85,6 +86,7 @@ class SemanticIndex:
         self.batch_size = batch_size
         self.max_attempts = MAX_ATTEMPTS
         self._vectors: dict[str, np.ndarray] = {}
+        self._precomputed: dict[str, np.ndarray] | None = None
 
     # -- health ---------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
@@ -202,6 +204,24 @@ class SemanticIndex:
                 )
 
     def _index(self, by_kind: dict[str, list[str]]) -> int:
+        rows = self._chunk_rows(by_kind)
+        if not rows:
+            return 0
+        texts = [r["text"] for r in rows]
+        ready = self._precomputed
+        try:
+            if ready is not None and all(t in ready for t in texts):
+                vectors = np.stack([ready[t] for t in texts])
+            else:
+                vectors = self.embedder.embed_batch(texts)
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"embedding failed: {exc}") from None
+        self.store.upsert(rows, vectors)
+        return len({r["item_uuid"] for r in rows})
+
+    def _chunk_rows(self, by_kind: dict[str, list[str]]) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
         for kind, uuids in by_kind.items():
             for item in self._load(kind, uuids):
@@ -223,16 +243,31 @@ class SemanticIndex:
                             "created_at": float(item["created_at"]),
                         }
                     )
-        if not rows:
-            return 0
+        return rows
+
+    def pending_texts(self, items: list[str]) -> list[str]:
+        """The texts ``drain(items=...)`` will embed for these queued items."""
+        by_kind: dict[str, list[str]] = {}
+        for start in range(0, len(items), 500):
+            part = items[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for r in self.db.query(
+                "SELECT item_kind, item_uuid FROM embed_queue WHERE status = 'pending' "
+                f"AND op = 'upsert' AND item_uuid IN ({marks})",
+                part,
+            ):
+                by_kind.setdefault(r["item_kind"], []).append(r["item_uuid"])
+        return [r["text"] for r in self._chunk_rows(by_kind)]
+
+    @contextlib.contextmanager
+    def precomputed(self, vectors: dict[str, np.ndarray]) -> Iterator[None]:
+        """Within the block, drains take the vectors of these texts from ``vectors``
+        (embedded ahead, off the database lock) instead of running the model."""
+        self._precomputed = vectors
         try:
-            vectors = self.embedder.embed_batch([r["text"] for r in rows])
-        except DerivedTierError:
-            raise
-        except Exception as exc:
-            raise DerivedTierError(f"embedding failed: {exc}") from None
-        self.store.upsert(rows, vectors)
-        return len({r["item_uuid"] for r in rows})
+            yield
+        finally:
+            self._precomputed = None
 
     def _load(self, kind: str, uuids: list[str]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
