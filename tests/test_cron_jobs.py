@@ -138,6 +138,26 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     assert consolidate.run(api, clock()).counts.get("conflicts_resolved", 0) == 0
 
 
+def test_facts_without_stored_claims_are_read_once_by_consolidate(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    lisbon = api.fact_store("Alice lives in Lisbon", valid_at="2024-01-01")["data"]
+    # As if stored before migration 7: no claims recorded for it.
+    with api.db.transaction() as conn:
+        conn.execute("DELETE FROM fact_claims")
+        conn.execute("UPDATE facts SET claims_read = 0")
+    api.fact_store("Alice moved to Berlin", valid_at="2025-06-01")
+    assert api.fact_get(lisbon["uuid"])["data"]["invalid_at"] is None  # not known yet
+    report = consolidate.run(api, clock())
+    assert report.counts["claims_read"] == 1
+    assert api.fact_get(lisbon["uuid"])["data"]["invalid_at"] == "2025-06-01T00:00:00Z"
+    assert consolidate.run(api, clock()).counts.get("claims_read", 0) == 0
+    # An edit makes the fact's claims be read again.
+    api.fact_update(lisbon["uuid"], content="Alice lives in Porto")
+    assert api.db.scalar("SELECT claims_read FROM facts WHERE uuid = ?", (lisbon["uuid"],)) == 0
+    assert consolidate.run(api, clock()).counts["claims_read"] == 1
+
+
 def test_consolidate_merges_entity_spellings_and_first_names(api: MemoryAPI) -> None:
     api.entity_ensure("Node.js", "tech")
     api.entity_ensure("NodeJS", "concept")

@@ -20,7 +20,7 @@ from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.graph.extract import extract
 from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, USE
-from hermes_memory.tier2 import merges
+from hermes_memory.tier2 import claims, merges
 from hermes_memory.tier2.facts import mark_superseded
 
 if TYPE_CHECKING:
@@ -97,38 +97,56 @@ def _fact_rank(row: sqlite3.Row) -> tuple[float, float, int, float, int]:
 
 
 # -- conflicting facts --------------------------------------------------------------------
+def _read_claims(api: MemoryAPI, progress: Progress, report: JobReport) -> None:
+    """Extract and store the claims of facts never read (stored before the claims
+    table, or edited since); each fact is read once, not on every run."""
+    total = int(
+        api.db.scalar("SELECT COUNT(*) FROM facts WHERE claims_read = 0 AND deleted_at IS NULL")
+    )
+    wanted = FUNCTIONAL | ENDS_USE | USE
+    with progress.stage("fact claims", total) as advance:
+        while True:
+            progress.check()
+            with api.db.transaction() as conn:
+                batch = claims.unread(conn, BATCH)
+                for row in batch:
+                    found = extract(row["content"]).claims
+                    claims.record(
+                        conn, row["id"], [(c.subject, c.predicate, c.object) for c in found
+                                          if c.predicate in wanted]
+                    )  # fmt: skip
+            report.add("claims_read", len(batch))
+            advance(len(batch))
+            if len(batch) < BATCH:
+                return
+
+
 def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: JobReport) -> None:
     """A fact whose claim a later fact contradicts ends when the later one begins.
 
     Write-time linking catches statements that arrive in order; this catches the
-    rest (a fact written after the one that replaces it, imports, backfills). Only
-    facts that mention an entity can carry a claim, so only those are read again.
+    rest (a fact written after the one that replaces it, imports, backfills), from
+    the claims stored in ``fact_claims``.
     """
+    _read_claims(api, progress, report)
     rows = api.db.query(
-        f"""SELECT id, uuid, content, COALESCE(valid_at, created_at) AS t, platform, agent,
-                   user_id, session_key FROM facts
-            WHERE {_LIVE_VALID} AND id IN (SELECT item_id FROM mentions WHERE item_kind = 'fact')
-            ORDER BY t, id"""
+        f"""SELECT f.id, f.uuid, COALESCE(f.valid_at, f.created_at) AS t, f.platform, f.agent,
+                   f.user_id, f.session_key, c.subject, c.predicate, c.object
+            FROM fact_claims c JOIN facts f ON f.id = c.fact_id
+            WHERE {_LIVE_VALID}
+            ORDER BY t, f.id"""
     )
     functional: dict[tuple[Any, ...], list[tuple[sqlite3.Row, str]]] = defaultdict(list)
     users: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     enders: list[tuple[tuple[Any, ...], sqlite3.Row]] = []
-    wanted = FUNCTIONAL | ENDS_USE | USE
-    with progress.stage("fact claims", len(rows)) as advance:
-        for i, r in enumerate(rows):
-            owner = tuple(r[c] for c in _OWNER)
-            for claim in extract(r["content"]).claims:
-                if claim.predicate not in wanted:
-                    continue
-                if claim.predicate in FUNCTIONAL:
-                    functional[(*owner, claim.subject, claim.predicate)].append((r, claim.object))
-                elif claim.predicate in ENDS_USE:
-                    enders.append(((*owner, claim.subject, claim.object), r))
-                else:
-                    users[(*owner, claim.subject, claim.object)].append(r)
-            if i % 500 == 499:
-                advance(500)
-        advance(len(rows) % 500)
+    for r in rows:
+        owner = tuple(r[c] for c in _OWNER)
+        if r["predicate"] in FUNCTIONAL:
+            functional[(*owner, r["subject"], r["predicate"])].append((r, r["object"]))
+        elif r["predicate"] in ENDS_USE:
+            enders.append(((*owner, r["subject"], r["object"]), r))
+        elif r["predicate"] in USE:
+            users[(*owner, r["subject"], r["object"])].append(r)
     plans: list[tuple[sqlite3.Row, sqlite3.Row, str]] = []  # (old, new, reason)
     for (*_, predicate), chain in functional.items():
         for i, (old, value) in enumerate(chain):

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.graph.extract import Extraction, Mention, extract
-from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, contradicts, resolve_dates
+from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, USE, resolve_dates
+from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name
 from hermes_memory.tier2.facts import mark_superseded
@@ -28,7 +29,6 @@ INFERRED_STRENGTH = 0.4
 # Chat roles and tools are not people.
 _ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
 _PERSON_NAME = re.compile(r"^[A-Z][\w'-]+( [A-Z][\w'-]+){0,2}$")
-_FUNCTIONAL_TYPES = {"lives_in": "place", "works_at": "org", "reports_to": "person"}
 
 
 @dataclass
@@ -192,50 +192,35 @@ class Linker:
         now: float,
         actor: str,
     ) -> list[str]:
-        # Only a fact about the same subject can be contradicted: candidates name the
-        # claim's subject, or (for "we"/"I" claims, whose subject is not an entity) the
-        # ended tool or an entity of the functional predicate's type. Re-extracting
-        # every fact that names any place or person cost ~7 ms a write at 5k facts.
-        names: set[str] = set()
-        types: set[str] = set()
-        for c in found.claims:
-            if c.predicate not in ENDS_USE and c.predicate not in FUNCTIONAL:
-                continue
-            if c.subject is not None:
-                names.add(normalize_name(c.subject))
+        wanted = [c for c in found.claims if c.predicate in FUNCTIONAL | ENDS_USE | USE]
+        claims.record(conn, row_id, [(c.subject, c.predicate, c.object) for c in wanted])
+        # The facts this one contradicts, looked up by their stored claims: another
+        # value of a functional predicate for the same subject, or "uses X" when this
+        # fact stops using X (temporal.contradicts states the rule).
+        visible = owner.visible_clause("f", by_id=True)
+        rows: list[sqlite3.Row] = []
+        for c in wanted:
+            if c.predicate in FUNCTIONAL:
+                rows += claims.contradicted(
+                    conn, subject=c.subject, predicates=[c.predicate], obj=c.object,
+                    same_object=False, exclude=row_id, visible=visible,
+                )  # fmt: skip
             elif c.predicate in ENDS_USE:
-                names.add(normalize_name(c.object))
-            else:
-                types.add(_FUNCTIONAL_TYPES[c.predicate])
-        if not names and not types:
+                rows += claims.contradicted(
+                    conn, subject=c.subject, predicates=sorted(USE), obj=c.object,
+                    same_object=True, exclude=row_id, visible=visible,
+                )  # fmt: skip
+        if not rows:
             return []
-        clause, params = owner.visible_clause("f", by_id=True)
-        marks_n = ",".join("?" * len(names)) or "NULL"
-        marks_t = ",".join("?" * len(types)) or "NULL"
-        # Entities first, then their mentions by the primary key: joining from mentions
-        # scanned every fact mention (linear in the store).
-        rows = conn.execute(
-            f"""WITH named(id) AS (
-                    SELECT id FROM entities WHERE deleted_at IS NULL AND name_norm IN ({marks_n})
-                    UNION SELECT entity_id FROM entity_aliases WHERE alias_norm IN ({marks_n})
-                    UNION SELECT id FROM entities WHERE entity_type IN ({marks_t}))
-                SELECT f.* FROM facts f
-                WHERE f.id IN (SELECT item_id FROM mentions
-                               WHERE entity_id IN named AND item_kind = 'fact')
-                  AND f.id != ? AND f.deleted_at IS NULL AND f.invalid_at IS NULL AND {clause}
-                ORDER BY f.created_at DESC LIMIT 100""",
-            (*sorted(names), *sorted(names), *sorted(types), row_id, *params),
-        ).fetchall()
         new = conn.execute("SELECT valid_at, created_at FROM facts WHERE id = ?", (row_id,))
         start = new.fetchone()
         since = start["valid_at"] if start["valid_at"] is not None else start["created_at"]
         out = []
+        done: set[int] = set()
         for old in rows:
-            if (old["valid_at"] or old["created_at"]) > since:
+            if old["id"] in done or (old["valid_at"] or old["created_at"]) > since:
                 continue  # the old fact is newer than what the new one reports
-            claim = contradicts(found.claims, extract(old["content"]).claims)
-            if claim is None:
-                continue
+            done.add(old["id"])
             mark_superseded(
                 conn,
                 old,
@@ -243,7 +228,7 @@ class Linker:
                 since=since,
                 now=now,
                 actor=actor,
-                reason=f"{claim.predicate} {claim.object}",
+                reason=f"{old['claim_predicate']} {old['claim_object']}",
             )
             out.append(old["uuid"])
         return out

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_memory.errors import CapacityError, NotFoundError, ValidationError
-from hermes_memory.tier2 import journal
+from hermes_memory.tier2 import claims, journal
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.fts import df_at_least, planned_search, query_terms
 from hermes_memory.tier2.records import Fact, Owner, content_hash, new_uuid
@@ -213,6 +213,7 @@ class FactStore:
                     raise ValidationError(
                         f"another fact already says this ({clash['uuid']})", field="content"
                     )
+                claims.forget(conn, row["id"])  # read again from the new text
                 values["content_hash"] = digest
             assignments = ", ".join(f"{k} = ?" for k in values)
             conn.execute(

@@ -12,6 +12,7 @@ import math
 import re
 import sqlite3
 from collections.abc import Callable
+from itertools import combinations
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _MAX_TERMS = 32
@@ -231,6 +232,13 @@ def planned_search(
         rows = match(quote(common, "AND"), limit)
         if len(rows) >= limit:
             return [(r, r["bm25"]) for r in rows]
+        if len(common) > 2:
+            # Rows with at least two of the words come next, and rank above rows with
+            # one: this avoids ranking every row that has any one common word.
+            pairs = [f"({quote([a, b], 'AND')})" for a, b in combinations(common[:6], 2)]
+            rows = match(" OR ".join(pairs), limit)
+            if len(rows) >= limit:
+                return [(r, r["bm25"]) for r in rows]
     return [(r, r["bm25"]) for r in match(quote(terms), limit)]
 
 

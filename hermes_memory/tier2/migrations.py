@@ -382,6 +382,21 @@ def _v6_write_path_indexes(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX idx_relations_evidence ON relations(evidence_fact)")
 
 
+def _v7_fact_claims(conn: sqlite3.Connection) -> None:
+    """The claims each fact makes (tier2/claims.py), so supersession is a lookup.
+    Facts stored before keep ``claims_read`` 0 until consolidate reads them."""
+    conn.execute(
+        """CREATE TABLE fact_claims (
+            fact_id INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            subject TEXT,
+            predicate TEXT NOT NULL,
+            object TEXT NOT NULL)"""
+    )
+    conn.execute("CREATE INDEX idx_claims_key ON fact_claims(predicate, subject, object)")
+    conn.execute("CREATE INDEX idx_claims_fact ON fact_claims(fact_id)")
+    conn.execute("ALTER TABLE facts ADD COLUMN claims_read INTEGER NOT NULL DEFAULT 0")
+
+
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -391,6 +406,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (4, "maintenance", _v4_maintenance),
     (5, "imports", _v5_imports),
     (6, "write_path_indexes", _v6_write_path_indexes),
+    (7, "fact_claims", _v7_fact_claims),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]
