@@ -157,7 +157,9 @@ def import_jsonl(
             vectors = future.result()
         except Exception:  # the drain below embeds again, item by item if it must
             vectors = {}
-        with sem.precomputed(vectors):
+        # Only items this import created are queued (a duplicate line is not), so
+        # none of them has vector rows yet.
+        with sem.precomputed(vectors, new_items=True):
             report.embedded += sem.drain(items=written).indexed
 
     def commit(lines: list[tuple[int, str]], offset: int) -> None:

@@ -87,6 +87,7 @@ class SemanticIndex:
         self.max_attempts = MAX_ATTEMPTS
         self._vectors: dict[str, np.ndarray] = {}
         self._precomputed: dict[str, np.ndarray] | None = None
+        self._new_items = False
 
     # -- health ---------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
@@ -218,7 +219,7 @@ class SemanticIndex:
             raise
         except Exception as exc:
             raise DerivedTierError(f"embedding failed: {exc}") from None
-        self.store.upsert(rows, vectors)
+        self.store.upsert(rows, vectors, new_items=self._new_items)
         return len({r["item_uuid"] for r in rows})
 
     def _chunk_rows(self, by_kind: dict[str, list[str]]) -> list[dict[str, Any]]:
@@ -260,14 +261,16 @@ class SemanticIndex:
         return [r["text"] for r in self._chunk_rows(by_kind)]
 
     @contextlib.contextmanager
-    def precomputed(self, vectors: dict[str, np.ndarray]) -> Iterator[None]:
+    def precomputed(self, vectors: dict[str, np.ndarray], *, new_items: bool) -> Iterator[None]:
         """Within the block, drains take the vectors of these texts from ``vectors``
-        (embedded ahead, off the database lock) instead of running the model."""
-        self._precomputed = vectors
+        (embedded ahead, off the database lock) instead of running the model;
+        ``new_items``: the items drained were just created, so they have no rows to
+        replace (past the exact-copy size, LanceDB's delete scans the table)."""
+        self._precomputed, self._new_items = vectors, new_items
         try:
             yield
         finally:
-            self._precomputed = None
+            self._precomputed, self._new_items = None, False
 
     def _load(self, kind: str, uuids: list[str]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

@@ -156,8 +156,11 @@ class VectorStore:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def upsert(self, rows: list[dict[str, Any]], vectors: np.ndarray) -> None:
-        """Replace every chunk of the items in ``rows`` with the given ones."""
+    def upsert(
+        self, rows: list[dict[str, Any]], vectors: np.ndarray, *, new_items: bool = False
+    ) -> None:
+        """Replace every chunk of the items in ``rows`` with the given ones
+        (``new_items``: the caller knows they have none yet)."""
         if not rows:
             return
         items = sorted({r["item_uuid"] for r in rows})
@@ -168,7 +171,10 @@ class VectorStore:
                 copy = self._tracking(table_stamp(self._table_dir))
                 # The copy knows which items have rows: a new item needs no delete
                 # (a delete scans the table: the cost of a write grew with its size).
-                stale = items if copy is None else copy.present(items)
+                if new_items:
+                    stale = []
+                else:
+                    stale = items if copy is None else copy.present(items)
                 if stale:
                     self._delete_items(table, stale)
                 table.add(data)
