@@ -171,10 +171,9 @@ class VectorStore:
                 copy = self._tracking(table_stamp(self._table_dir))
                 # The copy knows which items have rows: a new item needs no delete
                 # (a delete scans the table: the cost of a write grew with its size).
+                stale = items if copy is None else copy.present(items)
                 if new_items:
                     stale = []
-                else:
-                    stale = items if copy is None else copy.present(items)
                 if stale:
                     self._delete_items(table, stale)
                 table.add(data)
