@@ -89,7 +89,11 @@ def test_fault_degrades_then_repairs(home: Path, fault: str, figures: dict[str, 
         assert any("cobalt" in r["content"] for r in env["data"])  # lexical still answers
         doctor = api.doctor()["data"]
         if fault.startswith("vector"):
-            assert env["meta"]["degraded"], f"{fault}: recall did not say tier 3 is degraded"
+            # Damaged data files under intact version names: the saved exact-search
+            # copy still answers (semantically, in full); anything else must say so.
+            served = "semantic" in {m for r in env["data"] for m in r["match_reasons"]}
+            copy_served = fault == "vectors truncated" and served
+            assert env["meta"]["degraded"] or copy_served, f"{fault}: recall hid the fault"
             assert not doctor["ok"], f"{fault}: doctor saw nothing"
         repaired = api.doctor(repair=True)["data"]
         assert api.doctor()["data"]["ok"], repaired
