@@ -261,9 +261,9 @@ class VectorStore:
                 return None
             # Read after taking the stamp: a commit in between makes the data newer
             # than its stamp, which only costs one more reload.
+            # Saved when this process closes (not now: with writers in other processes
+            # the table moves on, and each save would hold their write lock).
             snap = Snapshot.from_arrow(stamp, table.to_arrow(), self.dim)
-            self._snapshot = snap
-            self.save_snapshot()
         self._snapshot = snap
         return snap
 
