@@ -136,6 +136,17 @@ def test_evidence_gaps_name_what_is_missing(api: MemoryAPI) -> None:
     assert results and any("failover" in g for g in results[0]["evidence_gaps"])
 
 
+def test_recall_reports_the_time_of_each_stage(api: MemoryAPI) -> None:
+    api.fact_store("Bob owns the billing service", category="project")
+    api.entity_link("Bob", "billing", "owns")
+    env = api.recall("who owns billing", limit=3)
+    timings = env["meta"]["timings_ms"]
+    assert {"tier2", "embed", "tier3", "tier1", "graph", "rank"} <= set(timings)
+    assert all(isinstance(v, float) and v >= 0 for v in timings.values())
+    only = api.recall("who owns billing", tiers=["tier2"], limit=3)["meta"]["timings_ms"]
+    assert "tier3" not in only and "tier2" in only  # a stage that did not run is absent
+
+
 def test_long_queries_are_split_into_subqueries(api: MemoryAPI) -> None:
     api.fact_store("The search service uses Elasticsearch", category="project")
     api.fact_store("Alice prefers Friday releases", category="preference")
