@@ -19,7 +19,7 @@ from hermes_memory.cron.near_duplicates import duplicate_groups, signature
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.graph.extract import extract
-from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, USE
+from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, USE, recorded
 from hermes_memory.tier2 import claims, merges
 from hermes_memory.tier2.facts import mark_superseded
 
@@ -103,18 +103,13 @@ def _read_claims(api: MemoryAPI, progress: Progress, report: JobReport) -> None:
     total = int(
         api.db.scalar("SELECT COUNT(*) FROM facts WHERE claims_read = 0 AND deleted_at IS NULL")
     )
-    wanted = FUNCTIONAL | ENDS_USE | USE
     with progress.stage("fact claims", total) as advance:
         while True:
             progress.check()
             with api.db.transaction() as conn:
                 batch = claims.unread(conn, BATCH)
                 for row in batch:
-                    found = extract(row["content"]).claims
-                    claims.record(
-                        conn, row["id"], [(c.subject, c.predicate, c.object) for c in found
-                                          if c.predicate in wanted]
-                    )  # fmt: skip
+                    claims.record(conn, row["id"], recorded(extract(row["content"]).claims))
             report.add("claims_read", len(batch))
             advance(len(batch))
             if len(batch) < BATCH:

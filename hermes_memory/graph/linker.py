@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.graph.extract import Extraction, Mention, extract
-from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, USE, resolve_dates
+from hermes_memory.graph.temporal import ended_by, recorded, resolve_dates
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name
@@ -192,23 +192,19 @@ class Linker:
         now: float,
         actor: str,
     ) -> list[str]:
-        wanted = [c for c in found.claims if c.predicate in FUNCTIONAL | ENDS_USE | USE]
-        claims.record(conn, row_id, [(c.subject, c.predicate, c.object) for c in wanted])
-        # The facts this one contradicts, looked up by their stored claims: another
-        # value of a functional predicate for the same subject, or "uses X" when this
-        # fact stops using X (temporal.contradicts states the rule).
+        claims.record(conn, row_id, recorded(found.claims))
+        # The facts this one ends, looked up by their stored claims (the rule is
+        # temporal.ended_by): same subject, one of the predicates it ends, and the
+        # same object or another one.
         visible = owner.visible_clause("f", by_id=True)
         rows: list[sqlite3.Row] = []
-        for c in wanted:
-            if c.predicate in FUNCTIONAL:
+        for c in found.claims:
+            rule = ended_by(c)
+            if rule is not None:
+                predicates, same_object = rule
                 rows += claims.contradicted(
-                    conn, subject=c.subject, predicates=[c.predicate], obj=c.object,
-                    same_object=False, exclude=row_id, visible=visible,
-                )  # fmt: skip
-            elif c.predicate in ENDS_USE:
-                rows += claims.contradicted(
-                    conn, subject=c.subject, predicates=sorted(USE), obj=c.object,
-                    same_object=True, exclude=row_id, visible=visible,
+                    conn, subject=c.subject, predicates=sorted(predicates), obj=c.object,
+                    same_object=same_object, exclude=row_id, visible=visible,
                 )  # fmt: skip
         if not rows:
             return []

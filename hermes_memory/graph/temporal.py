@@ -9,6 +9,7 @@ Friday", "two years ago", "in 3 days") and explicit dates ("8 May 2023",
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -142,19 +143,40 @@ ENDS_USE = frozenset({"migrated_from", "stopped_using"})
 USE = frozenset({"uses", "migrated_to", "depends_on"})
 
 
-def contradicts(new: list[Claim], old: list[Claim]) -> Claim | None:
-    """The claim of ``old`` that ``new`` invalidates, if any.
+# The claims stored for supersession (``fact_claims``).
+RECORDED = FUNCTIONAL | ENDS_USE | USE
 
-    "We migrated from X (to Y)" or "we stopped using X" ends "we use X"; a new value of a
-    functional predicate ("moved to Berlin") ends the old one ("lives in Lisbon").
-    A subject of None ("we", "I") matches only None or the same named subject.
-    """
+
+def recorded(claims: Iterable[Claim]) -> list[tuple[str | None, str, str]]:
+    """The claims supersession reads, as ``fact_claims`` stores them."""
+    return [(c.subject, c.predicate, c.object) for c in claims if c.predicate in RECORDED]
+
+
+def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
+    """Which earlier claims of the same subject ``new`` ends: their predicates, and
+    whether they must have the same object (True) or another one (False); None if
+    it ends nothing. "We migrated from X" or "we stopped using X" ends "we use X"; a
+    new value of a functional predicate ("moved to Berlin") ends the old one."""
+    if new.predicate in ENDS_USE:
+        return USE, True
+    if new.predicate in FUNCTIONAL:
+        return frozenset({new.predicate}), False
+    return None
+
+
+def contradicts(new: list[Claim], old: list[Claim]) -> Claim | None:
+    """The claim of ``old`` that ``new`` invalidates, if any (the rule of
+    :func:`ended_by`). A subject of None ("we", "I") matches only None."""
     for n in new:
+        rule = ended_by(n)
+        if rule is None:
+            continue
+        predicates, same_object = rule
         for o in old:
-            if n.subject != o.subject:
-                continue
-            if n.predicate in ENDS_USE and o.predicate in USE and o.object == n.object:
-                return o
-            if n.predicate in FUNCTIONAL and o.predicate == n.predicate and o.object != n.object:
+            if (
+                o.subject == n.subject
+                and o.predicate in predicates
+                and (o.object == n.object) == same_object
+            ):
                 return o
     return None
