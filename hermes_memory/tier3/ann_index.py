@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import statistics
 import time
 from dataclasses import asdict, dataclass
@@ -27,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hermes_memory.errors import DerivedTierError
+from hermes_memory.fileio import write_atomic
+from hermes_memory.tier3.snapshot import normalised, vectors_of
 
 if TYPE_CHECKING:
     from hermes_memory.tier3.vector_store import VectorStore
@@ -65,11 +66,8 @@ def load_settings(store: VectorStore) -> IndexSettings | None:
 
 
 def _save(store: VectorStore, settings: IndexSettings) -> None:
-    path = settings_path(store)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(asdict(settings), indent=2), encoding="utf-8")
-    os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
+    data = json.dumps(asdict(settings), indent=2).encode("utf-8")
+    write_atomic(settings_path(store), lambda f: f.write(data), prefix=".index-")
 
 
 def _has_index(table: Any) -> bool:
@@ -88,7 +86,7 @@ def ensure(store: VectorStore) -> dict[str, Any]:
             stats = table.index_stats(INDEX_NAME)
             unindexed = int(getattr(stats, "num_unindexed_rows", 0) or 0)
             if unindexed > rows * FOLD_IN_SHARE:
-                with store._writing():
+                with store.writing():
                     table.optimize()  # adds the new rows to the existing partitions
                 return {"action": "extended", "rows": rows, "folded_in": unindexed}
             return {"action": "none", "rows": rows, "unindexed": unindexed}
@@ -108,9 +106,9 @@ def build(store: VectorStore, table: Any, rows: int) -> IndexSettings:
     from lancedb.index import IvfPq
 
     config = IvfPq(distance_type="cosine", num_partitions=partitions, num_sub_vectors=sub_vectors)
-    with store._writing():
+    with store.writing():
         table.create_index("vector", config=config, name=INDEX_NAME, replace=True)
-    nprobes, refine, recall, search_ms = tune(table, partitions, rows)
+    nprobes, refine, recall, search_ms = tune(table, partitions, rows, dim)
     settings = IndexSettings(
         rows, partitions, sub_vectors, nprobes, refine, recall, search_ms, time.time()
     )
@@ -118,24 +116,22 @@ def build(store: VectorStore, table: Any, rows: int) -> IndexSettings:
     return settings
 
 
-def sample_queries(table: Any, rows: int, n: int = SAMPLES, seed: int = 7) -> np.ndarray:
+def sample_queries(table: Any, rows: int, dim: int, n: int = SAMPLES, seed: int = 7) -> np.ndarray:
     """Normalised midpoints of random pairs of stored vectors: queries that fall
     between memories, as real ones do (a stored vector would find itself)."""
     rng = np.random.default_rng(seed)
     offsets = sorted({int(i) for i in rng.choice(rows, size=min(rows, 2 * n), replace=False)})
     data = table.take_offsets(offsets).select(["vector"]).to_arrow()
-    flat = data.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-    vecs = np.array(flat, dtype=np.float32).reshape(len(offsets), -1)  # a writable copy
+    vecs = np.array(vectors_of(data, dim))  # a writable copy
     rng.shuffle(vecs)
     half = len(vecs) // 2
-    mids = vecs[:half] + vecs[half : 2 * half]
-    return mids / np.maximum(np.linalg.norm(mids, axis=1, keepdims=True), 1e-12)
+    return normalised(vecs[:half] + vecs[half : 2 * half])
 
 
-def tune(table: Any, partitions: int, rows: int) -> tuple[int, int, float, float]:
+def tune(table: Any, partitions: int, rows: int, dim: int) -> tuple[int, int, float, float]:
     """The cheapest (nprobes, refine_factor) reaching TARGET_RECALL; with the recall
     and median search time measured for it."""
-    queries = sample_queries(table, rows)
+    queries = sample_queries(table, rows, dim)
     flat = [table.search(q).metric("cosine").bypass_vector_index().limit(10) for q in queries]
     truth = [_ids(q) for q in flat]
     best: tuple[int, int, float, float] | None = None

@@ -144,7 +144,7 @@ class VectorStore:
         self._rebuilding = True  # the next table is created on purpose
 
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
+    def writing(self) -> Iterator[None]:
         """One writer at a time across processes. LanceDB resolves concurrent commits
         by retrying with back-off, which starved some writers for seconds when an
         agent, the CLI and a job wrote at once; a queue on a file lock is fair."""
@@ -167,13 +167,14 @@ class VectorStore:
         data = [{**r, "vector": vectors[i].tolist()} for i, r in enumerate(rows)]
         try:
             table = self.table()
-            with self._writing():
+            with self.writing():
                 copy = self._tracking(table_stamp(self._table_dir))
                 # The copy knows which items have rows: a new item needs no delete
                 # (a delete scans the table: the cost of a write grew with its size).
-                stale = items if copy is None else copy.present(items)
                 if new_items:
-                    stale = []
+                    stale: list[str] = []
+                else:
+                    stale = items if copy is None else copy.present(items)
                 if stale:
                     self._delete_items(table, stale)
                 table.add(data)
@@ -187,7 +188,7 @@ class VectorStore:
         if item_uuids:
             try:
                 table = self.table()
-                with self._writing():
+                with self.writing():
                     copy = self._tracking(table_stamp(self._table_dir))
                     self._delete_items(table, item_uuids)
                     self._advance(copy, item_uuids, [], np.zeros((0, self.dim), np.float32))
@@ -260,9 +261,8 @@ class VectorStore:
             if table.count_rows() > self.exact_max_rows:
                 return None
             # Read after taking the stamp: a commit in between makes the data newer
-            # than its stamp, which only costs one more reload.
-            # Saved when this process closes (not now: with writers in other processes
-            # the table moves on, and each save would hold their write lock).
+            # than its stamp, which only costs one more reload. Saved when this process
+            # closes, not now: each save would hold the other writers' lock.
             snap = Snapshot.from_arrow(stamp, table.to_arrow(), self.dim)
         self._snapshot = snap
         return snap
@@ -273,7 +273,7 @@ class VectorStore:
         snap = self._snapshot
         if snap is None or not snap.dirty or not self._table_dir.is_dir():
             return
-        with contextlib.suppress(OSError), self._writing():
+        with contextlib.suppress(OSError), self.writing():
             if table_stamp(self._table_dir) == snap.stamp:
                 snap.save(self._snapshot_dir)
 
@@ -316,7 +316,7 @@ class VectorStore:
         (long enough that no reader in another process still uses them)."""
         try:
             table = self.table()
-            with self._writing():
+            with self.writing():
                 before = table_stamp(self._table_dir)
                 table.optimize(cleanup_older_than=keep_versions_for)
                 self._restamp(before, table_stamp(self._table_dir))
