@@ -120,17 +120,7 @@ class SemanticIndex:
         if items is not None:
             if not items:
                 return report
-            rows = []
-            for start in range(0, len(items), 500):  # under SQLite's bound-variable limit
-                part = items[start : start + 500]
-                marks = ",".join("?" * len(part))
-                rows.extend(
-                    self.db.query(
-                        "SELECT * FROM embed_queue WHERE status = 'pending' "
-                        f"AND item_uuid IN ({marks})",
-                        part,
-                    )
-                )
+            rows = self._queued(items)
         else:
             rows = self.db.query(
                 "SELECT * FROM embed_queue WHERE status = 'pending' AND next_attempt_at <= ? "
@@ -249,16 +239,25 @@ class SemanticIndex:
     def pending_texts(self, items: list[str]) -> list[str]:
         """The texts ``drain(items=...)`` will embed for these queued items."""
         by_kind: dict[str, list[str]] = {}
-        for start in range(0, len(items), 500):
-            part = items[start : start + 500]
-            marks = ",".join("?" * len(part))
-            for r in self.db.query(
-                "SELECT item_kind, item_uuid FROM embed_queue WHERE status = 'pending' "
-                f"AND op = 'upsert' AND item_uuid IN ({marks})",
-                part,
-            ):
+        for r in self._queued(items):
+            if r["op"] == "upsert":
                 by_kind.setdefault(r["item_kind"], []).append(r["item_uuid"])
         return [r["text"] for r in self._chunk_rows(by_kind)]
+
+    def _queued(self, items: list[str]) -> list[Any]:
+        """The pending outbox rows of ``items``."""
+        rows: list[Any] = []
+        for start in range(0, len(items), 500):  # under SQLite's bound-variable limit
+            part = items[start : start + 500]
+            marks = ",".join("?" * len(part))
+            rows.extend(
+                self.db.query(
+                    "SELECT * FROM embed_queue WHERE status = 'pending' "
+                    f"AND item_uuid IN ({marks})",
+                    part,
+                )
+            )
+        return rows
 
     @contextlib.contextmanager
     def precomputed(self, vectors: dict[str, np.ndarray], *, new_items: bool) -> Iterator[None]:
