@@ -63,12 +63,17 @@ class RecallConfig(_Section):
     # Candidates whose fused similarity is below this are never scored, so a fresh
     # unrelated memory cannot surface on recency alone.
     min_similarity: float = Field(0.2, ge=0.0, le=1.0)
-    # Candidates below this share of the query's best similarity are not scored either:
-    # a weak match must not outrank a strong one on recency or importance.
-    relative_gate: float = Field(0.65, ge=0.0, le=1.0)
+    # Recency and importance only reorder comparably relevant memories: candidates at
+    # or above this share of the best similarity form a band ranked by the score, the
+    # rest come after it, band by band (scoring.rank_in_bands); 0 ranks by score alone.
+    # 0.9 was chosen on LoCoMo conversations 0-2 and checked on 3-4 (docs/retrieval.md).
+    relative_gate: float = Field(0.9, ge=0.0, le=1.0)
     # A turn next to a matching turn of the same session shares this much of its
     # neighbour's similarity (an answer is often the reply to the matching line).
     context_weight: float = Field(0.5, ge=0.0, le=1.0)
+    # A query naming exactly one of the candidates' speakers raises that speaker's turns
+    # by this share of their similarity (chosen on LoCoMo conversations 0-2).
+    speaker_boost: float = Field(0.2, ge=0.0, le=1.0)
     # A fact superseded by a later one keeps this share of its similarity.
     invalid_factor: float = Field(0.5, ge=0.0, le=1.0)
     # Graph-augmented recall: entities the query names seed an expansion this many hops

@@ -208,3 +208,16 @@ def test_replacing_an_item_and_compacting_keep_the_copy_exact(tmp_path: Path) ->
     fresh = VectorStore(tmp_path, DIM)
     assert fresh.search(moved[0], OWNER, limit=1)[0].item_uuid == "i9"
     assert fresh._conn is None
+
+
+def test_similarities_of_named_items_match_the_search(tmp_path: Path) -> None:
+    store = filled(tmp_path)
+    store.upsert(rows(["n0"]), vectors(1, 5))  # in the copy's appended part
+    query = vectors(1, 6)[0]
+    hits = {h.item_uuid: h.similarity for h in store.search(query, OWNER, limit=201)}
+    wanted = ["i3", "i150", "n0", "gone"]
+    for handle in (store, VectorStore(tmp_path, DIM, exact_max_rows=0)):  # copy, LanceDB
+        got = handle.similarities(query, wanted)
+        assert set(got) == {"i3", "i150", "n0"}  # no rows, no similarity
+        for item, sim in got.items():
+            assert sim == pytest.approx(hits[item], abs=1e-5)

@@ -14,14 +14,14 @@ from hermes_memory.api import scoring
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.expand import expand, query_entities
-from hermes_memory.tier2.fts import query_terms, words_present
+from hermes_memory.tier2.fts import query_terms, word_set, words_present
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
 
 # The graph walk stops at links lighter than this share of what a memory new to the
 # candidates needs to clear the similarity floor: lighter links can still lift a memory
-# the query already matches (it then skips the relative gate), but no further; without
+# the query already matches, but bring in nothing new; without
 # the cut, hubs cost ~20 ms a recall at 10k memories (docs/benchmarks.md).
 WALK_FLOOR_SHARE = 0.25
 TIERS = ("tier1", "tier2", "tier3", "graph")
@@ -45,6 +45,7 @@ class Candidate:
     valid_at: float | None = None  # when it became true (facts)
     invalid_at: float | None = None  # when a later fact superseded it
     superseded_by: str | None = None
+    speaker: str | None = None  # turns: who said it
 
 
 def recall(
@@ -116,29 +117,31 @@ def recall(
         )
         for key, cand in pool.items()
     }
-    via_graph: set[str] = set()
     if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
         try:
             with stage("graph"):
-                via_graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of)
+                _from_graph(api, query, pool, fused, per_tier, scope, as_of)
         except Exception as exc:  # derived tier: recall goes on without it
             degraded.append(f"graph: {exc}")
     rank_started = time.perf_counter()
     _share_context(api, pool, fused, cfg.context_weight)
     _prefer_valid(pool, fused, now if as_of is None else as_of, cfg.invalid_factor)
-    # Never surface an unrelated or much weaker match on recency or importance alone.
-    gate = scoring.relevance_gate(fused.values(), cfg.min_similarity, cfg.relative_gate)
-    results = []
-    for key, sim in fused.items():
-        # What the graph brings is a weaker, indirect match by design: it only has to
-        # clear the absolute floor (and is capped in number by _from_graph).
-        if sim < (cfg.min_similarity if key in via_graph else gate):
-            continue
-        cand = pool[key]
-        comp = scoring.score(sim, cand.created_at, cand.importance, now, cfg)
-        results.append((comp, cand, lexical.get(key, 0.0)))
-    results.sort(key=lambda r: r[0].score, reverse=True)
-    out = [_render(comp, cand, lex) for comp, cand, lex in results[:limit]]
+    _favour_named_speaker(query, pool, fused, cfg.speaker_boost)
+    # Never surface an unrelated match, nor a clearly weaker one above a stronger one,
+    # on recency or importance alone (scoring.rank_in_bands).
+    comps = {
+        key: scoring.score(sim, pool[key].created_at, pool[key].importance, now, cfg)
+        for key, sim in fused.items()
+        if sim >= cfg.min_similarity
+    }
+    order = scoring.rank_in_bands(
+        ((key, fused[key], c.score) for key, c in comps.items()),
+        cfg.min_similarity,
+        cfg.relative_gate,
+        limit,
+    )
+    results = [(comps[key], pool[key], lexical.get(key, 0.0)) for key in order]
+    out = [_render(comp, cand, lex) for comp, cand, lex in results]
     gaps = evidence_gaps(query, out)
     for item in out:
         item["evidence_gaps"] = gaps
@@ -269,6 +272,25 @@ def _prefer_valid(
         cand.extra.append("superseded")
 
 
+def _favour_named_speaker(
+    query: str, pool: dict[str, Candidate], fused: dict[str, float], boost: float
+) -> None:
+    """A question about one person ("what has John done?") is answered by what that
+    person said more often than by what was said to them: when the query names
+    exactly one of the candidates' speakers, that speaker's turns gain ``boost``."""
+    if boost <= 0:
+        return
+    words = word_set(query)
+    speakers = {c.speaker for c in pool.values() if c.speaker}
+    named = [s for s in speakers if (parts := word_set(s)) and words >= parts]
+    if len(named) != 1:
+        return
+    for key, cand in pool.items():
+        if cand.speaker == named[0]:
+            fused[key] = min(1.0, fused[key] * (1 + boost))
+            cand.extra.append("speaker")
+
+
 def in_scope(scope: str, prefix: str) -> bool:
     return scope == prefix or scope.startswith(prefix.rstrip("/") + "/")
 
@@ -370,10 +392,17 @@ def _from_tier3(
         pool[f"fact:{f.uuid}"] = _fact_candidate(f)
     for e in api.episodes.get_many(api.owner, missing_eps).values():
         pool[f"episode:{e.uuid}"] = _episode_candidate(e)
-    for uuid, sim in best.items():
-        cand = pool.get(f"{kinds[uuid]}:{uuid}")
-        if cand is not None:
-            cand.semantic = max(cand.semantic, sim)
+    # What only the lexical search found gets its real cosine too, so fusion weighs
+    # both signals for every candidate instead of reading "not in the top" as zero.
+    unseen = [
+        c.provenance["id"]
+        for c in pool.values()
+        if c.kind in ("fact", "episode") and c.provenance["id"] not in best
+    ]
+    best.update(api.semantic.store.similarities(query_vector, unseen))
+    for cand in pool.values():
+        if cand.kind in ("fact", "episode") and cand.provenance["id"] in best:
+            cand.semantic = max(cand.semantic, best[cand.provenance["id"]])
 
 
 def _from_tier1(
@@ -456,6 +485,7 @@ def _episode_candidate(e: Any) -> Candidate:
         kind="episode",
         created_at=e.timestamp,
         importance=float(e.metadata.get("importance", 0.5)),
+        speaker=e.speaker,
         provenance={
             "id": e.uuid,
             "rowid": e.rowid,

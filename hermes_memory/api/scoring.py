@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from hermes_memory.clock import DAY
 from hermes_memory.config import RecallConfig
@@ -18,6 +19,8 @@ from hermes_memory.config import RecallConfig
 COS_FLOOR = 0.1
 COS_CEIL = 0.6
 STRONGER_SHARE = 0.6  # weight of the stronger signal; the weaker one confirms
+
+K = TypeVar("K")
 
 
 def calibrate_cosine(cosine: float) -> float:
@@ -43,11 +46,24 @@ def fuse_similarity(
     return STRONGER_SHARE * max(lex, sem) + (1 - STRONGER_SHARE) * min(lex, sem)
 
 
-def relevance_gate(similarities: Iterable[float], absolute: float, relative: float) -> float:
-    """The similarity a candidate needs to be scored at all: at least ``absolute``, and
-    at least ``relative`` times the query's best candidate."""
-    best = max(similarities, default=0.0)
-    return max(absolute, relative * best)
+def rank_in_bands(
+    scored: Iterable[tuple[K, float, float]], absolute: float, relative: float, limit: int
+) -> list[K]:
+    """Keys of ``(key, similarity, score)`` in ranking order, at most ``limit``.
+
+    Recency and importance may only reorder comparably relevant memories: the
+    candidates within ``relative`` of the best similarity left form a band ranked by
+    the composite score; the rest are ranked the same way after it, band by band.
+    Nothing below the ``absolute`` similarity floor is ranked at all.
+    """
+    left = [item for item in scored if item[1] >= absolute]
+    out: list[K] = []
+    while left and len(out) < limit:
+        cut = relative * max(sim for _, sim, _ in left)
+        band = sorted((i for i in left if i[1] >= cut), key=lambda i: i[2], reverse=True)
+        left = [i for i in left if i[1] < cut]
+        out.extend(key for key, _, _ in band)
+    return out[:limit]
 
 
 def normalise_bm25(scores: dict[str, float]) -> dict[str, float]:

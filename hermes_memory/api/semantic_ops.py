@@ -52,6 +52,7 @@ def recall(
         past = None if as_of is None else parse_time(as_of, "as_of")
         subqueries = recall_mod.split_query(text, api.config.recall.deep_query_chars)
         merged: dict[str, dict[str, Any]] = {}
+        places: dict[str, int] = {}
         timings: dict[str, float] = {}  # per stage, summed over the sub-queries
         meta: dict[str, Any] = {"degraded": [], "subqueries": subqueries, "timings_ms": timings}
         for sub in subqueries:
@@ -69,11 +70,15 @@ def recall(
             meta["degraded"] = sorted(set(meta["degraded"]) | set(info["degraded"]))
             for name, ms in info["timings_ms"].items():
                 timings[name] = round(timings.get(name, 0.0) + ms, 3)
-            for r in results:
+            for place, r in enumerate(results):
                 key = r.get("id") or r["content"]
-                if key not in merged or merged[key]["score"] < r["score"]:
-                    merged[key] = r
-        ranked = sorted(merged.values(), key=lambda r: r["score"], reverse=True)[:top]
+                if key not in merged or places[key] > place:
+                    merged[key], places[key] = r, place
+        # Each sub-query's order is kept (its bands, not the raw score, decide it); a
+        # memory found by several ranks at its best place, ties by score.
+        ranked = sorted(
+            merged.values(), key=lambda r: (places[r.get("id") or r["content"]], -r["score"])
+        )[:top]
         touched = [r["rowid"] for r in ranked if r["kind"] == "fact"]
         api.facts.touch(touched, now=api.clock())
         for r in ranked:

@@ -190,9 +190,14 @@ def term_bonus(n_docs: int, threshold: int) -> float:
     return math.log(1 + (n_docs - threshold + 0.5) / (threshold + 0.5))
 
 
+def word_set(text: str) -> set[str]:
+    """The lower-cased words of ``text``."""
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
 def words_present(terms: list[str], text: str) -> int:
     """How many ``terms`` occur in ``text`` (prefix match absorbs plural/tense endings)."""
-    words = {w.casefold() for w in _WORD.findall(text)}
+    words = word_set(text)
     count = 0
     for term in terms:
         stem = term[: max(4, len(term) - 2)]

@@ -192,6 +192,21 @@ class Snapshot:
             for i, s in zip(picked, sims[top], strict=True)
         ]
 
+    def similarities(self, vector: np.ndarray, items: Iterable[str]) -> dict[str, float]:
+        """Cosine of ``vector`` to each of ``items`` that has rows (its best chunk)."""
+        index = self._item_index()
+        wanted = [(item, i) for item in dict.fromkeys(items) for i in index.get(item, ())]
+        if not wanted:
+            return {}
+        cut = len(self.base)
+        vectors = np.stack([self.base[i] if i < cut else self.extra[i - cut] for _, i in wanted])
+        q = np.asarray(vector, dtype=np.float32)
+        sims = vectors @ (q / (np.linalg.norm(q) or 1.0))
+        best: dict[str, float] = {}
+        for (item, _), s in zip(wanted, sims, strict=True):
+            best[item] = max(best.get(item, -1.0), float(s))
+        return best
+
     def _scan(self, q: np.ndarray) -> np.ndarray:
         """Cosine of every row. The scan reads the whole matrix (150 MB at 100k rows),
         so it is bound by memory bandwidth: past SPLIT_ROWS the halves run on two

@@ -20,7 +20,13 @@ import pyarrow as pa
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3 import ann_index
-from hermes_memory.tier3.snapshot import Snapshot, VectorHit, table_stamp
+from hermes_memory.tier3.snapshot import (
+    Snapshot,
+    VectorHit,
+    normalised,
+    table_stamp,
+    vectors_of,
+)
 
 TABLE = "memory"
 
@@ -243,6 +249,32 @@ class VectorStore:
             raise
         except Exception as exc:
             raise DerivedTierError(f"vector search failed: {exc}") from None
+
+    def similarities(self, vector: np.ndarray, items: list[str]) -> dict[str, float]:
+        """Cosine of ``vector`` to each of ``items`` (its best chunk): the semantic
+        evidence for candidates another retriever found. Items without rows are left out."""
+        if not items:
+            return {}
+        try:
+            snap = self._current_snapshot()
+            if snap is not None:
+                return snap.similarities(vector, items)
+            where = f"item_uuid IN ({', '.join(_quote(i) for i in dict.fromkeys(items))})"
+            rows = (
+                self.table().search().where(where).select(["item_uuid", "vector"]).limit(None)
+            ).to_arrow()
+        except DerivedTierError:
+            raise
+        except Exception as exc:
+            raise DerivedTierError(f"vector lookup failed: {exc}") from None
+        if rows.num_rows == 0:
+            return {}
+        q = np.asarray(vector, dtype=np.float32)
+        sims = normalised(vectors_of(rows, self.dim)) @ (q / (np.linalg.norm(q) or 1.0))
+        best: dict[str, float] = {}
+        for item, s in zip(rows.column("item_uuid").to_pylist(), sims, strict=True):
+            best[item] = max(best.get(item, -1.0), float(s))
+        return best
 
     def _current_snapshot(self) -> Snapshot | None:
         stamp = table_stamp(self._table_dir)
