@@ -74,6 +74,10 @@ class RecallConfig(_Section):
     # A query naming exactly one of the candidates' speakers raises that speaker's turns
     # by this share of their similarity (chosen on LoCoMo conversations 0-2).
     speaker_boost: float = Field(0.2, ge=0.0, le=1.0)
+    # A query naming a time ("in July 2023", "last week") raises the memories of that
+    # period by this share of their similarity, and draws the ones nearest to it by
+    # cosine into the candidates (chosen on LoCoMo conversations 0-2).
+    time_boost: float = Field(0.3, ge=0.0, le=1.0)
     # A fact superseded by a later one keeps this share of its similarity.
     invalid_factor: float = Field(0.5, ge=0.0, le=1.0)
     # Graph-augmented recall: entities the query names seed an expansion this many hops

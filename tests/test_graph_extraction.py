@@ -7,7 +7,7 @@ from pathlib import Path
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
 from hermes_memory.clock import DAY
 from hermes_memory.graph.extract import Claim, extract
-from hermes_memory.graph.temporal import contradicts, resolve_dates
+from hermes_memory.graph.temporal import contradicts, query_window, resolve_dates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -40,6 +40,25 @@ def test_relative_dates_resolve_against_the_message_time() -> None:
         "next Friday": "2026-03-06",
         "2 days ago": "2026-03-02",
     }
+
+
+def test_a_question_names_the_period_it_asks_about() -> None:
+    now = datetime(2023, 12, 1, 9, tzinfo=UTC).timestamp()
+
+    def days(question: str) -> list[str] | None:
+        window = query_window(question, now)
+        if window is None:
+            return None
+        return [datetime.fromtimestamp(t, UTC).date().isoformat() for t in window]
+
+    # A month runs on two weeks (what happened is told later), a day by one; each
+    # starts a day early.
+    assert days("Where did Joanna travel to in July 2022?") == ["2022-06-30", "2022-08-15"]
+    assert days("What did Gina find on 1 February, 2023?") == ["2023-01-31", "2023-02-03"]
+    assert days("What changed during 2021?") == ["2020-12-31", "2022-01-15"]
+    assert days("What did we decide yesterday?") == ["2023-11-29", "2023-12-02"]
+    assert days("Which 2023 numbers are final?") is None  # a year alone is not a time
+    assert days("What is the deploy plan?") is None
 
 
 def test_contradiction_is_a_pure_function_over_claims() -> None:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -408,3 +409,35 @@ def test_turns_of_the_person_asked_about_rank_first(home: Path, clock: FrozenClo
     assert [r["source_id"] for r in asked["Maria"]] == ["D1:1", "D1:2"]
     assert "speaker" in asked["John"][0]["match_reasons"]
     assert all("speaker" not in r["match_reasons"] for r in both)  # nobody singled out
+
+
+def test_a_question_about_a_period_draws_on_what_was_said_then(
+    home: Path, clock: FrozenClock
+) -> None:
+    july = datetime(2023, 7, 20, tzinfo=UTC).timestamp()
+    later = datetime(2023, 11, 2, tzinfo=UTC).timestamp()
+    turns = [("we drove up the north coast", july, "D1:1")]
+    # More later turns than the candidate depth match the query better.
+    turns += [(f"visit the coast, plan {i}", later + i, f"D2:{i}") for i in range(60)]
+    clock.set(later + DAY)
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=HashingEmbedder()) as api:
+        unwrap(
+            api.ingest_turns(
+                [
+                    {
+                        "speaker": "Ana",
+                        "text": t,
+                        "session_id": m.split(":")[0],
+                        "message_id": m,
+                        "timestamp": ts,
+                    }
+                    for t, ts, m in turns
+                ]
+            )
+        )
+        asked = unwrap(api.recall("Which coast did Ana visit in July 2023?", limit=60))
+        undated = unwrap(api.recall("Which coast did Ana visit?", limit=60))
+    found = {r["source_id"]: r for r in asked}
+    assert "time" in found["D1:1"]["match_reasons"]
+    assert all("time" not in r["match_reasons"] for r in asked if r["source_id"] != "D1:1")
+    assert "D1:1" not in [r["source_id"] for r in undated]

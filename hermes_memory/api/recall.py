@@ -14,6 +14,7 @@ from hermes_memory.api import scoring
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.expand import expand, query_entities
+from hermes_memory.graph.temporal import query_window
 from hermes_memory.tier2.fts import query_terms, word_set, words_present
 
 if TYPE_CHECKING:
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 WALK_FLOOR_SHARE = 0.25
 TIERS = ("tier1", "tier2", "tier3", "graph")
 LOW_CONFIDENCE = 0.35
+# Memories of the period a query names that are compared with it by cosine (newest
+# first); bounded so a query about a busy year stays a few milliseconds.
+WINDOW_ROWS = 2000
 
 
 @dataclass
@@ -96,6 +100,10 @@ def recall(
         except Exception as exc:  # the derived tier failing must not fail recall
             if "tier3" in tiers:
                 degraded.append(f"tier3: {exc}")
+    window = query_window(query, now if as_of is None else as_of)
+    if window is not None and query_vector is not None and "tier2" in tiers:
+        with stage("time"):
+            _from_window(api, window, query_vector, per_tier, pool)
     if "tier1" in tiers:
         with stage("tier1"):
             degraded.extend(_from_tier1(api, query, query_vector, pool))
@@ -127,6 +135,7 @@ def recall(
     _share_context(api, pool, fused, cfg.context_weight)
     _prefer_valid(pool, fused, now if as_of is None else as_of, cfg.invalid_factor)
     _favour_named_speaker(query, pool, fused, cfg.speaker_boost)
+    _favour_window(window, pool, fused, cfg.time_boost)
     # Never surface an unrelated match, nor a clearly weaker one above a stronger one,
     # on recency or importance alone (scoring.rank_in_bands).
     comps = {
@@ -289,6 +298,52 @@ def _favour_named_speaker(
         if cand.speaker == named[0]:
             fused[key] = min(1.0, fused[key] * (1 + boost))
             cand.extra.append("speaker")
+
+
+def _from_window(
+    api: MemoryAPI,
+    window: tuple[float, float],
+    query_vector: Any,
+    per_tier: int,
+    pool: dict[str, Candidate],
+) -> None:
+    """A question about a time ("in July 2023") also draws on what was recorded then:
+    the memories of that period closest to the query by cosine join the candidates."""
+    assert api.semantic is not None
+    kinds = {u: "fact" for u in api.facts.between(api.owner, *window, limit=WINDOW_ROWS)}
+    kinds.update(
+        {u: "episode" for u in api.episodes.between(api.owner, *window, limit=WINDOW_ROWS)}
+    )
+    sims = api.semantic.store.similarities(query_vector, list(kinds))
+    nearest = sorted(sims.items(), key=lambda kv: -kv[1])[: per_tier * 2]
+    missing = {
+        kind: [u for u, _ in nearest if kinds[u] == kind and f"{kind}:{u}" not in pool]
+        for kind in ("fact", "episode")
+    }
+    for f in api.facts.get_many(api.owner, missing["fact"]).values():
+        pool[f"fact:{f.uuid}"] = _fact_candidate(f)
+    for e in api.episodes.get_many(api.owner, missing["episode"]).values():
+        pool[f"episode:{e.uuid}"] = _episode_candidate(e)
+    for uuid, sim in nearest:
+        cand = pool.get(f"{kinds[uuid]}:{uuid}")
+        if cand is not None:
+            cand.semantic = max(cand.semantic, sim)
+
+
+def _favour_window(
+    window: tuple[float, float] | None,
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    boost: float,
+) -> None:
+    """Memories of the time the query names gain ``boost`` of their similarity."""
+    if window is None or boost <= 0:
+        return
+    for key, cand in pool.items():
+        when = cand.valid_at if cand.valid_at is not None else cand.created_at
+        if cand.tier != "tier1" and window[0] <= when <= window[1]:
+            fused[key] = min(1.0, fused[key] * (1 + boost))
+            cand.extra.append("time")
 
 
 def in_scope(scope: str, prefix: str) -> bool:

@@ -44,6 +44,8 @@ _PATTERNS = [
         "mdy",
         re.compile(rf"\b({'|'.join(_MONTHS)})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I),
     ),
+    ("my", re.compile(rf"\b({'|'.join(_MONTHS)}),?\s+(\d{{4}})\b", re.I)),
+    ("year", re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b", re.I)),
 ]
 
 
@@ -123,9 +125,36 @@ def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str
             return datetime(
                 int(g[2]), _MONTHS.index(g[0].lower()) + 1, int(g[1]), tzinfo=UTC
             ), "day"
+        if kind == "my":
+            return datetime(int(g[1]), _MONTHS.index(g[0].lower()) + 1, 1, tzinfo=UTC), "month"
+        if kind == "year":
+            return datetime(int(g[0]), 1, 1, tzinfo=UTC), "year"
     except ValueError:  # 31 February and the like
         return None
     return None
+
+
+_SPAN = {
+    "day": relativedelta(days=1),
+    "week": relativedelta(weeks=1),
+    "month": relativedelta(months=1),
+    "year": relativedelta(years=1),
+}
+
+
+def query_window(text: str, now: float) -> tuple[float, float] | None:
+    """The time a question asks about ("in July 2023", "on 3 June, 2023", "last
+    week"), as a (start, end) range of timestamps, or None. What happened then is
+    often told a little later, so the range runs on past the period, by up to two
+    weeks (a day for a day, a week for a week), and starts a day early (time zones)."""
+    found = resolve_dates(text, now)
+    if not found:
+        return None
+    first = found[0]
+    start = datetime.fromtimestamp(first.timestamp, tz=UTC)
+    end = start + _SPAN[first.precision]
+    grace = min(end - start, timedelta(days=14))
+    return (start - timedelta(days=1)).timestamp(), (end + grace).timestamp()
 
 
 def event_time(text: str, written_at: float) -> float | None:

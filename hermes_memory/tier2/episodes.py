@@ -165,5 +165,15 @@ class EpisodeStore:
             )
         return [EpisodeHit(Episode.from_row(r), score) for r, score in ranked]
 
+    def between(self, owner: Owner, start: float, end: float, *, limit: int) -> list[str]:
+        """Uuids of the turns said between ``start`` and ``end``, newest first."""
+        clause, params = owner.visible_clause(by_id=True)  # stay on the time index
+        rows = self.db.query(
+            "SELECT uuid FROM episodes WHERE timestamp BETWEEN ? AND ? AND deleted_at IS NULL "
+            f"AND {clause} ORDER BY timestamp DESC LIMIT ?",
+            (start, end, *params, limit),
+        )
+        return [r["uuid"] for r in rows]
+
     def count(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL"))

@@ -317,6 +317,16 @@ class FactStore:
             ranked = self._ranked(conn, text, filters, params, limit)
             return [FactHit(self._hydrate(conn, r), score) for r, score in ranked]
 
+    def between(self, owner: Owner, start: float, end: float, *, limit: int) -> list[str]:
+        """Uuids of the live facts recorded between ``start`` and ``end``, newest first."""
+        clause, params = owner.visible_clause(by_id=True)  # stay on the time index
+        rows = self.db.query(
+            "SELECT uuid FROM facts WHERE created_at BETWEEN ? AND ? AND deleted_at IS NULL "
+            f"AND is_archived = 0 AND {clause} ORDER BY created_at DESC LIMIT ?",
+            (start, end, *params, limit),
+        )
+        return [r["uuid"] for r in rows]
+
     def count(self, *, live_only: bool = True) -> int:
         if live_only:
             return int(self.db.scalar("SELECT n FROM live_counts WHERE name = 'facts'"))
