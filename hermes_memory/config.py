@@ -78,6 +78,9 @@ class RecallConfig(_Section):
     # period by this share of their similarity, and draws the ones nearest to it by
     # cosine into the candidates (chosen on LoCoMo conversations 0-2).
     time_boost: float = Field(0.3, ge=0.0, le=1.0)
+    # A turn that ends with a question keeps this share of its similarity: it echoes
+    # the query's words but holds no answer (chosen on LoCoMo conversations 0-2).
+    question_factor: float = Field(0.8, ge=0.0, le=1.0)
     # A fact superseded by a later one keeps this share of its similarity.
     invalid_factor: float = Field(0.5, ge=0.0, le=1.0)
     # Graph-augmented recall: entities the query names seed an expansion this many hops

@@ -441,3 +441,36 @@ def test_a_question_about_a_period_draws_on_what_was_said_then(
     assert "time" in found["D1:1"]["match_reasons"]
     assert all("time" not in r["match_reasons"] for r in asked if r["source_id"] != "D1:1")
     assert "D1:1" not in [r["source_id"] for r in undated]
+
+
+def test_a_turn_that_only_asks_ranks_below_the_answer(home: Path, clock: FrozenClock) -> None:
+    turns = [
+        ("Ana", "What pottery workshop did you go to downtown?", "s1", "D1:1"),
+        (
+            "Ben",
+            "The pottery workshop downtown on Main Street. [shares an image: a bowl]",
+            "s2",
+            "D2:1",
+        ),
+    ]
+
+    def ranked(factor: float) -> list[dict[str, object]]:
+        cfg = load_config(home, env={}, overrides={"recall": {"question_factor": factor}})
+        with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+            if not api.episodes.count():
+                unwrap(
+                    api.ingest_turns(
+                        [
+                            {"speaker": s, "text": t, "session_id": sid, "message_id": m}
+                            for s, t, sid, m in turns
+                        ]
+                    )
+                )
+            return unwrap(api.recall("which pottery workshop downtown", limit=2))
+
+    plain = {r["source_id"]: r["similarity"] for r in ranked(1.0)}
+    asked = ranked(0.5)
+    assert asked[0]["source_id"] == "D2:1"
+    got = {r["source_id"]: r["similarity"] for r in asked}
+    assert got["D1:1"] == pytest.approx(plain["D1:1"] * 0.5, abs=1e-3)
+    assert got["D2:1"] == plain["D2:1"]  # a trailing attachment note does not make a question

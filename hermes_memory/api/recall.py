@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -30,6 +31,7 @@ LOW_CONFIDENCE = 0.35
 # Memories of the period a query names that are compared with it by cosine (newest
 # first); bounded so a query about a busy year stays a few milliseconds.
 WINDOW_ROWS = 2000
+_TRAILING_NOTE = re.compile(r"\s*\[[^\]]*\]\s*$")  # "[shares an image: ...]" and the like
 
 
 @dataclass
@@ -134,6 +136,7 @@ def recall(
     rank_started = time.perf_counter()
     _share_context(api, pool, fused, cfg.context_weight)
     _prefer_valid(pool, fused, now if as_of is None else as_of, cfg.invalid_factor)
+    _discount_questions(pool, fused, cfg.question_factor)
     _favour_named_speaker(query, pool, fused, cfg.speaker_boost)
     _favour_window(window, pool, fused, cfg.time_boost)
     # Never surface an unrelated match, nor a clearly weaker one above a stronger one,
@@ -279,6 +282,21 @@ def _prefer_valid(
             pool[successor].extra.append("supersedes")
         fused[key] *= factor
         cand.extra.append("superseded")
+
+
+def _discount_questions(pool: dict[str, Candidate], fused: dict[str, float], factor: float) -> None:
+    """A turn that ends asking something repeats the question's words without holding
+    the answer: it keeps ``factor`` of its similarity (its reply has already shared
+    its context, _share_context)."""
+    if factor >= 1:
+        return
+    for key, cand in pool.items():
+        if cand.speaker is not None and _asks(cand.content):
+            fused[key] *= factor
+
+
+def _asks(text: str) -> bool:
+    return _TRAILING_NOTE.sub("", text).rstrip().endswith("?")
 
 
 def _favour_named_speaker(
