@@ -371,16 +371,28 @@ def in_scope(scope: str, prefix: str) -> bool:
 def _share_context(
     api: MemoryAPI, pool: dict[str, Candidate], fused: dict[str, float], weight: float
 ) -> None:
-    """Raise each turn toward its best-matching neighbour in the same session."""
+    """Raise each turn toward its best-matching neighbour in the same session: the
+    turns next to it share ``weight``, the ones two away half of that (an answer is
+    often the reply to the matching line, or the line after that reply)."""
     by_row = {c.provenance["rowid"]: k for k, c in pool.items() if c.kind == "episode"}
     if weight <= 0 or not by_row:
         return
+    near = api.episodes.neighbours(api.owner, list(by_row))
+    beyond = api.episodes.neighbours(api.owner, [n for pair in near.values() for n in pair if n])
     base = dict(fused)
-    for rowid, (prev, nxt) in api.episodes.neighbours(api.owner, list(by_row)).items():
-        near = [base[by_row[n]] for n in (prev, nxt) if n in by_row]
+    for rowid, (prev, nxt) in near.items():
         key = by_row[rowid]
-        if near and max(near) > base[key]:
-            fused[key] = (1 - weight) * base[key] + weight * max(near)
+        reach = [(prev, weight), (nxt, weight)]
+        reach += [
+            (beyond.get(prev, (0, 0))[0], weight / 2),
+            (beyond.get(nxt, (0, 0))[1], weight / 2),
+        ]
+        lifted = max(
+            ((1 - w) * base[key] + w * base[by_row[n]] for n, w in reach if n in by_row),
+            default=0.0,
+        )
+        if lifted > base[key]:
+            fused[key] = lifted
             pool[key].extra.append("context")
 
 
