@@ -474,3 +474,38 @@ def test_a_turn_that_only_asks_ranks_below_the_answer(home: Path, clock: FrozenC
     got = {r["source_id"]: r["similarity"] for r in asked}
     assert got["D1:1"] == pytest.approx(plain["D1:1"] * 0.5, abs=1e-3)
     assert got["D2:1"] == plain["D2:1"]  # a trailing attachment note does not make a question
+
+
+def test_a_turn_two_away_shares_half_the_context(home: Path, clock: FrozenClock) -> None:
+    turns = [
+        ("ana", "did you ever try the pottery workshop downtown", "D1:1"),
+        ("ben", "hmm, let me think", "D1:2"),
+        ("ben", "yes, my sister took me there last spring", "D1:3"),
+    ]
+
+    def sims(weight: float) -> dict[str, float]:
+        recall = {"context_weight": weight, "min_similarity": 0.0, "question_factor": 1.0}
+        cfg = load_config(home, env={}, overrides={"recall": recall})
+        with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as memory:
+            if not memory.episodes.count():
+                unwrap(
+                    memory.ingest_turns(
+                        [
+                            {"speaker": s, "text": t, "session_id": "s1", "message_id": m}
+                            for s, t, m in turns
+                        ]
+                    )
+                )
+            results = unwrap(memory.recall("pottery workshop", limit=5))
+            return {str(r["source_id"]): float(r["similarity"]) for r in results}
+
+    own, shared = sims(0.0), sims(0.6)
+    assert own["D1:1"] > max(own["D1:2"], own["D1:3"])
+    expected = max(
+        0.4 * own["D1:3"] + 0.6 * own["D1:2"],  # the next turn, full weight
+        0.7 * own["D1:3"] + 0.3 * own["D1:1"],  # two away, half the weight
+    )
+    assert 0.7 * own["D1:3"] + 0.3 * own["D1:1"] > max(
+        own["D1:3"], 0.4 * own["D1:3"] + 0.6 * own["D1:2"]
+    )
+    assert shared["D1:3"] == pytest.approx(expected, abs=2e-4)

@@ -161,6 +161,13 @@ def test_past_the_exact_size_an_index_is_built_tuned_and_used(tmp_path: Path) ->
         found += len(want & {h.item_uuid for h in store.search(q, OWNER, limit=10)})
     assert found / 400 >= 0.95
     assert store._snapshot is None  # past the cap: LanceDB answers
+    # Items are looked up through the item index (recall's cosine for BM25-only hits).
+    names = {i.name for i in store.table().list_indices()}
+    assert names == {ann_index.INDEX_NAME, ann_index.ITEM_INDEX_NAME}
+    q = unit[3]
+    assert store.similarities(q, ["i3", "i17"]) == pytest.approx(
+        {"i3": 1.0, "i17": float(unit[17] @ q)}, abs=1e-4
+    )
     # New rows are found at once (searched flat) and folded in past a share.
     extra = clustered(400, 3, dim)
     store.upsert(rows([f"x{k}" for k in range(400)]), extra)
