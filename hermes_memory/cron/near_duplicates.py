@@ -117,12 +117,13 @@ def duplicate_groups(signatures: Sequence[Signature], threshold: float) -> list[
     """Groups of near-duplicate indexes (each group's members are linked by a chain
     of near-duplicate pairs); singletons are left out.
 
-    A statement with protected words (names, numbers, negations) can only pair with
-    statements containing all of them, so its candidates are the postings of its
-    rarest protected word: names and numbers are rare, so this stays near-linear
-    where plain prefix filtering degrades (a corpus whose second-rarest words are
-    common). Statements without protected words pair among themselves through
-    prefix filtering; a pair with one of each is found from the protected side.
+    Two near-duplicates hold each other's protected words, so they agree on their
+    *key*: the protected words that are protected wherever they occur (a name, a
+    number, a negation; not a word capitalised in one statement and lower-case in
+    another). Statements are grouped by key and pairs are sought within each group
+    by prefix filtering. Keys split a templated corpus into small groups, where a
+    name or number alone would make one long candidate list per statement: the
+    search stays near-linear at a million facts instead of quadratic.
     """
     parent = list(range(len(signatures)))
 
@@ -132,28 +133,23 @@ def duplicate_groups(signatures: Sequence[Signature], threshold: float) -> list[
             x = parent[x]
         return x
 
-    sets = [s.words for s in signatures]
-    postings: dict[str, list[int]] = {}
-    for i, words in enumerate(sets):
-        for w in words:
-            postings.setdefault(w, []).append(i)
-    pairs: set[tuple[int, int]] = set()
+    protected_somewhere: set[str] = set()
+    plain_somewhere: set[str] = set()
+    for sig in signatures:
+        protected_somewhere |= sig.protected
+        plain_somewhere |= sig.words - sig.protected
+    mixed = protected_somewhere & plain_somewhere
+    by_key: dict[frozenset[str], list[int]] = {}
     for i, sig in enumerate(signatures):
-        if not sig.protected or len(sig.words) < 2:
+        if len(sig.words) >= 2:  # a single word is never a near-duplicate
+            by_key.setdefault(sig.protected - mixed, []).append(i)
+    for members in by_key.values():
+        if len(members) < 2:
             continue
-        rarest = min(sig.protected, key=lambda w: len(postings[w]))
-        size = len(sig.words)
-        for j in postings[rarest]:
-            other = sets[j]
-            fits = threshold * size <= len(other) <= size / threshold
-            if j != i and fits and sig.protected <= other:
-                pairs.add((min(i, j), max(i, j)))
-    plain = [i for i, sig in enumerate(signatures) if not sig.protected]
-    for a, b in candidate_pairs([sets[i] for i in plain], threshold):
-        pairs.add((plain[a], plain[b]))
-    for i, j in pairs:
-        if near_duplicate(signatures[i], signatures[j], threshold):
-            parent[find(i)] = find(j)
+        for a, b in candidate_pairs([signatures[k].words for k in members], threshold):
+            i, j = members[a], members[b]
+            if near_duplicate(signatures[i], signatures[j], threshold):
+                parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(signatures)):
         groups.setdefault(find(i), []).append(i)
