@@ -228,3 +228,31 @@ def test_similarities_of_named_items_match_the_search(tmp_path: Path) -> None:
         assert set(got) == {"i3", "i150", "n0"}  # no rows, no similarity
         for item, sim in got.items():
             assert sim == pytest.approx(hits[item], abs=1e-5)
+
+
+def test_lancedb_search_returns_the_owners_nearest_when_others_are_nearer(
+    tmp_path: Path,
+) -> None:
+    store = VectorStore(tmp_path, DIM, exact_max_rows=0)  # LanceDB, not the copy
+    base = vectors(1, 5)[0]
+    mine = [f"mine{k}" for k in range(8)]
+    theirs = [f"theirs{k}" for k in range(30)]
+    other = [{**r, "user_id": "someone-else"} for r in rows(theirs)]
+    rng = np.random.default_rng(6)
+    # The other user's rows lie nearest the query, this owner's further out.
+    near = base + rng.normal(scale=0.01, size=(len(theirs), DIM)).astype(np.float32)
+    far = base + rng.normal(scale=1.0, size=(len(mine), DIM)).astype(np.float32)
+    store.upsert(other + rows(mine), np.vstack([near, far]))
+    got = store.search(base, OWNER, limit=5)
+    assert [h.item_uuid for h in got] == exact_owner(far, mine, base, 5)
+    # With only this owner's rows nearest, the same answer comes from the first search.
+    alone = VectorStore(tmp_path / "alone", DIM, exact_max_rows=0)
+    alone.upsert(rows(mine), far)
+    assert [h.item_uuid for h in alone.search(base, OWNER, limit=5)] == exact_owner(
+        far, mine, base, 5
+    )
+
+
+def exact_owner(vecs: np.ndarray, items: list[str], query: np.ndarray, k: int) -> list[str]:
+    sims = (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)) @ (query / np.linalg.norm(query))
+    return [items[i] for i in np.argsort(-sims)[:k]]

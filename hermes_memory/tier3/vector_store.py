@@ -29,6 +29,7 @@ from hermes_memory.tier3.snapshot import (
 )
 
 TABLE = "memory"
+_HIT_COLUMNS = ("kind", "item_uuid", "chunk", "text")
 
 
 def schema(dim: int) -> pa.Schema:
@@ -322,11 +323,21 @@ class VectorStore:
         )
         if kinds:
             where += f" AND kind IN ({', '.join(_quote(k) for k in kinds)})"
-        query = self.table().search(vector.tolist()).metric("cosine").where(where, prefilter=True)
         tuned = ann_index.load_settings(self)
-        if tuned is not None:  # measured by ann_index.tune for recall@10 >= its target
-            query = query.nprobes(tuned.nprobes).refine_factor(tuned.refine_factor)
-        result = query.limit(limit).to_list()
+        # Filtering after the search first: a prefilter evaluates the filter on every
+        # row (~400 ms at 1M rows, ~150 ms with bitmap indexes) though a profile
+        # usually holds one owner's rows. If ``limit`` of the ``2 * limit`` nearest
+        # rows pass, they are the nearest that pass; only when fewer do (another
+        # owner's rows, or entity rows, in the way) is the search redone with the
+        # filter applied first.
+        for prefilter, fetch in ((False, 2 * limit), (True, limit)):
+            query = self.table().search(vector.tolist()).metric("cosine")
+            query = query.where(where, prefilter=prefilter).select(list(_HIT_COLUMNS))
+            if tuned is not None:  # measured by ann_index.tune for recall@10 >= its target
+                query = query.nprobes(tuned.nprobes).refine_factor(tuned.refine_factor)
+            result = query.limit(fetch).to_list()[:limit]
+            if len(result) >= limit:
+                break
         return [
             VectorHit(r["kind"], r["item_uuid"], r["chunk"], r["text"], 1.0 - float(r["_distance"]))
             for r in result
