@@ -174,6 +174,12 @@ def test_past_the_exact_size_an_index_is_built_tuned_and_used(tmp_path: Path) ->
     assert store.search(extra[7], OWNER, limit=1)[0].item_uuid == "x7"
     assert ann_index.ensure(store)["action"] == "extended"
     assert store.search(extra[7], OWNER, limit=1)[0].item_uuid == "x7"
+    # An index of an older kind (IVF_PQ before 2026-11-23) is rebuilt, not kept.
+    path = ann_index.settings_path(store)
+    path.write_text(path.read_text().replace('"ivf_sq"', '"ivf_pq"'))
+    assert ann_index.load_settings(store).kind == "ivf_pq"  # type: ignore[union-attr]
+    assert ann_index.ensure(store)["action"] == "built"
+    assert ann_index.load_settings(store).kind == ann_index.INDEX_KIND  # type: ignore[union-attr]
     store.reset()
     assert ann_index.load_settings(store) is None
 
