@@ -100,8 +100,12 @@ def ensure(store: VectorStore) -> dict[str, Any]:
             return {"action": "none", "rows": rows, "search": "exact copy"}
         items_indexed = _ensure_item_index(store, table)
         settings = load_settings(store)
-        current = settings is not None and settings.kind == INDEX_KIND
-        if _has_index(table) and current and rows < settings.rows * REBUILD_GROWTH:
+        if (
+            _has_index(table)
+            and settings is not None
+            and settings.kind == INDEX_KIND  # an older kind is rebuilt
+            and rows < settings.rows * REBUILD_GROWTH
+        ):
             stats = table.index_stats(INDEX_NAME)
             unindexed = int(getattr(stats, "num_unindexed_rows", 0) or 0)
             if unindexed > rows * FOLD_IN_SHARE:
