@@ -221,17 +221,7 @@ def _from_graph(
         for ref, w in r.evidence.items():
             stating[ref] = max(stating.get(ref, 0.0), w)
     admitted = sorted(stating.items(), key=lambda kv: -kv[1])[: per_tier * 2]
-    missing = {
-        kind: [
-            k.split(":", 1)[1] for k, _ in admitted if k.startswith(f"{kind}:") and k not in pool
-        ]
-        for kind in ("fact", "episode")
-    }
-    found: dict[str, Candidate] = {}
-    for f in api.facts.get_many(api.owner, missing["fact"]).values():
-        found[f"fact:{f.uuid}"] = _fact_candidate(f)
-    for e in api.episodes.get_many(api.owner, missing["episode"]).values():
-        found[f"episode:{e.uuid}"] = _episode_candidate(e)
+    found = _load_candidates(api, [k for k, _ in admitted if k not in pool])
     raised: set[str] = set()
     for key, w in admitted:
         cand = pool.get(key) or found.get(key)
@@ -334,14 +324,8 @@ def _from_window(
     )
     sims = api.semantic.store.similarities(query_vector, list(kinds))
     nearest = sorted(sims.items(), key=lambda kv: -kv[1])[: per_tier * 2]
-    missing = {
-        kind: [u for u, _ in nearest if kinds[u] == kind and f"{kind}:{u}" not in pool]
-        for kind in ("fact", "episode")
-    }
-    for f in api.facts.get_many(api.owner, missing["fact"]).values():
-        pool[f"fact:{f.uuid}"] = _fact_candidate(f)
-    for e in api.episodes.get_many(api.owner, missing["episode"]).values():
-        pool[f"episode:{e.uuid}"] = _episode_candidate(e)
+    keys = (f"{kinds[u]}:{u}" for u, _ in nearest)
+    pool.update(_load_candidates(api, [k for k in keys if k not in pool]))
     for uuid, sim in nearest:
         cand = pool.get(f"{kinds[uuid]}:{uuid}")
         if cand is not None:
@@ -470,13 +454,8 @@ def _from_tier3(
     best: dict[str, float] = {}
     for h in hits:
         best[h.item_uuid] = max(best.get(h.item_uuid, -1.0), h.similarity)
-    kinds = {h.item_uuid: h.kind for h in hits}
-    missing_facts = [u for u, k in kinds.items() if k == "fact" and f"fact:{u}" not in pool]
-    missing_eps = [u for u, k in kinds.items() if k == "episode" and f"episode:{u}" not in pool]
-    for f in api.facts.get_many(api.owner, missing_facts).values():
-        pool[f"fact:{f.uuid}"] = _fact_candidate(f)
-    for e in api.episodes.get_many(api.owner, missing_eps).values():
-        pool[f"episode:{e.uuid}"] = _episode_candidate(e)
+    keys = (f"{h.kind}:{h.item_uuid}" for h in hits)
+    pool.update(_load_candidates(api, [k for k in keys if k not in pool]))
     # What only the lexical search found gets its real cosine too, so fusion weighs
     # both signals for every candidate instead of reading "not in the top" as zero.
     unseen = [
@@ -488,6 +467,23 @@ def _from_tier3(
     for cand in pool.values():
         if cand.kind in ("fact", "episode") and cand.provenance["id"] in best:
             cand.semantic = max(cand.semantic, best[cand.provenance["id"]])
+
+
+def _load_candidates(api: MemoryAPI, keys: list[str]) -> dict[str, Candidate]:
+    """The facts and turns named by ``keys`` ("fact:<uuid>", "episode:<uuid>") that
+    this owner can see, as candidates; other keys are ignored."""
+    wanted: dict[str, list[str]] = {"fact": [], "episode": []}
+    for key in dict.fromkeys(keys):
+        kind, _, uuid = key.partition(":")
+        if kind in wanted:
+            wanted[kind].append(uuid)
+    found = {
+        f"fact:{f.uuid}": _fact_candidate(f)
+        for f in api.facts.get_many(api.owner, wanted["fact"]).values()
+    }
+    for e in api.episodes.get_many(api.owner, wanted["episode"]).values():
+        found[f"episode:{e.uuid}"] = _episode_candidate(e)
+    return found
 
 
 def _from_tier1(

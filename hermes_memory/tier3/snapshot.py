@@ -69,6 +69,17 @@ def normalised(raw: np.ndarray) -> np.ndarray:
     return (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
 
 
+def best_per_item(items: Iterable[str], unit: np.ndarray, vector: np.ndarray) -> dict[str, float]:
+    """Cosine of ``vector`` to each item's best row, given the items of ``unit``'s
+    rows (unit-length vectors) in order."""
+    q = np.asarray(vector, dtype=np.float32)
+    sims = unit @ (q / (np.linalg.norm(q) or 1.0))
+    best: dict[str, float] = {}
+    for item, s in zip(items, sims, strict=True):
+        best[item] = max(best.get(item, -1.0), float(s))
+    return best
+
+
 def vectors_of(data: pa.Table, dim: int) -> np.ndarray:
     """The ``vector`` column of an Arrow table as a float32 matrix."""
     flat = data.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
@@ -200,12 +211,7 @@ class Snapshot:
             return {}
         cut = len(self.base)
         vectors = np.stack([self.base[i] if i < cut else self.extra[i - cut] for _, i in wanted])
-        q = np.asarray(vector, dtype=np.float32)
-        sims = vectors @ (q / (np.linalg.norm(q) or 1.0))
-        best: dict[str, float] = {}
-        for (item, _), s in zip(wanted, sims, strict=True):
-            best[item] = max(best.get(item, -1.0), float(s))
-        return best
+        return best_per_item((item for item, _ in wanted), vectors, vector)
 
     def _scan(self, q: np.ndarray) -> np.ndarray:
         """Cosine of every row. The scan reads the whole matrix (150 MB at 100k rows),

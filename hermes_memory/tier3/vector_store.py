@@ -23,6 +23,7 @@ from hermes_memory.tier3 import ann_index
 from hermes_memory.tier3.snapshot import (
     Snapshot,
     VectorHit,
+    best_per_item,
     normalised,
     table_stamp,
     vectors_of,
@@ -270,12 +271,8 @@ class VectorStore:
             raise DerivedTierError(f"vector lookup failed: {exc}") from None
         if rows.num_rows == 0:
             return {}
-        q = np.asarray(vector, dtype=np.float32)
-        sims = normalised(vectors_of(rows, self.dim)) @ (q / (np.linalg.norm(q) or 1.0))
-        best: dict[str, float] = {}
-        for item, s in zip(rows.column("item_uuid").to_pylist(), sims, strict=True):
-            best[item] = max(best.get(item, -1.0), float(s))
-        return best
+        unit = normalised(vectors_of(rows, self.dim))
+        return best_per_item(rows.column("item_uuid").to_pylist(), unit, vector)
 
     def _current_snapshot(self) -> Snapshot | None:
         stamp = table_stamp(self._table_dir)
