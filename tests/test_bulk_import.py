@@ -6,12 +6,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from hermes_memory import MemoryAPI
+from hermes_memory import MemoryAPI, load_config
 from hermes_memory.api.bulk_import import import_jsonl
+from hermes_memory.clock import FrozenClock
 from hermes_memory.errors import ValidationError
+from hermes_memory.tier3.embedder import HashingEmbedder
 from tests.conftest import table_counts
 
 
@@ -56,6 +59,40 @@ def test_import_is_batched_resumable_and_idempotent(api: MemoryAPI, tmp_path: Pa
     grown = import_jsonl(api, src, batch_size=10).to_dict()
     assert grown["resumed_at_line"] == 27 and grown["facts"] == 1
     assert api.fact_query("Appended")["data"]
+
+
+class _FlakyEmbedder(HashingEmbedder):
+    """Fails the first call of more than one text, then works: a model that chokes
+    once on the import's worker thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed = False
+        self.calls: list[int] = []
+
+    def embed_batch(self, texts: list[str]) -> Any:
+        self.calls.append(len(texts))
+        if len(texts) > 1 and not self.failed:
+            self.failed = True
+            raise RuntimeError("model fell over")
+        return super().embed_batch(texts)
+
+
+def test_every_batch_gets_its_vectors_when_the_model_fails_on_one(
+    home: Path, clock: FrozenClock, tmp_path: Path
+) -> None:
+    embedder = _FlakyEmbedder()
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=embedder) as api:
+        src = _write(tmp_path / "in.jsonl", _rows(35))
+        report = import_jsonl(api, src, batch_size=10).to_dict()
+        assert report["embedded"] == 35
+        assert embedder.failed and embedder.calls[:3] == [10, 10, 10]
+        assert api.semantic is not None
+        counts = api.semantic.counts()
+        assert counts["indexed_items"] == 35
+        # What is left to the embed job is the speaker's entity, not an imported line.
+        left = api.db.query("SELECT item_kind FROM embed_queue")
+        assert [r["item_kind"] for r in left] == ["entity"] and counts["missing"] == 1
 
 
 def test_a_bad_line_rolls_back_its_batch_and_resumes_after_a_fix(

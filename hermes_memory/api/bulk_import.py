@@ -141,18 +141,28 @@ def import_jsonl(
     view = _deferred(api)
     marks: dict[int, str] = {}  # past 64 KiB the fingerprint stops changing: read it once
     sem = api.semantic if embed else None
-    # The model embeds batch N on a worker thread while batch N+1 is parsed and stored
-    # (native threads, no GIL, no database lock held: the texts are read first); batch
-    # N's vectors are then written. One batch at most is in flight.
+    # The model embeds on a worker thread, batch by batch in order, while the main
+    # thread parses and stores the next batch and writes the vectors of the one before
+    # (native threads, no GIL, no database lock held: the texts are read first). At
+    # most two batches wait for the model, so it is never idle while there is work.
     in_flight: tuple[list[str], Future[dict[str, np.ndarray]]] | None = None
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermes-import-embed")
 
-    def finish() -> None:
+    def to_model(written: list[str]) -> None:
+        """Queue ``written`` for the model, then write the batch queued before it."""
         nonlocal in_flight
-        if in_flight is None or sem is None:
-            return
-        written, future = in_flight
-        in_flight = None
+        done, in_flight = in_flight, None
+        if sem is not None and written:
+            texts = sem.pending_texts(written)
+            future = worker.submit(
+                lambda: dict(zip(texts, sem.embedder.embed_batch(texts), strict=True))
+            )
+            in_flight = (written, future)
+        if done is not None:
+            write(*done)
+
+    def write(written: list[str], future: Future[dict[str, np.ndarray]]) -> None:
+        assert sem is not None
         try:
             vectors = future.result()
         except Exception:  # the drain below embeds again, item by item if it must
@@ -163,18 +173,10 @@ def import_jsonl(
             report.embedded += sem.drain(items=written).indexed
 
     def commit(lines: list[tuple[int, str]], offset: int) -> None:
-        nonlocal in_flight
         length = min(offset, _HEAD)
         if length not in marks:
             marks[length] = fingerprint(path, length)
-        written = _commit(view, source, marks[length], lines, report, skip_invalid)
-        finish()
-        if sem is not None and written:
-            texts = sem.pending_texts(written)
-            future = worker.submit(
-                lambda: dict(zip(texts, sem.embedder.embed_batch(texts), strict=True))
-            )
-            in_flight = (written, future)
+        to_model(_commit(view, source, marks[length], lines, report, skip_invalid))
         advance(len(lines))
 
     try:
@@ -187,7 +189,7 @@ def import_jsonl(
                 pending = []
         if pending:
             commit(pending, offset)
-        finish()
+        to_model([])  # writes the last batch
     finally:
         worker.shutdown(wait=True)  # an error above still lets the batch in flight finish
     return report

@@ -30,6 +30,7 @@ import numpy as np
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.fileio import write_atomic
+from hermes_memory.tier3.projection import moved_queries
 from hermes_memory.tier3.snapshot import normalised, vectors_of
 
 if TYPE_CHECKING:
@@ -138,25 +139,13 @@ def build(store: VectorStore, table: Any, rows: int) -> IndexSettings:
     return settings
 
 
-# A question's nearest memories sit about this close to it (cosine); on the 1M scale
-# profile, stored vectors moved this far in a random direction gave the index the same
-# recall@10 as the generated questions at three settings (within 0.011), where
-# midpoints of stored pairs overstated it (0.987 against 0.876).
-QUERY_COSINE = 0.75
-
-
 def sample_queries(table: Any, rows: int, dim: int, n: int = SAMPLES, seed: int = 7) -> np.ndarray:
-    """Stored vectors moved in a random direction to :data:`QUERY_COSINE` from where
-    they were: queries near memories, as real ones are, but not on one (a stored
-    vector would find itself)."""
+    """Stored vectors moved away from where they were (``projection.moved_queries``):
+    queries near memories, as real ones are, but not on one."""
     rng = np.random.default_rng(seed)
     offsets = sorted({int(i) for i in rng.choice(rows, size=min(rows, n), replace=False)})
     data = table.take_offsets(offsets).select(["vector"]).to_arrow()
-    vecs = normalised(np.array(vectors_of(data, dim)))
-    noise = normalised(rng.normal(size=vecs.shape).astype(np.float32))
-    # v + s*g with g ~orthogonal to v has cosine 1 / sqrt(1 + s^2) to v.
-    step = math.sqrt(1 / QUERY_COSINE**2 - 1)
-    return normalised(vecs + step * noise)
+    return moved_queries(normalised(np.array(vectors_of(data, dim))), rng)
 
 
 def tune(table: Any, partitions: int, rows: int, dim: int) -> tuple[int, int, float, float]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,8 @@ from threadpoolctl import ThreadpoolController
 
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3 import projection
+from hermes_memory.tier3.projection import Projection
 
 COLUMNS: tuple[str, ...] = ("id", "kind", "item_uuid", "chunk", "text", "platform", "agent")
 COLUMNS += ("user_id", "session_key")
@@ -35,6 +38,7 @@ COLUMNS += ("user_id", "session_key")
 # 100k x 384 on one thread is a few milliseconds anyway.
 _BLAS = ThreadpoolController()
 SPLIT_ROWS = 20_000
+_FITTED, _BASIS, _PROJECTED = ".fit.json", ".basis.npy", ".proj.npy"
 _POOL: ThreadPoolExecutor | None = None
 
 
@@ -99,6 +103,10 @@ class Snapshot:
         self.dirty = False  # changed since it was loaded or saved
         self._rows: dict[tuple[Any, ...], np.ndarray] = {}
         self._by_item: dict[str, list[int]] | None = None
+        # The shortlist's projection of ``base`` (projection.py), and the rows the last
+        # fit saw (0: never tried; a fit may find no projection worth keeping).
+        self.proj: Projection | None = None
+        self.fitted_rows = 0
 
     @classmethod
     def from_arrow(cls, stamp: str, data: pa.Table, dim: int) -> Snapshot:
@@ -157,12 +165,32 @@ class Snapshot:
 
     def _compact(self) -> None:
         keep = np.flatnonzero(self.alive)
+        if self.proj is not None:
+            self.proj = self.proj.extended(self.extra).kept(keep)
         self.base = np.vstack([self.base, self.extra])[keep]
         self.extra = np.zeros((0, self.base.shape[1]), dtype=np.float32)
         self.cols = {c: v[keep] for c, v in self.cols.items()}
         self.alive = np.ones(len(keep), dtype=bool)
         self._by_item = None
         self._rows.clear()
+
+    def needs_fit(self) -> bool:
+        rows = len(self.alive)
+        if rows < projection.MIN_ROWS:
+            return False
+        if self.proj is not None and self.proj.drifted():
+            return True
+        return self.fitted_rows == 0 or rows >= self.fitted_rows * projection.REFIT_GROWTH
+
+    def fit_projection(self) -> None:
+        """Fit the shortlist's projection now if the copy has none or outgrew it
+        (~1.3 s at 100k rows: on the save path, never in a search)."""
+        self._compact()  # the rows written since join the projection (and its outliers)
+        if not self.needs_fit():
+            return
+        self.proj = projection.fit(np.asarray(self.base))
+        self.fitted_rows = len(self.base)
+        self.dirty = True
 
     # -- search -------------------------------------------------------------------------
     def search(
@@ -186,8 +214,15 @@ class Snapshot:
             return []
         q = np.asarray(vector, dtype=np.float32)
         q = q / (np.linalg.norm(q) or 1.0)
-        sims = self._scan(q)[rows]  # one pass over every row beats copying the subset
         k = min(limit, rows.size)
+        short = projection.shortlist_size(limit)
+        if self.proj is not None and rows.size > short:
+            # Score every row in the projection, then the shortlist exactly.
+            approx = self._scan(q, self.proj)[rows]
+            rows = rows[np.argpartition(-approx, short - 1)[:short]]
+            sims = self._exact(rows, q)
+        else:
+            sims = self._scan(q)[rows]  # one pass over every row beats copying the subset
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
         picked = rows[top]
@@ -213,12 +248,24 @@ class Snapshot:
         vectors = np.stack([self.base[i] if i < cut else self.extra[i - cut] for _, i in wanted])
         return best_per_item((item for item, _ in wanted), vectors, vector)
 
-    def _scan(self, q: np.ndarray) -> np.ndarray:
-        """Cosine of every row. The scan reads the whole matrix (150 MB at 100k rows),
-        so it is bound by memory bandwidth: past SPLIT_ROWS the halves run on two
-        threads (numpy releases the GIL), which halves it (11 -> 6 ms at 100k)."""
+    def _exact(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Cosine of the rows ``rows`` (indices over base then extra)."""
+        cut = len(self.base)
+        inside = rows < cut
+        out = np.empty(len(rows), dtype=np.float32)
+        out[inside] = self.base[rows[inside]] @ q
+        out[~inside] = self.extra[rows[~inside] - cut] @ q
+        return out
+
+    def _scan(self, q: np.ndarray, proj: Projection | None = None) -> np.ndarray:
+        """Cosine of every row (``proj``: approximate for the base rows). The full scan
+        reads the whole matrix (150 MB at 100k rows), so it is bound by memory
+        bandwidth: past SPLIT_ROWS the halves run on two threads (numpy releases the
+        GIL). The rows appended since the copy was loaded are always scored exactly."""
         parts = [self.base, self.extra] if len(self.extra) else [self.base]
         with _BLAS.limit(limits=1, user_api="blas"):
+            if proj is not None:
+                return np.concatenate([proj.scores(q, self.base), *(m @ q for m in parts[1:])])
             if len(self.base) < SPLIT_ROWS:
                 return np.concatenate([m @ q for m in parts])
             mid = len(self.base) // 2
@@ -227,23 +274,39 @@ class Snapshot:
 
     # -- the file ------------------------------------------------------------------------
     def save(self, directory: Path) -> None:
-        """Write the copy as ``snapshot-<stamp>.{arrow,npy}`` (the .npy last: its
-        presence means both are complete) and remove older ones."""
+        """Write the copy as ``snapshot-<stamp>.*``: the projection's files, the
+        columns (.arrow), then the vectors (.npy), whose presence means all are
+        complete; older copies are removed."""
         self._compact()
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         stem = directory / f"snapshot-{self.stamp}"
+        self._save_projection(stem)
         meta = pa.table({c: pa.array(list(self.cols[c])) for c in COLUMNS})
         write_atomic(stem.with_suffix(".arrow"), lambda f: _write_arrow(f, meta), prefix=".snap-")
-        write_atomic(
-            stem.with_suffix(".npy"),
-            lambda f: np.save(f, self.base, allow_pickle=False),
-            prefix=".snap-",
-        )
+        write_atomic(stem.with_suffix(".npy"), _npy_writer(self.base), prefix=".snap-")
         for old in directory.glob("snapshot-*"):
-            if not old.name.startswith(stem.name):
+            if not old.name.startswith(stem.name + "."):
                 with contextlib.suppress(OSError):
                     old.unlink()
         self.dirty = False
+
+    def _save_projection(self, stem: Path) -> None:
+        """The basis and projected rows (if a fit found one) and what the last fit saw
+        (even when it found none, so it is not tried again before the copy grows)."""
+        proj = self.proj
+        stale = [_BASIS, _PROJECTED] if proj is None else []
+        for suffix in stale + ([] if self.fitted_rows else [_FITTED]):
+            with contextlib.suppress(OSError):
+                stem.with_suffix(suffix).unlink()
+        if proj is not None:
+            for suffix, matrix in ((_BASIS, proj.basis), (_PROJECTED, proj.rows)):
+                write_atomic(stem.with_suffix(suffix), _npy_writer(matrix), prefix=".snap-")
+        if self.fitted_rows:
+            fitted: dict[str, Any] = {"fitted_rows": self.fitted_rows, "dims": 0}
+            if proj is not None:
+                fitted.update(dims=proj.dims, recall=proj.recall, cut=proj.cut)
+            data = json.dumps(fitted).encode()
+            write_atomic(stem.with_suffix(_FITTED), lambda f: f.write(data), prefix=".snap-")
 
     @classmethod
     def load(cls, directory: Path, stamp: str, dim: int) -> Snapshot | None:
@@ -258,23 +321,51 @@ class Snapshot:
             cols = {c: meta.column(c).to_numpy(zero_copy_only=False) for c in COLUMNS}
         except (OSError, ValueError, KeyError, pa.ArrowException):
             return None  # derived: the caller reads the table instead
-        return cls(stamp, vectors, cols)
+        snap = cls(stamp, vectors, cols)
+        snap._load_projection(stem)
+        snap.dirty = snap.needs_fit()  # fitted when this process saves it
+        return snap
+
+    def _load_projection(self, stem: Path) -> None:
+        try:
+            fitted = json.loads(stem.with_suffix(_FITTED).read_text())
+            self.fitted_rows = int(fitted["fitted_rows"])
+            if fitted["dims"]:
+                basis = np.load(stem.with_suffix(_BASIS), allow_pickle=False)
+                rows = np.load(stem.with_suffix(_PROJECTED), mmap_mode="r", allow_pickle=False)
+                shape = (len(self.base), int(fitted["dims"]))
+                if rows.shape != shape or basis.shape != (self.base.shape[1], shape[1]):
+                    raise ValueError("projection does not match the copy")
+                cut = float(fitted["cut"])
+                self.proj = Projection(basis, rows, float(fitted["recall"]), cut)
+        except (OSError, ValueError, KeyError, TypeError):
+            self.proj, self.fitted_rows = None, 0  # derived: fitted again on save
 
     @staticmethod
     def rename(directory: Path, before: str, after: str) -> None:
         """Re-stamp the saved copy (the table's rows did not change)."""
-        with contextlib.suppress(OSError):
-            for suffix in (".arrow", ".npy"):  # the .npy last: it marks completeness
+        # The .npy last: it marks completeness. The projection's files are optional.
+        for suffix in (_FITTED, _BASIS, _PROJECTED, ".arrow", ".npy"):
+            try:
                 os.replace(
                     directory / f"snapshot-{before}{suffix}",
                     directory / f"snapshot-{after}{suffix}",
                 )
+            except FileNotFoundError:
+                if suffix in (".arrow", ".npy"):
+                    return
+            except OSError:
+                return
 
     @staticmethod
     def discard(directory: Path) -> None:
         for old in directory.glob("snapshot-*"):
             with contextlib.suppress(OSError):
                 old.unlink()
+
+
+def _npy_writer(matrix: np.ndarray) -> Any:
+    return lambda handle: np.save(handle, matrix, allow_pickle=False)
 
 
 def _write_arrow(handle: Any, meta: pa.Table) -> None:

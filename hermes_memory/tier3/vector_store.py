@@ -303,6 +303,7 @@ class VectorStore:
         snap = self._snapshot
         if snap is None or not snap.dirty or not self._table_dir.is_dir():
             return
+        snap.fit_projection()  # before the writers' lock: it takes a second or so
         with contextlib.suppress(OSError), self.writing():
             if table_stamp(self._table_dir) == snap.stamp:
                 snap.save(self._snapshot_dir)
