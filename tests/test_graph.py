@@ -74,13 +74,36 @@ def test_graph_is_persisted_atomically_and_survives_a_corrupt_file(
         path = Path(built["path"])
     assert path.exists()
     assert not list(path.parent.glob(".graph-*"))  # no temp file left behind
-    loaded = nx.read_graphml(path)
-    assert loaded.graph["seq"] > 0 and loaded.number_of_nodes() == built["nodes"]
-    path.write_text("<graphml><unclosed", encoding="utf-8")
+    cached = json.loads(path.read_bytes())
+    assert cached["seq"] > 0 and len(cached["nodes"]) == built["nodes"]
+    path.write_text('{"format_version": 2, "nodes": [', encoding="utf-8")
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
         reached = unwrap(api.graph_traverse("Alice Chen", 2))
         assert {r["name"] for r in reached} == {"billing", "Kafka"}
-    assert nx.read_graphml(path).number_of_nodes() == built["nodes"]  # rewritten on close
+    assert len(json.loads(path.read_bytes())["nodes"]) == built["nodes"]  # rewritten on close
+
+
+def test_the_cache_loads_the_same_graph_and_replaces_the_graphml_one(
+    home: Path, clock: FrozenClock
+) -> None:
+    cfg = load_config(home, env={})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        _store(api)
+        path = Path(unwrap(api.graph_rebuild())["path"])
+        built = api._graph
+        assert built is not None
+    # Format 1's GraphML cache, beside the new one.
+    legacy = path.with_name(path.name.replace("graph-cache", "knowledge_graph")).with_suffix(
+        ".graphml"
+    )
+    legacy.write_text("<graphml/>", encoding="utf-8")
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        loaded = KnowledgeGraph(api.db, api.owner, path.parent)
+        assert loaded._load() and loaded.seq == built.seq
+        assert nx.utils.graphs_equal(loaded.g, built.g)
+        assert loaded.find(["alice chen"]) == built.find(["Alice Chen"])
+        loaded.save()
+    assert not legacy.exists()
 
 
 def test_a_deleted_relation_and_a_hard_deleted_entity_leave_the_graph(api: MemoryAPI) -> None:

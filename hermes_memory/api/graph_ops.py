@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.errors import DerivedTierError, ValidationError
 from hermes_memory.graph import export as graph_export
-from hermes_memory.graph.knowledge_graph import CENTRALITY, KnowledgeGraph
+from hermes_memory.graph.knowledge_graph import CENTRALITY, KnowledgeGraph, export_filename
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2.entities import RELATION_NAME
 from hermes_memory.validation import require_choice, require_limit, require_text
@@ -124,12 +124,11 @@ def export(api: MemoryAPI, fmt: str, path: str | Path | None) -> Envelope:
     def work() -> dict[str, Any]:
         kind = require_choice(fmt, "format", EXPORT_FORMATS)
         graph = ready(api)
-        target = Path(path) if path else graph.path.with_suffix(f".{kind}")
-        if kind == "graphml" and target.resolve() == graph.path.resolve():
-            graph.save()
-            written = graph.path
-        else:
-            written = graph_export.write(graph, kind, target, title=api.config.profile)
+        default = graph.path.parent / "export" / export_filename(api.owner, kind)
+        target = Path(path) if path else default
+        if target.resolve() == graph.path.resolve():
+            raise ValidationError("that path is the graph's own cache", field="path")
+        written = graph_export.write(graph, kind, target, title=api.config.profile)
         return {"format": kind, "path": str(written), **graph_export.summary(graph, kind)}
 
     return run("graph", ["graph"], work)

@@ -63,15 +63,17 @@ def _change_schema(api: MemoryAPI) -> None:
 
 
 def _corrupt_graph(api: MemoryAPI) -> None:
-    for f in api.config.graph_path.glob("*.graphml"):
-        f.write_text("<graphml><not-closed")
+    caches = list(api.config.graph_path.glob("graph-cache*.json"))
+    assert caches, "no graph cache to corrupt"
+    for f in caches:
+        f.write_text('{"nodes": [["not-closed"')
 
 
 FAULTS: dict[str, Callable[[MemoryAPI], None]] = {
     "vectors deleted": _delete_vectors,
     "vectors truncated": _truncate_vectors,
     "vector schema changed": _change_schema,
-    "graphml corrupt": _corrupt_graph,
+    "graph cache corrupt": _corrupt_graph,
 }
 
 
