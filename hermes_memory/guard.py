@@ -78,6 +78,21 @@ _INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _INVISIBLE = re.compile("[\u200b\u2060\u2062-\u2064\ufeff\u202a-\u202e\u2066-\u2069]")
 
 
+def _union(patterns: tuple[tuple[str, re.Pattern[str]], ...]) -> re.Pattern[str]:
+    """One pattern matching wherever any of ``patterns`` does: clean text (nearly all of
+    it) is cleared in one pass instead of one per pattern."""
+    parts = []
+    for _, rx in patterns:
+        body = rx.pattern.removeprefix("(?i)")
+        ignore = rx.flags & re.IGNORECASE or body != rx.pattern
+        parts.append(f"(?i:{body})" if ignore else f"(?:{body})")
+    return re.compile("|".join(parts))
+
+
+_ANY_SECRET = _union(_SECRET_PATTERNS)
+_ANY_INJECTION = _union(_INJECTION_PATTERNS)
+
+
 @dataclass(frozen=True)
 class Finding:
     kind: str  # "secret" | "injection" | "invisible"
@@ -89,6 +104,8 @@ class Finding:
 def find_secrets(text: str) -> list[Finding]:
     """Every span that looks like a credential."""
     window = text[:_MAX_SCAN]
+    if not _ANY_SECRET.search(window):
+        return []
     found = [
         Finding("secret", name, m.start(), m.end())
         for name, rx in _SECRET_PATTERNS
@@ -102,6 +119,8 @@ def find_injection(text: str) -> Finding | None:
     window = text[:_MAX_SCAN]
     if m := _INVISIBLE.search(window):
         return Finding("invisible", "invisible_unicode", m.start(), m.end())
+    if not _ANY_INJECTION.search(window):
+        return None
     for name, rx in _INJECTION_PATTERNS:
         if m := rx.search(window):
             return Finding("injection", name, m.start(), m.end())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from hermes_memory.graph.gazetteer import AMBIGUOUS, KNOWN, MAX_WORDS
+from hermes_memory.graph.gazetteer import AMBIGUOUS, KNOWN, LONGEST
 
 ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
 # relation -> (head types, tail types); the documented, extensible set.
@@ -186,7 +186,7 @@ def find_mentions(sentence: str) -> list[Mention]:
     i = 0
     while i < len(toks):
         found = (
-            _known(toks, i, table)
+            _known(toks, i)
             or _preference_object(sentence, toks, i)
             or _project(toks, i, table)
             or _name(sentence, toks, i)
@@ -199,13 +199,11 @@ def find_mentions(sentence: str) -> list[Mention]:
     return out
 
 
-def _known(
-    toks: list[tuple[str, int, int]], i: int, table: dict[str, tuple[str, str]]
-) -> tuple[Mention, int] | None:
-    for n in range(min(MAX_WORDS, len(toks) - i), 0, -1):
+def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    for n in range(min(LONGEST.get(toks[i][0].lower(), 0), len(toks) - i), 0, -1):
         words = toks[i : i + n]
         key = " ".join(w for w, _, _ in words).lower()
-        hit = table.get(key)
+        hit = KNOWN.get(key)
         if hit is None:
             continue
         if n == 1 and key in AMBIGUOUS and not words[0][0][:1].isupper():

@@ -134,4 +134,14 @@ AMBIGUOUS = frozenset(
     + ["react", "angular", "node", "java", "ruby", "rails", "git", "kube", "rabbit", "mongo"]
     + ["snowflake", "sentry", "jira", "es", "tf", "pg", "ts", "node", "git"]
 )
-MAX_WORDS = max(len(k.split()) for k in KNOWN)
+def _longest() -> dict[str, int]:
+    out: dict[str, int] = {}
+    for key in KNOWN:
+        words = key.split(" ")
+        out[words[0]] = max(out.get(words[0], 0), len(words))
+    return out
+
+
+# The most words of a known name starting with this (lower-case) word: most words
+# start none, and the lookup skips them at once.
+LONGEST: dict[str, int] = _longest()

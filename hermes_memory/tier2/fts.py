@@ -180,6 +180,12 @@ def quote(terms: list[str], op: str = "OR") -> str:
     return f" {op} ".join(f'"{t}"' for t in terms)
 
 
+# FTS5 ranks every row a query matches (BM25 reads each one's size and positions, tens
+# of microseconds a row): a union of rare words past this many rows is ranked only when
+# the rows holding all of them are too few (at 1M memories such unions cost 0.3-1.6 s).
+MAX_RANKED = 4_000
+
+
 def common_term_threshold(n_docs: int) -> int:
     """Terms in more documents than this are 'common' (dynamic stop words)."""
     return max(1000, n_docs // 50)
@@ -219,20 +225,31 @@ def planned_search(
 
     Like Lucene's common-terms query: words in more than ~2% of the documents only
     order the candidates that rarer words found (their IDF, hence their BM25 share,
-    is small); a query of common words only tries their intersection first. A full
-    OR query is the fallback. ``match(expression, limit)`` runs one FTS5 query whose
+    is small); a query of common words only tries their intersection first, and so
+    does one whose rarer words would still rank more than :data:`MAX_RANKED` rows. A
+    full OR query is the fallback. ``match(expression, limit)`` runs one FTS5 query whose
     rows carry a ``bm25`` column; ``df_at_least(term, n)`` says whether ``term`` is
     in more than ``n`` documents.
     """
     threshold = common_term_threshold(n_docs)
     common = [t for t in terms if df_at_least(t, threshold)]
     rare = [t for t in terms if t not in common]
-    if rare and common:
-        rows = match(quote(rare), max(limit * 8, 64))
-        bonus = term_bonus(n_docs, threshold)
+    bonus = term_bonus(n_docs, threshold)
+
+    def rescored(rows: list[sqlite3.Row]) -> list[tuple[sqlite3.Row, float]]:
         scored = [(r, r["bm25"] - bonus * words_present(common, content(r))) for r in rows]
         scored.sort(key=lambda pair: pair[1])
         return scored[:limit]
+
+    if len(terms) > 1 and rare and any(df_at_least(t, MAX_RANKED // len(rare)) for t in rare):
+        # The rare words' union would rank thousands of rows: the rows with every word,
+        # then those with every rare word, come first when there are enough of them.
+        for group in (terms, rare) if len(rare) > 1 and common else (terms,):
+            rows = match(quote(group, "AND"), max(limit * 8, 64))
+            if len(rows) >= limit:
+                return rescored(rows)
+    if rare and common:
+        return rescored(match(quote(rare), max(limit * 8, 64)))
     if common and len(common) > 1:
         rows = match(quote(common, "AND"), limit)
         if len(rows) >= limit:

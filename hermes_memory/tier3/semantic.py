@@ -157,12 +157,11 @@ class SemanticIndex:
             report.errors.append(str(exc))
             return
         with self.db.transaction() as conn:
-            for r in rows:
-                # A newer request for the same item may have arrived meanwhile: keep it.
-                conn.execute(
-                    "DELETE FROM embed_queue WHERE id = ? AND enqueued_at = ?",
-                    (r["id"], r["enqueued_at"]),
-                )
+            # A newer request for the same item may have arrived meanwhile: keep it.
+            conn.executemany(
+                "DELETE FROM embed_queue WHERE id = ? AND enqueued_at = ?",
+                [(r["id"], r["enqueued_at"]) for r in rows],
+            )
         report.deleted += len(deletes)
         report.indexed += indexed
 

@@ -1,0 +1,70 @@
+"""The BM25 planner's bounds on what FTS5 ranks, with the index stood in by functions
+(the sizes that trigger them take 100k+ rows to build for real)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from hermes_memory.tier2.fts import MAX_RANKED, common_term_threshold, planned_search
+
+N_DOCS = 500_000  # common above 10,000 rows
+
+
+class Index:
+    """Document frequencies per term; ``match`` records each expression and returns
+    ``hits[expression]`` rows (or none)."""
+
+    def __init__(self, df: dict[str, int], hits: dict[str, int]) -> None:
+        self.df, self.hits = df, hits
+        self.asked: list[str] = []
+
+    def df_at_least(self, term: str, n: int) -> bool:
+        return self.df.get(term, 0) > n
+
+    def match(self, expr: str, limit: int) -> list[Any]:
+        self.asked.append(expr)
+        conn = sqlite3.connect(":memory:")
+        conn.row_factory = sqlite3.Row
+        rows = [
+            (f"{expr} {i}", -10.0 + i * 0.01) for i in range(min(limit, self.hits.get(expr, 0)))
+        ]
+        out = [conn.execute("SELECT ? AS content, ? AS bm25", r).fetchone() for r in rows]
+        conn.close()
+        return out
+
+    def search(self, terms: list[str], limit: int = 10) -> list[Any]:
+        return planned_search(
+            terms,
+            N_DOCS,
+            limit,
+            df_at_least=self.df_at_least,
+            match=self.match,
+            content=lambda row: str(row["content"]),
+        )
+
+
+def test_rare_words_in_many_rows_try_all_words_first() -> None:
+    assert common_term_threshold(N_DOCS) == 10_000
+    # "rafael" and "jensen" are rare (under 10,000 rows) but their union is 14,000 rows.
+    index = Index({"rafael": 8_000, "jensen": 6_000, "birthday": 50_000}, {})
+    index.hits['"rafael" AND "jensen" AND "birthday"'] = 3  # too few
+    index.hits['"rafael" AND "jensen"'] = 700
+    found = index.search(["rafael", "jensen", "birthday"])
+    assert index.asked == ['"rafael" AND "jensen" AND "birthday"', '"rafael" AND "jensen"']
+    assert len(found) == 10  # the union of the rare words was never ranked
+
+
+def test_rare_words_in_few_rows_are_ranked_as_before() -> None:
+    small = MAX_RANKED // 2 - 1  # two rare words: each under half the bound
+    index = Index({"rafael": small, "jensen": small, "birthday": 50_000}, {})
+    index.hits['"rafael" OR "jensen"'] = 200
+    index.search(["rafael", "jensen", "birthday"])
+    assert index.asked == ['"rafael" OR "jensen"']
+
+
+def test_the_union_is_the_fallback_when_every_intersection_is_short() -> None:
+    index = Index({"rafael": 9_000, "zurich": 20}, {'"rafael" OR "zurich"': 50})
+    found = index.search(["rafael", "zurich"])
+    assert index.asked == ['"rafael" AND "zurich"', '"rafael" OR "zurich"']
+    assert len(found) == 10
