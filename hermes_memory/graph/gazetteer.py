@@ -134,6 +134,8 @@ AMBIGUOUS = frozenset(
     + ["react", "angular", "node", "java", "ruby", "rails", "git", "kube", "rabbit", "mongo"]
     + ["snowflake", "sentry", "jira", "es", "tf", "pg", "ts", "node", "git"]
 )
+
+
 def _longest() -> dict[str, int]:
     out: dict[str, int] = {}
     for key in KNOWN:
