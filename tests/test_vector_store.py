@@ -139,7 +139,9 @@ def clustered(n: int, seed: int, dim: int = 32) -> np.ndarray:
     return (picked + rng.normal(scale=0.6, size=(n, dim))).astype(np.float32)
 
 
-def test_past_the_exact_size_an_index_is_built_tuned_and_used(tmp_path: Path) -> None:
+def test_past_the_exact_size_an_index_is_built_tuned_and_used(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     from hermes_memory.tier3 import ann_index
 
     dim, n = 32, 4000
@@ -182,6 +184,8 @@ def test_past_the_exact_size_an_index_is_built_tuned_and_used(tmp_path: Path) ->
     assert ann_index.load_settings(store).kind == ann_index.INDEX_KIND  # type: ignore[union-attr]
     store.reset()
     assert ann_index.load_settings(store) is None
+    # LanceDB's searches and the tuner's said nothing on stderr (a CLI user sees it).
+    assert "WARN" not in capfd.readouterr().err
 
 
 def test_below_the_exact_size_no_index_is_built(tmp_path: Path) -> None:

@@ -175,4 +175,4 @@ def tune(table: Any, partitions: int, rows: int, dim: int) -> tuple[int, int, fl
 
 
 def _ids(query: Any) -> set[str]:
-    return {r["id"] for r in query.select(["id"]).to_list()}
+    return {r["id"] for r in query.select(["id", "_distance"]).to_list()}

@@ -30,7 +30,9 @@ from hermes_memory.tier3.snapshot import (
 )
 
 TABLE = "memory"
-_HIT_COLUMNS = ("kind", "item_uuid", "chunk", "text")
+# ``_distance`` named explicitly: LanceDB warns on stderr, on every search, when the
+# selected columns leave it out.
+_HIT_COLUMNS = ("kind", "item_uuid", "chunk", "text", "_distance")
 
 
 def schema(dim: int) -> pa.Schema:
