@@ -124,7 +124,10 @@ def test_quickstart_runs_on_defaults(tmp_path: Path) -> None:
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "What database are we using?" in proc.stdout
+    lines = proc.stdout.splitlines()
+    answer = lines[lines.index("? What database are we using?") + 1]
+    # The demo shows supersession: the migration answers, ahead of what it ended.
+    assert "from PostgreSQL to MySQL" in answer and "supersedes" in answer
 
 
 def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,12 @@ from hermes_memory.config import load_config
 
 DEMO_FACTS = (
     ("We use PostgreSQL 16 for the orders service", "project", 0.6, "/infrastructure/database"),
-    ("We migrated from PostgreSQL to MySQL last week", "decision", 0.8, "/infrastructure/database"),
+    (
+        "We migrated the orders service from PostgreSQL to MySQL",
+        "decision",
+        0.8,
+        "/infrastructure/database",
+    ),
     ("Deploys go out through GitHub Actions on every merge to main", "ops", 0.5, "/ops/deploy"),
     ("The user prefers short answers with code first", "preference", 0.7, "/user"),
 )
