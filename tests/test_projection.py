@@ -124,3 +124,14 @@ def test_the_copy_is_refitted_once_it_doubles(tmp_path: Path) -> None:
     store = VectorStore(tmp_path, DIM)
     store.search(vecs[0], OWNER, limit=1)
     assert store._snapshot is not None and store._snapshot.fitted_rows == 6000
+
+
+def test_a_compaction_by_another_process_keeps_the_projection(tmp_path: Path) -> None:
+    vecs = low_rank(3000, 12)
+    saved(tmp_path, vecs).close()
+    VectorStore(tmp_path, DIM).optimize()  # re-stamps the saved copy's files
+    fresh = VectorStore(tmp_path, DIM)
+    assert fresh.search(vecs[5], OWNER, limit=1)[0].item_uuid == "i5"
+    snap = fresh._snapshot
+    assert fresh._conn is None  # served from the saved copy, LanceDB never opened
+    assert snap is not None and snap.proj is not None and not snap.dirty
