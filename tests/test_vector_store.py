@@ -266,3 +266,26 @@ def test_lancedb_search_returns_the_owners_nearest_when_others_are_nearer(
 def exact_owner(vecs: np.ndarray, items: list[str], query: np.ndarray, k: int) -> list[str]:
     sims = (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)) @ (query / np.linalg.norm(query))
     return [items[i] for i in np.argsort(-sims)[:k]]
+
+
+def test_a_table_created_meanwhile_by_another_writer_is_opened(tmp_path: Path) -> None:
+    first, second = VectorStore(tmp_path, DIM), VectorStore(tmp_path, DIM)
+    real, calls = second._tables, []
+
+    def stale_first() -> list[str]:  # ``second`` listed before ``first`` created it
+        calls.append(1)
+        return [] if len(calls) == 1 else real()
+
+    second._tables = stale_first  # type: ignore[method-assign]
+    first.upsert(rows(["a"]), vectors(1, 3))
+    second.upsert(rows(["b"]), vectors(1, 4))  # was: "Table 'memory' already exists"
+    assert first.count() == second.count() == 2
+
+
+def test_a_table_whose_creation_was_cut_short_is_recreated(tmp_path: Path) -> None:
+    VectorStore(tmp_path, DIM).table()
+    for version in (tmp_path / "memory.lance" / "_versions").iterdir():
+        version.unlink()  # what a process killed while creating it leaves
+    store = VectorStore(tmp_path, DIM)
+    store.upsert(rows(["a"]), vectors(1, 5))  # was: "Table 'memory' was not found"
+    assert [h.item_uuid for h in store.search(vectors(1, 5)[0], OWNER, limit=1)] == ["a"]

@@ -73,6 +73,7 @@ class VectorStore:
         self._snapshot_dir = self.path / "snapshot"
         self._conn: Any = None
         self._open_lock = threading.Lock()
+        self._table_lock = threading.Lock()
         # Set when this process had to create the table: if an index had been built
         # before, the table vanished (deleted by hand, lost with a disk).
         self.created = False
@@ -115,26 +116,48 @@ class VectorStore:
 
     def table(self) -> Any:
         if self._table is None:
-            try:
-                if TABLE in self._tables():
-                    table = self._db.open_table(TABLE)
-                    field = table.schema.field("vector")
-                    if field.type.list_size != self.dim:
-                        raise DerivedTierError(
-                            f"vector table has dimension {field.type.list_size}, "
-                            f"the embedder {self.dim}: rebuild it"
-                        )
-                    self._table = table
-                else:
-                    self._table = self._db.create_table(TABLE, schema=schema(self.dim))
+            with self._table_lock:  # a warm-up thread and a write may both get here
+                if self._table is None:
+                    try:
+                        self._table = self._open_or_create()
+                    except DerivedTierError:
+                        raise
+                    except Exception as exc:
+                        raise DerivedTierError(f"cannot open vector table: {exc}") from None
+        return self._table
+
+    def _open_or_create(self) -> Any:
+        if TABLE not in self._tables():
+            # Created under the writers' lock: two processes creating it at once
+            # would otherwise leave one with "already exists".
+            with self.writing():
+                if TABLE not in self._tables():
+                    table = self._db.create_table(TABLE, schema=schema(self.dim))
                     self.created = not self._rebuilding
                     self._rebuilding = False
                     self._new_table = True  # empty: its exact copy can start from nothing
-            except DerivedTierError:
-                raise
-            except Exception as exc:
-                raise DerivedTierError(f"cannot open vector table: {exc}") from None
-        return self._table
+                    return table
+        try:
+            table = self._db.open_table(TABLE)
+        except Exception:
+            with self.writing():
+                if self._committed():
+                    raise  # a real table that cannot be opened: the caller says so
+                # A creation cut short (a killed process): no version, nothing to keep.
+                self._db.drop_table(TABLE)
+            return self._open_or_create()
+        field = table.schema.field("vector")
+        if field.type.list_size != self.dim:
+            raise DerivedTierError(
+                f"vector table has dimension {field.type.list_size}, "
+                f"the embedder {self.dim}: rebuild it"
+            )
+        return table
+
+    def _committed(self) -> bool:
+        """Whether the table directory holds a committed version."""
+        versions = self._table_dir / "_versions"
+        return versions.is_dir() and any(versions.iterdir())
 
     def _tables(self) -> list[str]:
         listing = self._db.list_tables()
