@@ -7,11 +7,13 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.config import MemoryConfig
 from hermes_memory.errors import HermesMemoryError
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph, hub_damping
 from hermes_memory.tier3.embedder import HashingEmbedder
@@ -64,14 +66,22 @@ def test_writes_of_another_process_reach_the_graph(home: Path, clock: FrozenCloc
         assert reached == {"billing": 1, "Kafka": 2}
 
 
+def _rebuilt(cfg: MemoryConfig, clock: FrozenClock) -> tuple[dict[str, Any], KnowledgeGraph]:
+    """The facts stored and the graph rebuilt (and saved) in a profile that is then
+    closed: what ``graph_rebuild`` said, and the graph it built."""
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        _store(api)
+        done = unwrap(api.graph_rebuild())
+        assert api._graph is not None
+        return done, api._graph
+
+
 def test_graph_is_persisted_atomically_and_survives_a_corrupt_file(
     home: Path, clock: FrozenClock
 ) -> None:
     cfg = load_config(home, env={})
-    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
-        _store(api)
-        built = unwrap(api.graph_rebuild())
-        path = Path(built["path"])
+    built, _ = _rebuilt(cfg, clock)
+    path = Path(built["path"])
     assert path.exists()
     assert not list(path.parent.glob(".graph-*"))  # no temp file left behind
     cached = json.loads(path.read_bytes())
@@ -87,11 +97,8 @@ def test_the_cache_loads_the_same_graph_and_replaces_the_graphml_one(
     home: Path, clock: FrozenClock
 ) -> None:
     cfg = load_config(home, env={})
-    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
-        _store(api)
-        path = Path(unwrap(api.graph_rebuild())["path"])
-        built = api._graph
-        assert built is not None
+    done, built = _rebuilt(cfg, clock)
+    path = Path(done["path"])
     # Format 1's GraphML cache, beside the new one.
     legacy = path.with_name(path.name.replace("graph-cache", "knowledge_graph")).with_suffix(
         ".graphml"

@@ -3,9 +3,9 @@ directions, so a search reads a fraction of the matrix.
 
 The full scan reads every float of every row (150 MB at 100k x 384) and is bound by
 memory bandwidth. Past :data:`MIN_ROWS` the copy also keeps each row projected onto
-the ``d`` directions that carry most of its energy (a rank-``d`` SVD of a sample); a
-search scores every row in that space, keeps the best :data:`SHORTLIST` per ten
-results asked, and scores those exactly. ``d`` is the smallest that finds the exact
+the ``d`` directions that carry most of its energy (the top eigenvectors of its Gram
+matrix); a search scores every row in that space, keeps the best :data:`SHORTLIST` per
+ten results asked, and scores those exactly. ``d`` is the smallest that finds the exact
 top 10 of sample queries in the shortlist at :data:`TARGET_RECALL`; a corpus whose
 energy is spread so wide that no small ``d`` does keeps the full scan.
 """

@@ -220,7 +220,7 @@ class Snapshot:
             # Score every row in the projection, then the shortlist exactly.
             approx = self._scan(q, self.proj)[rows]
             rows = rows[np.argpartition(-approx, short - 1)[:short]]
-            sims = self._exact(rows, q)
+            sims = self._gather(rows) @ q
         else:
             sims = self._scan(q)[rows]  # one pass over every row beats copying the subset
         top = np.argpartition(-sims, k - 1)[:k]
@@ -244,17 +244,16 @@ class Snapshot:
         wanted = [(item, i) for item in dict.fromkeys(items) for i in index.get(item, ())]
         if not wanted:
             return {}
-        cut = len(self.base)
-        vectors = np.stack([self.base[i] if i < cut else self.extra[i - cut] for _, i in wanted])
+        vectors = self._gather(np.array([i for _, i in wanted]))
         return best_per_item((item for item, _ in wanted), vectors, vector)
 
-    def _exact(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """Cosine of the rows ``rows`` (indices over base then extra)."""
+    def _gather(self, rows: np.ndarray) -> np.ndarray:
+        """The vectors of ``rows`` (indices over base then extra), in order."""
         cut = len(self.base)
         inside = rows < cut
-        out = np.empty(len(rows), dtype=np.float32)
-        out[inside] = self.base[rows[inside]] @ q
-        out[~inside] = self.extra[rows[~inside] - cut] @ q
+        out = np.empty((len(rows), self.base.shape[1]), dtype=np.float32)
+        out[inside] = self.base[rows[inside]]
+        out[~inside] = self.extra[rows[~inside] - cut]
         return out
 
     def _scan(self, q: np.ndarray, proj: Projection | None = None) -> np.ndarray:
