@@ -289,3 +289,23 @@ def test_a_table_whose_creation_was_cut_short_is_recreated(tmp_path: Path) -> No
     store = VectorStore(tmp_path, DIM)
     store.upsert(rows(["a"]), vectors(1, 5))  # was: "Table 'memory' was not found"
     assert [h.item_uuid for h in store.search(vectors(1, 5)[0], OWNER, limit=1)] == ["a"]
+
+
+def test_a_drop_cut_short_leaves_no_table_half_deleted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = filled(tmp_path, 20)
+
+    def killed(*_: Any, **__: Any) -> None:
+        raise SystemExit("killed while deleting")
+
+    monkeypatch.setattr("shutil.rmtree", killed)
+    with pytest.raises(SystemExit):
+        store.reset()
+    monkeypatch.undo()
+    # The table went in one rename: gone whole, never a table whose files are half gone.
+    fresh = VectorStore(tmp_path, DIM)
+    assert fresh.count() == 0
+    fresh.upsert(rows(["a"]), vectors(1, 6))
+    assert [h.item_uuid for h in fresh.search(vectors(1, 6)[0], OWNER, limit=1)] == ["a"]
+    assert not list(tmp_path.glob(".dropped-*"))  # the leftover was deleted

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import os
+import shutil
 import threading
+import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -30,6 +33,9 @@ from hermes_memory.tier3.snapshot import (
 )
 
 TABLE = "memory"
+# Where a dropped table goes before it is deleted: no ``.lance`` suffix, so LanceDB
+# never lists it as a table.
+_TRASH_PREFIX = ".dropped-"
 # ``_distance`` named explicitly: LanceDB warns on stderr, on every search, when the
 # selected columns leave it out.
 _HIT_COLUMNS = ("kind", "item_uuid", "chunk", "text", "_distance")
@@ -132,6 +138,7 @@ class VectorStore:
             # would otherwise leave one with "already exists".
             with self.writing():
                 if TABLE not in self._tables():
+                    self._sweep()
                     table = self._db.create_table(TABLE, schema=schema(self.dim))
                     self.created = not self._rebuilding
                     self._rebuilding = False
@@ -144,7 +151,7 @@ class VectorStore:
                 if self._committed():
                     raise  # a real table that cannot be opened: the caller says so
                 # A creation cut short (a killed process): no version, nothing to keep.
-                self._db.drop_table(TABLE)
+                self._drop()
             return self._open_or_create()
         field = table.schema.field("vector")
         if field.type.list_size != self.dim:
@@ -166,8 +173,9 @@ class VectorStore:
     def reset(self) -> None:
         """Drop the table (a rebuild starts from nothing)."""
         try:
-            if TABLE in self._tables():
-                self._db.drop_table(TABLE)
+            self._db  # noqa: B018 - connecting makes the directory the lock lives in
+            with self.writing():
+                self._drop()
         except Exception as exc:
             raise DerivedTierError(f"cannot drop vector table: {exc}") from None
         self._table = None
@@ -175,6 +183,19 @@ class VectorStore:
         Snapshot.discard(self._snapshot_dir)
         ann_index.settings_path(self).unlink(missing_ok=True)
         self._rebuilding = True  # the next table is created on purpose
+
+    def _drop(self) -> None:
+        """Move the table aside in one rename, then delete it. LanceDB's own drop
+        deletes file by file: a process killed midway left versions whose data files
+        were gone, a table that opened and then failed on every read."""
+        if self._table_dir.exists():
+            os.rename(self._table_dir, self.path / f"{_TRASH_PREFIX}{uuid.uuid4().hex}")
+        self._sweep()
+
+    def _sweep(self) -> None:
+        """Delete tables dropped by a process killed before it finished deleting."""
+        for trash in self.path.glob(f"{_TRASH_PREFIX}*"):
+            shutil.rmtree(trash, ignore_errors=True)
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
@@ -318,7 +339,11 @@ class VectorStore:
             # Read after taking the stamp: a commit in between makes the data newer
             # than its stamp, which only costs one more reload. Saved when this process
             # closes, not now: each save would hold the other writers' lock.
-            snap = Snapshot.from_arrow(stamp, table.to_arrow(), self.dim)
+            try:
+                data = table.to_arrow()
+            except Exception as exc:
+                raise DerivedTierError(f"cannot read vectors: {exc}") from None
+            snap = Snapshot.from_arrow(stamp, data, self.dim)
         self._snapshot = snap
         return snap
 
