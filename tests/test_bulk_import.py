@@ -78,6 +78,27 @@ class _FlakyEmbedder(HashingEmbedder):
         return super().embed_batch(texts)
 
 
+class _CountingEmbedder(HashingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[int] = []
+
+    def embed_batch(self, texts: list[str]) -> Any:
+        self.calls.append(len(texts))
+        return super().embed_batch(texts)
+
+
+def test_the_first_batches_are_small_so_the_model_starts_early(
+    home: Path, clock: FrozenClock, tmp_path: Path
+) -> None:
+    embedder = _CountingEmbedder()
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=embedder) as api:
+        src = _write(tmp_path / "in.jsonl", _rows(700))
+        report = import_jsonl(api, src, batch_size=1000).to_dict()
+        assert report["embedded"] == 700 and report["lines"] == 700
+        assert sorted(embedder.calls) == [125, 250, 325]  # an eighth, doubling, the rest
+
+
 def test_every_batch_gets_its_vectors_when_the_model_fails_on_one(
     home: Path, clock: FrozenClock, tmp_path: Path
 ) -> None:

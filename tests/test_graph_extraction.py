@@ -4,6 +4,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
 from hermes_memory.clock import DAY
 from hermes_memory.graph.extract import Claim, extract
@@ -40,6 +42,25 @@ def test_relative_dates_resolve_against_the_message_time() -> None:
         "next Friday": "2026-03-06",
         "2 days ago": "2026-03-02",
     }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It happened three weeks ago.",
+        "The review is in 2 months.",
+        "Sales dipped this year.",
+        "See you on Monday!",
+        "We spoke tonight.",
+        "Shipped 2024-03-01.",
+        "Born 8th May, 2023.",
+        "Since March 2021 it runs.",
+        "She moved there in 2019.",
+    ],
+)
+def test_every_kind_of_date_is_found_alone_in_a_text(text: str) -> None:
+    # Each text holds one expression and nothing else the one-pass pre-check knows.
+    assert len(resolve_dates(text, datetime(2026, 3, 4, tzinfo=UTC).timestamp())) == 1
 
 
 def test_a_question_names_the_period_it_asks_about() -> None:

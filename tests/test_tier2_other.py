@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
+from hermes_memory.tier2.records import Owner
 
 
 def test_ingest_turn_is_lossless_and_idempotent(api: MemoryAPI) -> None:
@@ -158,3 +161,19 @@ def test_neighbours_stay_inside_a_session_and_an_owner(api: MemoryAPI) -> None:
 def _episodes(api: MemoryAPI, turns: list[dict[str, str]]) -> list[dict[str, object]]:
     uuids = unwrap(api.ingest_turns(turns))
     return [api.episodes.get_many(api.owner, [u])[u].to_dict() for u in uuids]
+
+
+def test_ensuring_a_known_entity_returns_what_the_store_now_holds(api: MemoryAPI) -> None:
+    owner = Owner(platform="cli", agent="default", user_id="", session="")
+    kw: dict[str, Any] = {"actor": "test"}
+    api.entities.ensure(
+        owner, name="Ada Lovelace", entity_type="concept", aliases=[], description=None,
+        now=1.0, **kw,
+    )  # fmt: skip
+    again, created = api.entities.ensure(
+        owner, name="Ada Lovelace", entity_type="person", aliases=["Countess"],
+        description="mathematician", now=2.0, **kw,
+    )  # fmt: skip
+    assert not created
+    assert again == api.entities.find(owner, "Countess")
+    assert (again.entity_type, again.occurrence_count, again.last_seen) == ("person", 2, 2.0)

@@ -141,12 +141,13 @@ def import_jsonl(
     view = _deferred(api)
     marks: dict[int, str] = {}  # past 64 KiB the fingerprint stops changing: read it once
     sem = api.semantic if embed else None
-    # The model embeds on a worker thread, batch by batch in order, while the main
+    # The model embeds on worker threads, batch by batch in order, while the main
     # thread parses and stores the next batch and writes the vectors of the one before
-    # (native threads, no GIL, no database lock held: the texts are read first). At
-    # most two batches wait for the model, so it is never idle while there is work.
+    # (native threads, no GIL, no database lock held: the texts are read first). Two
+    # batches are with the model at once, so it starts the next one while finishing
+    # the last pieces of the one before, and is never idle while there is work.
     in_flight: tuple[list[str], Future[dict[str, np.ndarray]]] | None = None
-    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermes-import-embed")
+    worker = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hermes-import-embed")
 
     def to_model(written: list[str]) -> None:
         """Queue ``written`` for the model, then write the batch queued before it."""
@@ -182,11 +183,16 @@ def import_jsonl(
     try:
         pending: list[tuple[int, str]] = []
         offset = 0
+        # The first batches are small and double: the model, idle until a batch is
+        # stored, starts after an eighth of one (storing takes about half as long as
+        # embedding, so each batch is ready before the model finishes the one before).
+        size = min(batch_size, max(64, batch_size // 8))
         for number, line, offset in _records(path, start):
             pending.append((number, line))
-            if len(pending) >= batch_size:
+            if len(pending) >= size:
                 commit(pending, offset)
                 pending = []
+                size = min(batch_size, size * 2)
         if pending:
             commit(pending, offset)
         to_model([])  # writes the last batch

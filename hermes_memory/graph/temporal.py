@@ -48,6 +48,14 @@ _PATTERNS = [
     ("year", re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b", re.I)),
 ]
 
+# Every pattern above needs a four-digit year, a unit, a weekday or one of the words:
+# a text without any is skipped in one pass (most texts, at a third of the cost).
+_ANY = re.compile(
+    rf"\d{{4}}|\b(?:(?:day|week|month|year|{'|'.join(_WEEKDAYS)})s?"
+    r"|yesterday|today|tonight|tomorrow|night|morning)\b",
+    re.I,
+)
+
 
 @dataclass(frozen=True)
 class DateMention:
@@ -58,6 +66,8 @@ class DateMention:
 
 def resolve_dates(text: str, written_at: float) -> list[DateMention]:
     """Every date expression in ``text``, resolved against ``written_at``."""
+    if not _ANY.search(text):
+        return []
     base = datetime.fromtimestamp(written_at, tz=UTC).replace(
         hour=0, minute=0, second=0, microsecond=0
     )

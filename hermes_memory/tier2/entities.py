@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sqlite3
@@ -108,8 +109,16 @@ class EntityStore:
                         "new": {"aliases": merged, "entity_type": new_type},
                     },
                 )
-            fresh = conn.execute("SELECT * FROM entities WHERE id = ?", (row["id"],)).fetchone()
-            return Entity.from_row(fresh), False
+            # What the row now holds, without reading it back.
+            found = Entity.from_row(row)
+            return dataclasses.replace(
+                found,
+                aliases=merged,
+                entity_type=new_type,
+                description=new_desc,
+                last_seen=now,
+                occurrence_count=found.occurrence_count + 1,
+            ), False
 
     def find(self, owner: Owner, name: str) -> Entity | None:
         with self.db.snapshot() as conn:

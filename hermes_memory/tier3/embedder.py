@@ -38,7 +38,7 @@ class Embedder(Protocol):
 _MODELS: dict[str, object] = {}
 _ONNX: dict[str, OnnxEncoder | None] = {}
 _MODELS_LOCK = threading.Lock()
-# One encode at a time per process: two at once only fight over the same cores.
+# One PyTorch encode at a time per process: two at once only fight over the same cores.
 _ENCODE_LOCK = threading.Lock()
 # A query or two encode faster on one thread (no fork/join over a tiny input), which
 # also leaves the other core to the keyword search running beside it; batches use all.
@@ -129,9 +129,11 @@ class SentenceTransformerEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         encoder = self._onnx()
         if encoder is not None:
-            with _ENCODE_LOCK:
-                small = len(texts) <= SMALL_INPUT
-                return encoder.encode(texts, batch_size=self.batch_size, threads=1 if small else 2)
+            # No lock: a large input's batches queue on the encoder's two threads, so
+            # two imports' batches follow each other without one core idling while the
+            # other finishes a call, and a query does not wait for a whole import batch.
+            small = len(texts) <= SMALL_INPUT
+            return encoder.encode(texts, batch_size=self.batch_size, threads=1 if small else 2)
         model = self._model()
         import torch
 

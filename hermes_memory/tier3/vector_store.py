@@ -218,7 +218,7 @@ class VectorStore:
         if not rows:
             return
         items = sorted({r["item_uuid"] for r in rows})
-        data = [{**r, "vector": vectors[i].tolist()} for i, r in enumerate(rows)]
+        data = self._arrow(rows, vectors)
         try:
             table = self.table()
             with self.writing():
@@ -237,6 +237,19 @@ class VectorStore:
             raise
         except Exception as exc:
             raise DerivedTierError(f"vector write failed: {exc}") from None
+
+    def _arrow(self, rows: list[dict[str, Any]], vectors: np.ndarray) -> pa.Table:
+        """The rows as an Arrow table, built column by column: a list of 384 Python
+        floats per row cost ~30 ms per 1,000 rows of an import."""
+        table_schema = schema(self.dim)
+        flat = pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1), type=pa.float32())
+        columns = {
+            field.name: pa.array([r[field.name] for r in rows], type=field.type)
+            for field in table_schema
+            if field.name != "vector"
+        }
+        columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, self.dim)
+        return pa.Table.from_pydict(columns, schema=table_schema)
 
     def delete(self, item_uuids: list[str]) -> None:
         if item_uuids:
