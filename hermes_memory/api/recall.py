@@ -20,6 +20,7 @@ from hermes_memory.tier2.fts import query_terms, word_set, words_present
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.tier3.snapshot import VectorHit
 
 # The graph walk stops at links lighter than this share of what a memory new to the
 # candidates needs to clear the similarity floor: lighter links can still lift a memory
@@ -73,11 +74,14 @@ def recall(
     degraded: list[str] = []
     timings: dict[str, float] = {}
     stage = _stopwatch(timings)
-    embedding = None
+    semantic = None
     if api.semantic is not None and ("tier3" in tiers or "tier1" in tiers):
-        # One query embedding serves tier 3 and the curated entries; it runs while
-        # SQLite answers the lexical search (both release the GIL).
-        embedding = _embedding_worker().submit(api.semantic.embed_cached, [query])
+        # One query embedding serves tier 3 and the curated entries. It and the vector
+        # search run on a worker while SQLite answers the lexical search (all three
+        # release the GIL), so tier 3 costs what it takes beyond tier 2.
+        semantic = _embedding_worker().submit(
+            _embed_and_search, api, query, per_tier if "tier3" in tiers else 0, embed_wait
+        )
     if "tier2" in tiers:
         with stage("tier2"):
             _from_tier2(api, query, per_tier, pool, scope)
@@ -85,16 +89,17 @@ def recall(
     sem = api.semantic
     if "tier3" in tiers and sem is None:
         degraded.append("tier3: disabled")
-    elif embedding is not None and sem is not None:
+    elif semantic is not None and sem is not None:
         try:
-            with stage("embed"):
-                query_vector = embedding.result(timeout=embed_wait)[0]
-            if "tier3" in tiers and embed_wait is not None and not sem.store.is_open:
-                # A bounded caller (prefetch at start-up) does not wait for LanceDB.
-                degraded.append("tier3: vector index still opening")
-            elif "tier3" in tiers:
+            with stage("embed"):  # what is left of the worker's time once tier 2 is done
+                found = semantic.result(timeout=embed_wait)
+            query_vector = found.vector
+            if "tier3" in tiers and found.hits is None:
+                degraded.append(f"tier3: {found.error}")
+            elif "tier3" in tiers and found.hits is not None:
+                timings["tier3"] = found.search_ms
                 with stage("tier3"):
-                    _from_tier3(api, query_vector, per_tier, pool)
+                    _from_tier3(api, query_vector, found.hits, pool)
                 if sem.status().get("status") == "needs_repair":
                     degraded.append("tier3: index incomplete (doctor --repair rebuilds it)")
         except TimeoutError:
@@ -180,8 +185,8 @@ _WORKER: ThreadPoolExecutor | None = None
 
 def _embedding_worker() -> ThreadPoolExecutor:
     global _WORKER
-    if _WORKER is None:  # one thread is enough: the embedder runs one encode at a time
-        _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermes-embed")
+    if _WORKER is None:  # two: recalls from two threads (an MCP server) need not queue
+        _WORKER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hermes-embed")
     return _WORKER
 
 
@@ -444,13 +449,46 @@ def _from_tier2(
         pool[cand.key] = cand
 
 
+@dataclass
+class _Semantic:
+    """The worker's part of a recall: the query's vector and its nearest rows (None:
+    not searched, ``error`` says why)."""
+
+    vector: Any
+    hits: list[VectorHit] | None = None
+    search_ms: float = 0.0
+    error: str = ""
+
+
+def _embed_and_search(
+    api: MemoryAPI, query: str, per_tier: int, embed_wait: float | None
+) -> _Semantic:
+    sem = api.semantic
+    assert sem is not None
+    found = _Semantic(sem.embed_cached([query])[0])
+    if per_tier <= 0:
+        return found
+    if embed_wait is not None and not sem.store.is_open:
+        # A bounded caller (prefetch at start-up) does not wait for LanceDB.
+        found.error = "vector index still opening"
+        return found
+    started = time.perf_counter()
+    try:
+        found.hits = sem.search_vector(
+            found.vector, api.owner, limit=per_tier * 4, kinds=("fact", "episode")
+        )
+    except Exception as exc:  # reported by the recall, which still has the vector
+        found.error = str(exc)
+    found.search_ms = (time.perf_counter() - started) * 1000
+    return found
+
+
 def _from_tier3(
-    api: MemoryAPI, query_vector: Any, per_tier: int, pool: dict[str, Candidate]
+    api: MemoryAPI, query_vector: Any, hits: list[VectorHit], pool: dict[str, Candidate]
 ) -> None:
+    """Add the vector search's hits to the candidates, and give every fact and turn
+    there its cosine to the query."""
     assert api.semantic is not None
-    hits = api.semantic.search_vector(
-        query_vector, api.owner, limit=per_tier * 4, kinds=("fact", "episode")
-    )
     best: dict[str, float] = {}
     for h in hits:
         best[h.item_uuid] = max(best.get(h.item_uuid, -1.0), h.similarity)

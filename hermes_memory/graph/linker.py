@@ -74,7 +74,7 @@ class Linker:
             found.mentions.insert(0, who)
         report = LinkReport()
         with self.db.transaction() as conn:
-            ids: dict[str, tuple[int, str]] = {}
+            ids: dict[str, tuple[int, str, str]] = {}  # rowid, canonical name, uuid
             for m in found.mentions:
                 if m.name in ids:
                     continue
@@ -92,7 +92,7 @@ class Linker:
                     now=now,
                     actor=actor,
                 )
-                ids[m.name] = (ent.rowid, ent.name)
+                ids[m.name] = (ent.rowid, ent.name, ent.uuid)
                 conn.execute(
                     "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (ent.rowid, kind, row_id)
                 )
@@ -102,10 +102,12 @@ class Linker:
             for r in found.relations:
                 if r.head not in ids or r.tail not in ids:
                     continue
-                rel, _ = self.entities.link(
+                head, tail = ids[r.head], ids[r.tail]
+                rel_uuid = self.entities.relate(
+                    conn,
                     owner,
-                    from_name=ids[r.head][1],
-                    to_name=ids[r.tail][1],
+                    (head[2], tail[2]),
+                    names=(head[1], tail[1]),
                     relation=r.type,
                     strength=STATED_STRENGTH if r.stated else INFERRED_STRENGTH,
                     evidence_fact=item_uuid if kind == "fact" else None,
@@ -119,7 +121,7 @@ class Linker:
                     conn.execute(
                         "UPDATE relations SET evidence_episode = ? "
                         "WHERE uuid = ? AND (evidence_episode IS NULL OR session_key = ?)",
-                        (item_uuid, rel.uuid, owner.session),
+                        (item_uuid, rel_uuid, owner.session),
                     )
                 report.relations.append(f"{r.head} {r.type} {r.tail}")
             for d in resolve_dates(text, written_at):
@@ -159,7 +161,7 @@ class Linker:
         text: str,
         kind: str,
         item_uuid: str,
-        ids: dict[str, tuple[int, str]],
+        ids: dict[str, tuple[int, str, str]],
         now: float,
     ) -> None:
         cols = owner.columns(local=kind == "episode")
@@ -172,7 +174,7 @@ class Linker:
                 new_uuid(),
                 text[:200],
                 f'"{phrase}"',
-                json.dumps([name for _, name in ids.values()]),
+                json.dumps([name for _, name, _ in ids.values()]),
                 json.dumps([item_uuid] if kind == "fact" else []),
                 when,
                 *cols.values(),

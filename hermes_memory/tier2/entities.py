@@ -194,56 +194,75 @@ class EntityStore:
                     is None
                 ):
                     raise NotFoundError("fact", evidence_fact)
-            clause, params = owner.visible_clause()
-            existing = conn.execute(
-                f"SELECT * FROM relations WHERE from_entity = ? AND to_entity = ? "
-                f"AND relation_type = ? AND deleted_at IS NULL AND invalid_at IS NULL AND {clause}",
-                (ends[0], ends[1], relation, *params),
-            ).fetchone()
-            if existing is not None:
-                conn.execute(
-                    "UPDATE relations SET strength = MAX(strength, ?), updated_at = ?, "
-                    "evidence_fact = COALESCE(?, evidence_fact) WHERE id = ?",
-                    (strength, now, evidence_fact, existing["id"]),
-                )
-                uid = existing["uuid"]
-            else:
-                uid = new_uuid()
-                cols = owner.columns(local=local)
-                conn.execute(
-                    """INSERT INTO relations(uuid, from_entity, to_entity, relation_type, strength,
-                           evidence_fact, platform, agent, user_id, session_key, created_at,
-                           updated_at, valid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                    (
-                        uid,
-                        ends[0],
-                        ends[1],
-                        relation,
-                        strength,
-                        evidence_fact,
-                        *cols.values(),
-                        now,
-                        now,
-                        now,
-                    ),
-                )
-                journal.audit(
-                    conn,
-                    now=now,
-                    action="entity_link",
-                    actor=actor,
-                    target_uuid=uid,
-                    diff={
-                        "new": {
-                            "from": from_name,
-                            "to": to_name,
-                            "relation": relation,
-                            "strength": strength,
-                        }
-                    },
-                )
+            uid = self.relate(
+                conn,
+                owner,
+                (ends[0], ends[1]),
+                relation=relation,
+                strength=strength,
+                evidence_fact=evidence_fact,
+                now=now,
+                actor=actor,
+                local=local,
+                names=(from_name, to_name),
+            )
             row = conn.execute(f"{_RELATION_SELECT} WHERE r.uuid = ?", (uid,)).fetchone()
             return Relation.from_row(row), created
+
+    @staticmethod
+    def relate(
+        conn: sqlite3.Connection,
+        owner: Owner,
+        ends: tuple[str, str],
+        *,
+        relation: str,
+        strength: float,
+        evidence_fact: str | None,
+        now: float,
+        actor: str,
+        local: bool,
+        names: tuple[str, str],
+    ) -> str:
+        """``link`` for a caller in a transaction that has resolved both ends (entity
+        uuids) and knows its evidence exists (the linker, for the fact it just
+        stored): create or strengthen the relation; its uuid."""
+        clause, params = owner.visible_clause()
+        existing = conn.execute(
+            f"SELECT id, uuid FROM relations WHERE from_entity = ? AND to_entity = ? "
+            f"AND relation_type = ? AND deleted_at IS NULL AND invalid_at IS NULL AND {clause}",
+            (ends[0], ends[1], relation, *params),
+        ).fetchone()
+        if existing is not None:
+            conn.execute(
+                "UPDATE relations SET strength = MAX(strength, ?), updated_at = ?, "
+                "evidence_fact = COALESCE(?, evidence_fact) WHERE id = ?",
+                (strength, now, evidence_fact, existing["id"]),
+            )
+            return str(existing["uuid"])
+        uid = new_uuid()
+        cols = owner.columns(local=local)
+        conn.execute(
+            """INSERT INTO relations(uuid, from_entity, to_entity, relation_type, strength,
+                   evidence_fact, platform, agent, user_id, session_key, created_at,
+                   updated_at, valid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (uid, *ends, relation, strength, evidence_fact, *cols.values(), now, now, now),
+        )
+        journal.audit(
+            conn,
+            now=now,
+            action="entity_link",
+            actor=actor,
+            target_uuid=uid,
+            diff={
+                "new": {
+                    "from": names[0],
+                    "to": names[1],
+                    "relation": relation,
+                    "strength": strength,
+                }
+            },
+        )
+        return uid
 
     def relations_of(
         self, owner: Owner, entity_uuids: list[str], *, limit: int = 50

@@ -174,6 +174,8 @@ class FactStore:
             )
             journal.enqueue_embedding(conn, now=now, kind="fact", item_uuid=uid)
             row = conn.execute("SELECT * FROM facts WHERE id = ?", (fact_id,)).fetchone()
+            if not evidence_episodes:  # a new fact's evidence is what it was given
+                return Fact.from_row(row, []), True
             return self._hydrate(conn, row), True
 
     def update(
