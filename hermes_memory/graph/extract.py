@@ -87,9 +87,10 @@ ORG_HEADS = frozenset(
 )
 COMPONENTS = frozenset(["gateway", "frontend", "backend", "scheduler", "monolith"])
 _KEEP_HEAD = frozenset({"app", "bot", "site", "website"})
+# Where a preference's object can start: just past one of these verbs and its spaces.
 _PREF_VERBS = re.compile(
     r"\b(prefers?|likes?|loves?|enjoys?|dislikes?|hates?|learning|allergic to|"
-    r"interested in|into)\s+$",
+    r"interested in|into)\s+",
     re.I,
 )
 _NP_STOP = frozenset(
@@ -182,12 +183,14 @@ def _sentences(text: str) -> list[str]:
 def find_mentions(sentence: str) -> list[Mention]:
     table = KNOWN
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
+    # Found once: searching each token's prefix for a verb was quadratic in the length.
+    objects_at = {m.end() for m in _PREF_VERBS.finditer(sentence)}
     out: list[Mention] = []
     i = 0
     while i < len(toks):
         found = (
             _known(toks, i)
-            or _preference_object(sentence, toks, i)
+            or (_preference_object(toks, i) if toks[i][1] in objects_at else None)
             or _project(toks, i, table)
             or _name(sentence, toks, i)
         )
@@ -252,11 +255,8 @@ def _project(
     return None
 
 
-def _preference_object(
-    sentence: str, toks: list[tuple[str, int, int]], i: int
-) -> tuple[Mention, int] | None:
-    if not _PREF_VERBS.search(sentence[: toks[i][1]]):
-        return None
+def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    """The object of a preference verb that ends just before token ``i``."""
     words: list[tuple[str, int, int]] = []
     j = i
     while j < len(toks) and len(words) < 3:

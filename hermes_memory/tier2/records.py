@@ -69,6 +69,10 @@ def content_hash(text: str) -> str:
 def _loads(raw: str | None, default: Any) -> Any:
     if not raw:
         return default
+    if raw == "[]":  # most rows' flags, aliases and metadata: no parse
+        return []
+    if raw == "{}":
+        return {}
     try:
         return json.loads(raw)
     except json.JSONDecodeError:
