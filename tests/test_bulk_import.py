@@ -61,30 +61,31 @@ def test_import_is_batched_resumable_and_idempotent(api: MemoryAPI, tmp_path: Pa
     assert api.fact_query("Appended")["data"]
 
 
-class _FlakyEmbedder(HashingEmbedder):
+class _CountingEmbedder(HashingEmbedder):
+    """Records the size of every call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[int] = []
+
+    def embed_batch(self, texts: list[str]) -> Any:
+        self.calls.append(len(texts))
+        return super().embed_batch(texts)
+
+
+class _FlakyEmbedder(_CountingEmbedder):
     """Fails the first call of more than one text, then works: a model that chokes
     once on the import's worker thread."""
 
     def __init__(self) -> None:
         super().__init__()
         self.failed = False
-        self.calls: list[int] = []
 
     def embed_batch(self, texts: list[str]) -> Any:
-        self.calls.append(len(texts))
         if len(texts) > 1 and not self.failed:
+            self.calls.append(len(texts))
             self.failed = True
             raise RuntimeError("model fell over")
-        return super().embed_batch(texts)
-
-
-class _CountingEmbedder(HashingEmbedder):
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls: list[int] = []
-
-    def embed_batch(self, texts: list[str]) -> Any:
-        self.calls.append(len(texts))
         return super().embed_batch(texts)
 
 

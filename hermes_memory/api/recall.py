@@ -96,7 +96,7 @@ def recall(
             query_vector = found.vector
             if "tier3" in tiers and found.hits is None:
                 degraded.append(f"tier3: {found.error}")
-            elif "tier3" in tiers and found.hits is not None:
+            elif "tier3" in tiers and found.hits is not None:  # (narrows the type)
                 timings["tier3"] = found.search_ms
                 with stage("tier3"):
                     _from_tier3(api, query_vector, found.hits, pool)

@@ -20,7 +20,7 @@ from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name
 from hermes_memory.tier2.facts import mark_superseded
-from hermes_memory.tier2.records import Owner, new_uuid
+from hermes_memory.tier2.records import Entity, Owner, new_uuid
 
 # Relations read from text: a verb pattern states one, co-mention only suggests it.
 # Relations given through entity_link default to 1.
@@ -74,7 +74,7 @@ class Linker:
             found.mentions.insert(0, who)
         report = LinkReport()
         with self.db.transaction() as conn:
-            ids: dict[str, tuple[int, str, str]] = {}  # rowid, canonical name, uuid
+            ids: dict[str, Entity] = {}  # mention name -> the entity it resolved to
             for m in found.mentions:
                 if m.name in ids:
                     continue
@@ -92,7 +92,7 @@ class Linker:
                     now=now,
                     actor=actor,
                 )
-                ids[m.name] = (ent.rowid, ent.name, ent.uuid)
+                ids[m.name] = ent
                 conn.execute(
                     "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (ent.rowid, kind, row_id)
                 )
@@ -106,8 +106,8 @@ class Linker:
                 rel_uuid = self.entities.relate(
                     conn,
                     owner,
-                    (head[2], tail[2]),
-                    names=(head[1], tail[1]),
+                    (head.uuid, tail.uuid),
+                    names=(head.name, tail.name),
                     relation=r.type,
                     strength=STATED_STRENGTH if r.stated else INFERRED_STRENGTH,
                     evidence_fact=item_uuid if kind == "fact" else None,
@@ -161,7 +161,7 @@ class Linker:
         text: str,
         kind: str,
         item_uuid: str,
-        ids: dict[str, tuple[int, str, str]],
+        ids: dict[str, Entity],
         now: float,
     ) -> None:
         cols = owner.columns(local=kind == "episode")
@@ -174,7 +174,7 @@ class Linker:
                 new_uuid(),
                 text[:200],
                 f'"{phrase}"',
-                json.dumps([name for _, name, _ in ids.values()]),
+                json.dumps([ent.name for ent in ids.values()]),
                 json.dumps([item_uuid] if kind == "fact" else []),
                 when,
                 *cols.values(),

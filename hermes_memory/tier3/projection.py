@@ -57,11 +57,12 @@ class Projection:
         return int(self.basis.shape[1])
 
     def scores(self, q: np.ndarray, vectors: np.ndarray) -> np.ndarray:
-        """Cosine of every row to the unit vector ``q``: approximate, but exact for
-        the outliers (``vectors``: the rows themselves)."""
-        out = self.rows @ (self.basis.T @ q)
+        """Cosine of every row to the unit vector ``q`` (or, for a matrix of them, one
+        row of scores each): approximate, but exact for the outliers (``vectors``: the
+        rows themselves)."""
+        out = (q @ self.basis) @ self.rows.T
         if self.outliers.size:
-            out[self.outliers] = vectors[self.outliers] @ q
+            out[..., self.outliers] = q @ vectors[self.outliers].T
         return out
 
     def extended(self, added: np.ndarray) -> Projection:
@@ -124,8 +125,7 @@ def fit(vectors: np.ndarray, *, seed: int = 7) -> Projection | None:
         proj = Projection(np.ascontiguousarray(basis[:, :d]), kept, 0.0, cut)
         hits = 0
         for c, want in zip(chunks, truth, strict=True):
-            approx = (c @ proj.basis) @ kept.T
-            approx[:, proj.outliers] = c @ rows[proj.outliers].T
+            approx = proj.scores(c, rows)
             found = np.argpartition(approx, n - short, axis=1)[:, n - short :]
             hits += sum(
                 len(np.intersect1d(t, f, assume_unique=True))
