@@ -78,7 +78,7 @@ class RecallConfig(_Section):
     context_weight: float = Field(0.8, ge=0.0, le=1.0)
     # A query naming exactly one of the candidates' speakers raises that speaker's turns
     # by this share of their similarity (chosen on LoCoMo conversations 0-2).
-    speaker_boost: float = Field(0.2, ge=0.0, le=1.0)
+    speaker_boost: float = Field(0.4, ge=0.0, le=1.0)
     # A query naming a time ("in July 2023", "last week") raises the memories of that
     # period by this share of their similarity, and draws the ones nearest to it by
     # cosine into the candidates (chosen on LoCoMo conversations 0-2).
@@ -86,15 +86,27 @@ class RecallConfig(_Section):
     # A turn that ends with a question keeps this share of its similarity: it echoes
     # the query's words but holds no answer (chosen on LoCoMo conversations 0-2).
     question_factor: float = Field(0.8, ge=0.0, le=1.0)
+    # A turn with fewer content words than this keeps (words / short_turn_words) ** 0.3
+    # of its similarity: "Wow, love it!" matches many questions and answers none
+    # (chosen on LoCoMo conversations 0-2 from 8-12; 0 turns it off).
+    short_turn_words: int = Field(10, ge=0)
+    # Pseudo-relevance feedback (api/feedback.py): this many words of the first
+    # ranking's best matches search tier 2 again for more candidates. Off (0) by
+    # default: on LoCoMo 5 words add ~0.01 R@10 on both halves for ~8 ms a recall, but
+    # at 100k memories its second BM25 search costs ~18 ms, past recall's p50 target
+    # (docs/retrieval.md). Worth it for conversation-sized profiles.
+    feedback_terms: int = Field(0, ge=0)
     # A fact superseded by a later one keeps this share of its similarity.
     invalid_factor: float = Field(0.5, ge=0.0, le=1.0)
     # Graph-augmented recall: entities the query names seed an expansion this many hops
     # deep (0 turns it off); the memories stating the walked relations score
     # graph_weight x the query's best similarity x the path weight (each hop x
     # graph_hop_decay x relation strength x hub damping): below the direct matches,
-    # above nothing. 0.4 was chosen on LoCoMo conversations 0-2, checked on 3-4.
+    # above nothing. 0.4 was chosen on LoCoMo conversations 0-2, checked on 3-4, when
+    # a close match's similarity read 1.0; with the cosine band's ceiling at 0.8 it
+    # reads ~0.8, and 0.5 keeps reached memories where they were (LoCoMo unchanged).
     graph_depth: int = Field(2, ge=0, le=3)
-    graph_weight: float = Field(0.4, ge=0.0, le=1.0)
+    graph_weight: float = Field(0.5, ge=0.0, le=1.0)
     graph_hop_decay: float = Field(0.8, gt=0.0, le=1.0)
     # Queries at least this long are split into sub-queries (adaptive depth).
     deep_query_chars: int = Field(200, ge=20)
@@ -177,6 +189,10 @@ class Tier3Config(_Section):
     runtime: Literal["auto", "onnx", "torch"] = "auto"
     chunk_size: int = Field(512, ge=32)
     chunk_overlap: int = Field(64, ge=0)
+    # Sentence vectors per chunk of two or more sentences, pooled from the chunk's
+    # own pass through the model (tier3/segments.py); 0 turns them off. Changing it
+    # marks the index for a rebuild (doctor --repair).
+    segments_per_chunk: int = Field(3, ge=0)
     min_score: float = Field(0.7, ge=-1.0, le=1.0)
     embed_inline: bool = True
     # Texts per model run. Bulk calls hand the model CALL_ROWS texts at once, sorted by

@@ -307,7 +307,14 @@ def _conversation(api: MemoryAPI) -> None:
 
 def test_a_reply_shares_the_context_of_the_matching_turn(home: Path, clock: FrozenClock) -> None:
     def ranked(context_weight: float) -> list[dict[str, object]]:
-        recall = {"context_weight": context_weight, "relative_gate": 0.5}
+        # About context alone: these turns are short (no short-turn discount), and the
+        # hashing vectors are weak (a lower floor keeps the distractor D2:1 ranked).
+        recall = {
+            "context_weight": context_weight,
+            "relative_gate": 0.5,
+            "short_turn_words": 0,
+            "min_similarity": 0.1,
+        }
         cfg = load_config(home, env={}, overrides={"recall": recall})
         with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as memory:
             if not memory.episodes.count():
@@ -509,3 +516,100 @@ def test_a_turn_two_away_shares_half_the_context(home: Path, clock: FrozenClock)
         own["D1:3"], 0.4 * own["D1:3"] + 0.6 * own["D1:2"]
     )
     assert shared["D1:3"] == pytest.approx(expected, abs=2e-4)
+
+
+def test_boosted_matches_keep_their_order_instead_of_tying_at_one(
+    home: Path, clock: FrozenClock
+) -> None:
+    # Both of ana's turns match well and the query names her: boosted past 1, they
+    # used to tie there and recency put the newer, weaker match first.
+    cfg = load_config(home, env={}, overrides={"recall": {"speaker_boost": 1.0}})
+    turns = [
+        ("ana", "pottery workshop downtown", "D1:1", -40),
+        ("ana", "pottery workshop downtown was fun, with glaze and clay today", "D2:1", -20),
+        ("ben", "I prefer the budget meeting over lunch", "D2:2", -20),
+    ]
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as memory:
+        unwrap(
+            memory.ingest_turns(
+                [
+                    {"speaker": s, "text": t, "session_id": m[:2], "message_id": m}
+                    | {"timestamp": clock() + days * 86_400}
+                    for s, t, m, days in turns
+                ]
+            )
+        )
+        results = unwrap(memory.recall("ana pottery workshop downtown", limit=3))
+    assert [r["source_id"] for r in results][:2] == ["D1:1", "D2:1"]
+    assert all(0 <= r["similarity"] <= 1 for r in results)
+    assert results[0]["similarity"] == results[1]["similarity"] == 1.0  # shown capped
+
+
+def test_a_turn_of_few_content_words_keeps_less_of_its_similarity() -> None:
+    from hermes_memory.api.adjust import discount_short_turns
+    from hermes_memory.api.candidates import Candidate
+
+    def turn(key: str, text: str) -> Candidate:
+        return Candidate(key, f"ann: {text}", "tier2", "episode", 0.0, 0.5, speaker="ann")
+
+    pool = {
+        "short": turn("short", "Wow, love it! [shares an image: a photo of a big red bowl]"),
+        "full": turn(
+            "full",
+            "I signed up for a pottery class downtown with my sister, "
+            "and we glazed bowls and a vase on Saturday morning",
+        ),
+        "fact": Candidate("fact", "Ann likes pottery", "tier2", "fact", 0.0, 0.5),
+    }
+    fused = dict.fromkeys(pool, 0.8)
+    discount_short_turns(pool, fused, 10, 0.2)
+    assert fused["full"] == fused["fact"] == 0.8  # enough words; facts are not turns
+    assert fused["short"] == pytest.approx(0.8 * (2 / 10) ** 0.3)  # "wow", "love"
+    unchanged = dict.fromkeys(pool, 0.8)
+    discount_short_turns(pool, unchanged, 0, 0.2)
+    assert unchanged == dict.fromkeys(pool, 0.8)
+
+
+def test_feedback_words_find_a_turn_the_query_shares_no_word_with(
+    home: Path, clock: FrozenClock
+) -> None:
+    from hermes_memory.api.candidates import episode_candidate
+    from hermes_memory.api.feedback import add_candidates, expansion_terms
+
+    best = [["pottery", "class", "kids"], ["pottery", "kids", "clay"]]
+    everything = [*best, ["budget", "meeting"], ["pottery", "class"], ["budget", "kids"]]
+    assert expansion_terms("pottery class", best, everything, 2) == ["clay", "kids"]
+    assert expansion_terms("pottery class", best, everything, 0) == []
+
+    turns = [
+        "we took a pottery class with the kids",
+        "the pottery class was fun for the kids",
+        "the kids glazed bowls at home",  # no word of the query
+    ] + [f"the quarterly budget meeting number {i} ran long" for i in range(30)]
+    cfg = load_config(home, env={}, overrides={"recall": {"feedback_terms": 5}})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as memory:
+        unwrap(
+            memory.ingest_turns(
+                [
+                    {"speaker": "ana", "text": t, "session_id": f"s{i}", "message_id": f"m{i}"}
+                    for i, t in enumerate(turns)
+                ]
+            )
+        )
+        assert memory.semantic is not None
+        first = memory.episodes.search(memory.owner, "pottery class", limit=4)
+        pool = {c.key: c for c in (episode_candidate(h.episode) for h in first)}
+        assert {c.provenance["source_id"] for c in pool.values()} == {"m0", "m1"}
+        vector = memory.semantic.embed_cached(["pottery class"])[0]
+        added = add_candidates(
+            memory, "pottery class", pool, list(pool), vector,
+            per_tier=1, terms=5, scope=None, as_of=None,
+        )  # fmt: skip
+        new = {c.provenance["source_id"]: c for c in pool.values() if "feedback" in c.extra}
+        assert added == len(new) and "m2" in new
+        found = new["m2"]  # through "kids"; with its own cosine and no lexical score
+        cosine = memory.semantic.store.similarities(vector, [found.provenance["id"]])
+        assert found.semantic == cosine[found.provenance["id"]] and found.lexical_raw == 0.0
+        envelope = memory.recall("pottery class", limit=5)
+        assert "feedback" in envelope["meta"]["timings_ms"]
+        assert [r["source_id"] for r in envelope["data"]][:2] == ["m0", "m1"]

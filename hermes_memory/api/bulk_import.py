@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from hermes_memory.errors import HermesMemoryError, StorageError, ValidationError
+from hermes_memory.tier3.segments import Embedded
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -146,7 +145,7 @@ def import_jsonl(
     # (native threads, no GIL, no database lock held: the texts are read first). Two
     # batches are with the model at once, so it starts the next one while finishing
     # the last pieces of the one before, and is never idle while there is work.
-    in_flight: tuple[list[str], Future[dict[str, np.ndarray]]] | None = None
+    in_flight: tuple[list[str], Future[dict[str, Embedded]]] | None = None
     worker = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hermes-import-embed")
 
     def to_model(written: list[str]) -> None:
@@ -155,14 +154,12 @@ def import_jsonl(
         done, in_flight = in_flight, None
         if sem is not None and written:
             texts = sem.pending_texts(written)
-            future = worker.submit(
-                lambda: dict(zip(texts, sem.embedder.embed_batch(texts), strict=True))
-            )
+            future = worker.submit(sem.embed_chunks, texts)
             in_flight = (written, future)
         if done is not None:
             write(*done)
 
-    def write(written: list[str], future: Future[dict[str, np.ndarray]]) -> None:
+    def write(written: list[str], future: Future[dict[str, Embedded]]) -> None:
         assert sem is not None
         try:
             vectors = future.result()

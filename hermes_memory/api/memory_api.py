@@ -115,11 +115,20 @@ class MemoryAPI:
                 chunk_size=t3.chunk_size,
                 chunk_overlap=t3.chunk_overlap,
                 batch_size=t3.batch_size,
+                segments=t3.segments_per_chunk,
             )
             if self.semantic.embedder_changed():
                 # Never mix vectors of two models: re-derive the table from truth.
                 with contextlib.suppress(DerivedTierError):
                     self.semantic.rebuild()
+            elif self.semantic.layout_changed():
+                # Still right, only without (or with other) sentence vectors: said, not
+                # rebuilt while the caller waits.
+                self.semantic.mark(
+                    "needs_repair",
+                    last_error="built with another tier3.segments_per_chunk "
+                    "(or before sentence vectors): doctor --repair rebuilds it",
+                )
 
     def as_owner(self, owner: Owner) -> MemoryAPI:
         """The same memory (files, connection, model) seen as another owner; close

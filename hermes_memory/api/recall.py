@@ -7,16 +7,24 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory import guard
-from hermes_memory.api import scoring
+from hermes_memory.api import adjust, feedback, scoring
+from hermes_memory.api.candidates import (
+    Candidate,
+    episode_candidate,
+    fact_candidate,
+    in_scope,
+    known_at,
+    load_candidates,
+)
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.expand import expand, query_entities
 from hermes_memory.graph.temporal import query_window
-from hermes_memory.tier2.fts import query_terms, word_set, words_present
+from hermes_memory.tier2.fts import query_terms, words_present
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -32,27 +40,7 @@ LOW_CONFIDENCE = 0.35
 # Memories of the period a query names that are compared with it by cosine (newest
 # first); bounded so a query about a busy year stays a few milliseconds.
 WINDOW_ROWS = 2000
-_TRAILING_NOTE = re.compile(r"\s*\[[^\]]*\]\s*$")  # "[shares an image: ...]" and the like
-
-
-@dataclass
-class Candidate:
-    key: str
-    content: str
-    tier: str
-    kind: str
-    created_at: float
-    importance: float
-    scope: str = "/"
-    lexical_raw: float = 0.0  # FTS5 bm25 (negative is better)
-    lexical_fixed: float | None = None  # already in [0, 1] (curated word overlap)
-    semantic: float = 0.0
-    extra: list[str] = field(default_factory=list)
-    provenance: dict[str, Any] = field(default_factory=dict)
-    valid_at: float | None = None  # when it became true (facts)
-    invalid_at: float | None = None  # when a later fact superseded it
-    superseded_by: str | None = None
-    speaker: str | None = None  # turns: who said it
+FEEDBACK_POOL = feedback.FEEDBACK_POOL
 
 
 def recall(
@@ -117,10 +105,65 @@ def recall(
     if scope is not None:
         pool = {k: c for k, c in pool.items() if in_scope(c.scope, scope)}
     if as_of is not None:
-        pool = {k: c for k, c in pool.items() if _known_at(c, as_of)}
+        pool = {k: c for k, c in pool.items() if known_at(c, as_of)}
     _add_successors(api, pool, as_of)
-    lexical = scoring.normalise_bm25({k: c.lexical_raw for k, c in pool.items()})
     cfg = api.config.recall
+    lexical, fused = _fused(pool)
+    graph: dict[str, float] = {}
+    if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
+        try:
+            with stage("graph"):
+                graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of)
+        except Exception as exc:  # derived tier: recall goes on without it
+            degraded.append(f"graph: {exc}")
+    rank_started = time.perf_counter()
+    tags = {key: list(cand.extra) for key, cand in pool.items()}
+    when = now if as_of is None else as_of
+    neighbours: dict[int, tuple[int, int]] = {}
+    wants_feedback = cfg.feedback_terms > 0 and query_vector is not None and "tier2" in tiers
+    first = max(limit, FEEDBACK_POOL) if wants_feedback else limit
+    order = _ranked(api, query, pool, fused, window, now, when, first, neighbours)
+    if wants_feedback:
+        with stage("feedback"):
+            added = feedback.add_candidates(
+                api,
+                query,
+                pool,
+                order[:FEEDBACK_POOL],
+                query_vector,
+                per_tier=per_tier,
+                terms=cfg.feedback_terms,
+                scope=scope,
+                as_of=as_of,
+            )
+        if added:  # rank again from the unadjusted similarities, the new ones included
+            for key, extra in tags.items():
+                pool[key].extra = extra
+            lexical, fused = _fused(pool)
+            for key, lifted in graph.items():
+                fused[key] = max(fused[key], lifted)
+            order = _ranked(api, query, pool, fused, window, now, when, limit, neighbours)
+    order = order[:limit]
+    # A boosted similarity may pass 1 in the ranking, so that two boosted matches keep
+    # their order instead of tying (and going by recency); what is shown is capped at 1.
+    shown = {
+        key: scoring.score(
+            min(fused[key], 1.0), pool[key].created_at, pool[key].importance, now, cfg
+        )
+        for key in order
+    }
+    results = [(shown[key], pool[key], lexical.get(key, 0.0)) for key in order]
+    out = [_render(comp, cand, lex) for comp, cand, lex in results]
+    gaps = evidence_gaps(query, out)
+    for item in out:
+        item["evidence_gaps"] = gaps
+    timings["rank"] = (time.perf_counter() - rank_started) * 1000
+    return out, {"degraded": degraded, "candidates": len(pool), "timings_ms": timings}
+
+
+def _fused(pool: dict[str, Candidate]) -> tuple[dict[str, float], dict[str, float]]:
+    """Each candidate's normalised lexical score, and its fused similarity."""
+    lexical = scoring.normalise_bm25({k: c.lexical_raw for k, c in pool.items()})
     for key, cand in pool.items():
         if cand.lexical_fixed is not None:
             lexical[key] = cand.lexical_fixed
@@ -132,38 +175,42 @@ def recall(
         )
         for key, cand in pool.items()
     }
-    if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
-        try:
-            with stage("graph"):
-                _from_graph(api, query, pool, fused, per_tier, scope, as_of)
-        except Exception as exc:  # derived tier: recall goes on without it
-            degraded.append(f"graph: {exc}")
-    rank_started = time.perf_counter()
-    _share_context(api, pool, fused, cfg.context_weight)
-    _prefer_valid(pool, fused, now if as_of is None else as_of, cfg.invalid_factor)
-    _discount_questions(pool, fused, cfg.question_factor)
-    _favour_named_speaker(query, pool, fused, cfg.speaker_boost)
-    _favour_window(window, pool, fused, cfg.time_boost)
+    return lexical, fused
+
+
+def _ranked(
+    api: MemoryAPI,
+    query: str,
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    window: tuple[float, float] | None,
+    now: float,
+    when: float,
+    limit: int,
+    neighbours: dict[int, tuple[int, int]],
+) -> list[str]:
+    """Adjust ``fused`` (in place) and rank: the keys of at most ``limit`` results
+    (``neighbours``: adjust.share_context's cache)."""
+    cfg = api.config.recall
+    adjust.share_context(api, pool, fused, cfg.context_weight, neighbours)
+    adjust.prefer_valid(pool, fused, when, cfg.invalid_factor)
+    adjust.discount_questions(pool, fused, cfg.question_factor)
+    adjust.discount_short_turns(pool, fused, cfg.short_turn_words, cfg.min_similarity)
+    adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)
+    adjust.favour_window(window, pool, fused, cfg.time_boost)
     # Never surface an unrelated match, nor a clearly weaker one above a stronger one,
     # on recency or importance alone (scoring.rank_in_bands).
-    comps = {
-        key: scoring.score(sim, pool[key].created_at, pool[key].importance, now, cfg)
+    scores = {
+        key: scoring.score(sim, pool[key].created_at, pool[key].importance, now, cfg).score
         for key, sim in fused.items()
         if sim >= cfg.min_similarity
     }
-    order = scoring.rank_in_bands(
-        ((key, fused[key], c.score) for key, c in comps.items()),
+    return scoring.rank_in_bands(
+        ((key, fused[key], score) for key, score in scores.items()),
         cfg.min_similarity,
         cfg.relative_gate,
         limit,
     )
-    results = [(comps[key], pool[key], lexical.get(key, 0.0)) for key in order]
-    out = [_render(comp, cand, lex) for comp, cand, lex in results]
-    gaps = evidence_gaps(query, out)
-    for item in out:
-        item["evidence_gaps"] = gaps
-    timings["rank"] = (time.perf_counter() - rank_started) * 1000
-    return out, {"degraded": degraded, "candidates": len(pool), "timings_ms": timings}
 
 
 def _stopwatch(timings: dict[str, float]) -> Any:
@@ -198,17 +245,17 @@ def _from_graph(
     per_tier: int,
     scope: str | None,
     as_of: float | None,
-) -> set[str]:
+) -> dict[str, float]:
     """Memories about the entities the query names and their neighbours (up to
-    ``recall.graph_depth`` hops), scored by path weight; returns the keys the graph
-    raised. This is what answers multi-hop questions."""
+    ``recall.graph_depth`` hops), scored by path weight; returns the score the graph
+    gave each memory it reached. This is what answers multi-hop questions."""
     from hermes_memory.api import graph_ops  # the api facade imports this module
 
     cfg = api.config.recall
     graph = graph_ops.ready(api)
     seeds = query_entities(graph, query)
     if not seeds:
-        return set()
+        return {}
     anchor = max([*fused.values(), 0.5]) * cfg.graph_weight
     lightest = WALK_FLOOR_SHARE * cfg.min_similarity / anchor if anchor > 0 else float("inf")
     reach = expand(
@@ -226,31 +273,23 @@ def _from_graph(
         for ref, w in r.evidence.items():
             stating[ref] = max(stating.get(ref, 0.0), w)
     admitted = sorted(stating.items(), key=lambda kv: -kv[1])[: per_tier * 2]
-    found = _load_candidates(api, [k for k, _ in admitted if k not in pool])
-    raised: set[str] = set()
+    found = load_candidates(api, [k for k, _ in admitted if k not in pool])
+    raised: dict[str, float] = {}
     for key, w in admitted:
         cand = pool.get(key) or found.get(key)
         if cand is None:
             continue  # not visible to this owner any more
         if key not in pool:
             if (scope is not None and not in_scope(cand.scope, scope)) or (
-                as_of is not None and not _known_at(cand, as_of)
+                as_of is not None and not known_at(cand, as_of)
             ):
                 continue
             pool[key] = cand
             fused[key] = 0.0
         fused[key] = max(fused[key], anchor * w)
         cand.extra.append("graph")
-        raised.add(key)
+        raised[key] = anchor * w
     return raised
-
-
-def _known_at(cand: Candidate, when: float) -> bool:
-    """Recorded by ``when`` and, for facts, already true then."""
-    if cand.tier == "tier1":
-        return True
-    started = cand.valid_at if cand.valid_at is not None else cand.created_at
-    return cand.created_at <= when and started <= when
 
 
 def _add_successors(api: MemoryAPI, pool: dict[str, Candidate], as_of: float | None) -> None:
@@ -259,58 +298,9 @@ def _add_successors(api: MemoryAPI, pool: dict[str, Candidate], as_of: float | N
     wanted = {c.superseded_by for c in pool.values() if c.superseded_by}
     wanted -= {k.split(":", 1)[1] for k in pool if k.startswith("fact:")}
     for f in api.facts.get_many(api.owner, sorted(w for w in wanted if w)).values():
-        cand = _fact_candidate(f)
-        if as_of is None or _known_at(cand, as_of):
+        cand = fact_candidate(f)
+        if as_of is None or known_at(cand, as_of):
             pool[cand.key] = cand
-
-
-def _prefer_valid(
-    pool: dict[str, Candidate], fused: dict[str, float], when: float, factor: float
-) -> None:
-    """Superseded facts lose weight; their successors inherit their relevance."""
-    for key, cand in pool.items():
-        if cand.invalid_at is None or cand.invalid_at > when:
-            continue
-        successor = f"fact:{cand.superseded_by}"
-        if successor in pool and fused[key] > fused[successor]:
-            fused[successor] = fused[key]
-            pool[successor].extra.append("supersedes")
-        fused[key] *= factor
-        cand.extra.append("superseded")
-
-
-def _discount_questions(pool: dict[str, Candidate], fused: dict[str, float], factor: float) -> None:
-    """A turn that ends asking something repeats the question's words without holding
-    the answer: it keeps ``factor`` of its similarity (its reply has already shared
-    its context, _share_context)."""
-    if factor >= 1:
-        return
-    for key, cand in pool.items():
-        if cand.speaker is not None and _asks(cand.content):
-            fused[key] *= factor
-
-
-def _asks(text: str) -> bool:
-    return _TRAILING_NOTE.sub("", text).rstrip().endswith("?")
-
-
-def _favour_named_speaker(
-    query: str, pool: dict[str, Candidate], fused: dict[str, float], boost: float
-) -> None:
-    """A question about one person ("what has John done?") is answered by what that
-    person said more often than by what was said to them: when the query names
-    exactly one of the candidates' speakers, that speaker's turns gain ``boost``."""
-    if boost <= 0:
-        return
-    words = word_set(query)
-    speakers = {c.speaker for c in pool.values() if c.speaker}
-    named = [s for s in speakers if (parts := word_set(s)) and words >= parts]
-    if len(named) != 1:
-        return
-    for key, cand in pool.items():
-        if cand.speaker == named[0]:
-            fused[key] = min(1.0, fused[key] * (1 + boost))
-            cand.extra.append("speaker")
 
 
 def _from_window(
@@ -330,59 +320,11 @@ def _from_window(
     sims = api.semantic.store.similarities(query_vector, list(kinds))
     nearest = sorted(sims.items(), key=lambda kv: -kv[1])[: per_tier * 2]
     keys = (f"{kinds[u]}:{u}" for u, _ in nearest)
-    pool.update(_load_candidates(api, [k for k in keys if k not in pool]))
+    pool.update(load_candidates(api, [k for k in keys if k not in pool]))
     for uuid, sim in nearest:
         cand = pool.get(f"{kinds[uuid]}:{uuid}")
         if cand is not None:
             cand.semantic = max(cand.semantic, sim)
-
-
-def _favour_window(
-    window: tuple[float, float] | None,
-    pool: dict[str, Candidate],
-    fused: dict[str, float],
-    boost: float,
-) -> None:
-    """Memories of the time the query names gain ``boost`` of their similarity."""
-    if window is None or boost <= 0:
-        return
-    for key, cand in pool.items():
-        when = cand.valid_at if cand.valid_at is not None else cand.created_at
-        if cand.tier != "tier1" and window[0] <= when <= window[1]:
-            fused[key] = min(1.0, fused[key] * (1 + boost))
-            cand.extra.append("time")
-
-
-def in_scope(scope: str, prefix: str) -> bool:
-    return scope == prefix or scope.startswith(prefix.rstrip("/") + "/")
-
-
-def _share_context(
-    api: MemoryAPI, pool: dict[str, Candidate], fused: dict[str, float], weight: float
-) -> None:
-    """Raise each turn toward its best-matching neighbour in the same session: the
-    turns next to it share ``weight``, the ones two away half of that (an answer is
-    often the reply to the matching line, or the line after that reply)."""
-    by_row = {c.provenance["rowid"]: k for k, c in pool.items() if c.kind == "episode"}
-    if weight <= 0 or not by_row:
-        return
-    near = api.episodes.neighbours(api.owner, list(by_row))
-    beyond = api.episodes.neighbours(api.owner, [n for pair in near.values() for n in pair if n])
-    base = dict(fused)
-    for rowid, (prev, nxt) in near.items():
-        key = by_row[rowid]
-        reach = [(prev, weight), (nxt, weight)]
-        reach += [
-            (beyond.get(prev, (0, 0))[0], weight / 2),
-            (beyond.get(nxt, (0, 0))[1], weight / 2),
-        ]
-        lifted = max(
-            ((1 - w) * base[key] + w * base[by_row[n]] for n, w in reach if n in by_row),
-            default=0.0,
-        )
-        if lifted > base[key]:
-            fused[key] = lifted
-            pool[key].extra.append("context")
 
 
 def split_query(text: str, deep_chars: int) -> list[str]:
@@ -390,7 +332,6 @@ def split_query(text: str, deep_chars: int) -> list[str]:
     clauses (deterministic), each a targeted sub-query, plus the whole."""
     if len(text) < deep_chars:
         return [text]
-    import re
 
     parts = [p.strip() for p in re.split(r"(?<=[.?!;])\s+|\n+", text) if len(p.strip()) > 12]
     subs = list(dict.fromkeys(parts))[:6]
@@ -440,11 +381,11 @@ def _from_tier2(
     hits = api.facts.search(api.owner, query, limit=n, scope_prefix=scope, include_invalid=True)
     for hit in hits:
         f = hit.fact
-        cand = _fact_candidate(f)
+        cand = fact_candidate(f)
         cand.lexical_raw = hit.bm25
         pool[cand.key] = cand
     for ehit in api.episodes.search(api.owner, query, limit=n):
-        cand = _episode_candidate(ehit.episode)
+        cand = episode_candidate(ehit.episode)
         cand.lexical_raw = ehit.bm25
         pool[cand.key] = cand
 
@@ -493,7 +434,7 @@ def _from_tier3(
     for h in hits:
         best[h.item_uuid] = max(best.get(h.item_uuid, -1.0), h.similarity)
     keys = (f"{h.kind}:{h.item_uuid}" for h in hits)
-    pool.update(_load_candidates(api, [k for k in keys if k not in pool]))
+    pool.update(load_candidates(api, [k for k in keys if k not in pool]))
     # What only the lexical search found gets its real cosine too, so fusion weighs
     # both signals for every candidate instead of reading "not in the top" as zero.
     unseen = [
@@ -505,23 +446,6 @@ def _from_tier3(
     for cand in pool.values():
         if cand.kind in ("fact", "episode") and cand.provenance["id"] in best:
             cand.semantic = max(cand.semantic, best[cand.provenance["id"]])
-
-
-def _load_candidates(api: MemoryAPI, keys: list[str]) -> dict[str, Candidate]:
-    """The facts and turns named by ``keys`` ("fact:<uuid>", "episode:<uuid>") that
-    this owner can see, as candidates; other keys are ignored."""
-    wanted: dict[str, list[str]] = {"fact": [], "episode": []}
-    for key in dict.fromkeys(keys):
-        kind, _, uuid = key.partition(":")
-        if kind in wanted:
-            wanted[kind].append(uuid)
-    found = {
-        f"fact:{f.uuid}": _fact_candidate(f)
-        for f in api.facts.get_many(api.owner, wanted["fact"]).values()
-    }
-    for e in api.episodes.get_many(api.owner, wanted["episode"]).values():
-        found[f"episode:{e.uuid}"] = _episode_candidate(e)
-    return found
 
 
 def _from_tier1(
@@ -568,53 +492,6 @@ def _from_tier1(
             },
         )
     return degraded
-
-
-def _fact_candidate(f: Any) -> Candidate:
-    return Candidate(
-        valid_at=f.valid_at,
-        invalid_at=f.invalid_at,
-        superseded_by=f.superseded_by,
-        key=f"fact:{f.uuid}",
-        content=f.content,
-        tier="tier2",
-        kind="fact",
-        created_at=f.created_at,
-        importance=f.importance,
-        scope=f.scope,
-        provenance={
-            "id": f.uuid,
-            "rowid": f.rowid,
-            "source_type": f.source_type,
-            "source_id": f.source_id,
-            "session_id": f.metadata.get("session_id"),
-            "evidence_ids": f.evidence_ids,
-            "valid": f.invalid_at is None,
-            "superseded_by": f.superseded_by,
-            "flags": f.flags,
-        },
-    )
-
-
-def _episode_candidate(e: Any) -> Candidate:
-    return Candidate(
-        key=f"episode:{e.uuid}",
-        content=f"{e.speaker}: {e.text}",
-        tier="tier2",
-        kind="episode",
-        created_at=e.timestamp,
-        importance=float(e.metadata.get("importance", 0.5)),
-        speaker=e.speaker,
-        provenance={
-            "id": e.uuid,
-            "rowid": e.rowid,
-            "source_type": "session",
-            "source_id": e.message_id,
-            "session_id": e.session_id,
-            "evidence_ids": [e.message_id],
-            "flags": e.flags,
-        },
-    )
 
 
 def _injection_flag(text: str) -> list[str]:

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier3.onnx_runtime import OnnxEncoder
+from hermes_memory.tier3.segments import Span, pool_spans
 
 Vectors = npt.NDArray[np.float32]
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -154,6 +155,46 @@ class SentenceTransformerEmbedder:
                 if small:
                     torch.set_num_threads(threads)
         return np.asarray(vectors, dtype=np.float32)
+
+    def embed_segments(
+        self, texts: list[str], spans: list[list[Span]]
+    ) -> tuple[Vectors, list[Vectors], list[list[Span]]]:
+        """``embed_batch``, plus the ``spans`` of each text pooled from the token
+        states of the same pass (segments.py): vectors, segment vectors, spans kept."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32), [], []
+        encoder = self._onnx()
+        if encoder is not None:
+            threads = 1 if len(texts) <= SMALL_INPUT else 2
+            return encoder.encode_segments(
+                texts, spans, batch_size=self.batch_size, threads=threads
+            )
+        model = self._model()
+        with _ENCODE_LOCK:
+            tokens = model.encode(  # type: ignore[attr-defined]
+                texts,
+                batch_size=self.batch_size,
+                output_value="token_embeddings",
+                convert_to_numpy=False,
+                show_progress_bar=False,
+            )
+        offsets = model.tokenizer(  # type: ignore[attr-defined]
+            texts,
+            return_offsets_mapping=True,
+            truncation=True,
+            max_length=model.max_seq_length,  # type: ignore[attr-defined]
+        )["offset_mapping"]
+        vectors = np.zeros((len(texts), self.dim), dtype=np.float32)
+        segments: list[Vectors] = []
+        kept: list[list[Span]] = []
+        for i, states in enumerate(tokens):
+            hidden = states.float().numpy()
+            mean = hidden.mean(axis=0)
+            vectors[i] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+            seg, keep = pool_spans(hidden, offsets[i], spans[i])
+            segments.append(seg)
+            kept.append(keep)
+        return vectors, segments, kept
 
 
 _TOKEN = re.compile(r"[^\W_]+")

@@ -24,6 +24,7 @@ from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3 import ann_index
 from hermes_memory.tier3.chunks import chunk_text
 from hermes_memory.tier3.embedder import Embedder, Vectors
+from hermes_memory.tier3.segments import Embedded, embed_with_segments
 from hermes_memory.tier3.vector_store import VectorHit, VectorStore
 
 # Rows per model call on the bulk paths: enough runs to keep both cores busy to the
@@ -76,6 +77,7 @@ class SemanticIndex:
         chunk_size: int = 512,
         chunk_overlap: int = 64,
         batch_size: int = 32,
+        segments: int = 3,
     ) -> None:
         self.db = db
         self.store = store
@@ -84,9 +86,10 @@ class SemanticIndex:
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
         self.batch_size = batch_size
+        self.segments = segments  # sentence vectors per chunk (segments.py)
         self.max_attempts = MAX_ATTEMPTS
         self._vectors: dict[str, np.ndarray] = {}
-        self._precomputed: dict[str, np.ndarray] | None = None
+        self._precomputed: dict[str, Embedded] | None = None
         self._new_items = False
 
     # -- health ---------------------------------------------------------------------
@@ -103,8 +106,15 @@ class SemanticIndex:
             embedder=self.embedder.name,
             dim=self.embedder.dim,
             degraded=self.embedder.degraded,
+            segments=self.segments,
             **detail,
         )
+
+    def layout_changed(self) -> bool:
+        """Whether the table was built with another number of sentence vectors per
+        chunk than configured (or before they existed): a rebuild brings it in line."""
+        state = self.status()
+        return state.get("status") not in ("empty", None) and state.get("segments") != self.segments
 
     def embedder_changed(self) -> bool:
         state = self.status()
@@ -201,15 +211,23 @@ class SemanticIndex:
         ready = self._precomputed
         try:
             if ready is not None and all(t in ready for t in texts):
-                vectors = np.stack([ready[t] for t in texts])
+                embedded = [ready[t] for t in texts]
             else:
-                vectors = self.embedder.embed_batch(texts)
+                embedded = embed_with_segments(self.embedder, texts, self.segments)
         except DerivedTierError:
             raise
         except Exception as exc:
             raise DerivedTierError(f"embedding failed: {exc}") from None
+        rows, vectors = _with_segments(rows, embedded)
         self.store.upsert(rows, vectors, new_items=self._new_items)
         return len({r["item_uuid"] for r in rows})
+
+    def embed_chunks(self, texts: list[str]) -> dict[str, Embedded]:
+        """The vectors ``drain`` needs for these chunk texts (``pending_texts``), to be
+        handed back through ``precomputed``."""
+        return dict(
+            zip(texts, embed_with_segments(self.embedder, texts, self.segments), strict=True)
+        )
 
     def _chunk_rows(self, by_kind: dict[str, list[str]]) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
@@ -259,9 +277,9 @@ class SemanticIndex:
         return rows
 
     @contextlib.contextmanager
-    def precomputed(self, vectors: dict[str, np.ndarray], *, new_items: bool) -> Iterator[None]:
+    def precomputed(self, vectors: dict[str, Embedded], *, new_items: bool) -> Iterator[None]:
         """Within the block, drains take the vectors of these texts from ``vectors``
-        (embedded ahead, off the database lock) instead of running the model;
+        (``embed_chunks``, run ahead off the database lock) instead of running the model;
         ``new_items``: the items drained were just created, so they have no rows to
         replace (past the exact-copy size, LanceDB's delete scans the table)."""
         self._precomputed, self._new_items = vectors, new_items
@@ -363,3 +381,24 @@ class SemanticIndex:
                 {k: v for k, v in self.status().items() if k not in ("status",)}, default=str
             ),
         }
+
+
+def _with_segments(
+    rows: list[dict[str, Any]], embedded: list[Embedded]
+) -> tuple[list[dict[str, Any]], Vectors]:
+    """The chunk rows followed by a row per segment vector. Each item's segments are
+    numbered on after its chunks; a segment row's text is its sentences."""
+    chunks: dict[str, int] = {}
+    for r in rows:
+        chunks[r["item_uuid"]] = chunks.get(r["item_uuid"], 0) + 1
+    out = list(rows)
+    vectors = [np.asarray([e.vector for e in embedded], dtype=np.float32)]
+    for r, e in zip(rows, embedded, strict=True):
+        for (a, b), vector in zip(e.spans, e.segments, strict=True):
+            number = chunks[r["item_uuid"]]
+            chunks[r["item_uuid"]] = number + 1
+            out.append(
+                {**r, "id": f"{r['item_uuid']}#{number}", "chunk": number, "text": r["text"][a:b]}
+            )
+            vectors.append(vector[None, :])
+    return out, np.concatenate(vectors).astype(np.float32, copy=False)

@@ -33,6 +33,9 @@ from hermes_memory.tier3.projection import Projection
 
 COLUMNS: tuple[str, ...] = ("id", "kind", "item_uuid", "chunk", "text", "platform", "agent")
 COLUMNS += ("user_id", "session_key")
+# Rows a search reads per hit it returns: an item's chunk and up to three sentence
+# segments (tier3.segments_per_chunk) may all be near the query.
+ROWS_PER_ITEM = 4
 # OpenBLAS worker threads keep spinning after a matrix product and starve the threads
 # embedding the next query (measured: 14 ms -> 26 ms a query on 2 cores); one scan of
 # 100k x 384 on one thread is a few milliseconds anyway.
@@ -71,6 +74,19 @@ def normalised(raw: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length (zero rows stay zero), as a new float32 array."""
     norms = np.linalg.norm(raw, axis=1, keepdims=True)
     return (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+
+
+def best_hits(hits: Iterable[VectorHit], limit: int) -> list[VectorHit]:
+    """The first hit of each item among ``hits`` (best first), at most ``limit``."""
+    seen: set[str] = set()
+    out: list[VectorHit] = []
+    for h in hits:
+        if h.item_uuid not in seen:
+            seen.add(h.item_uuid)
+            out.append(h)
+            if len(out) == limit:
+                break
+    return out
 
 
 def best_per_item(items: Iterable[str], unit: np.ndarray, vector: np.ndarray) -> dict[str, float]:
@@ -214,8 +230,10 @@ class Snapshot:
             return []
         q = np.asarray(vector, dtype=np.float32)
         q = q / (np.linalg.norm(q) or 1.0)
-        k = min(limit, rows.size)
-        short = projection.shortlist_size(limit)
+        # An item has several rows (chunks, sentence segments): enough rows to fill
+        # ``limit`` distinct items, then one hit per item, its best row.
+        k = min(limit * ROWS_PER_ITEM, rows.size)
+        short = max(projection.shortlist_size(limit), k)
         if self.proj is not None and rows.size > short:
             # Score every row in the projection, then the shortlist exactly.
             approx = self._scan(q, self.proj)[rows]
@@ -227,7 +245,7 @@ class Snapshot:
         top = top[np.argsort(-sims[top], kind="stable")]
         picked = rows[top]
         c = self.cols
-        return [
+        hits = (
             VectorHit(
                 str(c["kind"][i]),
                 str(c["item_uuid"][i]),
@@ -236,7 +254,8 @@ class Snapshot:
                 float(s),
             )
             for i, s in zip(picked, sims[top], strict=True)
-        ]
+        )
+        return best_hits(hits, limit)
 
     def similarities(self, vector: np.ndarray, items: Iterable[str]) -> dict[str, float]:
         """Cosine of ``vector`` to each of ``items`` that has rows (its best chunk)."""

@@ -26,6 +26,7 @@ from hermes_memory.tier3 import ann_index
 from hermes_memory.tier3.snapshot import (
     Snapshot,
     VectorHit,
+    best_hits,
     best_per_item,
     normalised,
     table_stamp,
@@ -396,13 +397,14 @@ class VectorStore:
             query = query.where(where, prefilter=prefilter).select(list(_HIT_COLUMNS))
             if tuned is not None:  # measured by ann_index.tune for recall@10 >= its target
                 query = query.nprobes(tuned.nprobes).refine_factor(tuned.refine_factor)
-            result = query.limit(fetch).to_list()[:limit]
+            result = query.limit(fetch).to_list()
             if len(result) >= limit:
                 break
-        return [
+        hits = (
             VectorHit(r["kind"], r["item_uuid"], r["chunk"], r["text"], 1.0 - float(r["_distance"]))
             for r in result
-        ]
+        )
+        return best_hits(hits, limit)  # one per item: its chunks and segments are rows
 
     def small_fragments(self) -> int:
         """How many small data fragments the table has (each write adds one)."""

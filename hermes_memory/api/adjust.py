@@ -1,0 +1,139 @@
+"""Adjustments of the fused similarities before ranking: each raises or lowers
+candidates for one reason, and tags the ones it raised (``match_reasons``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hermes_memory.api.candidates import TRAILING_NOTE, Candidate
+from hermes_memory.tier2.fts import word_set
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+# How steeply a short turn loses similarity (RecallConfig.short_turn_words): 0.3 keeps
+# a 5-word turn at 81% and a 1-word one at 50% (chosen with it on LoCoMo 0-2).
+SHORT_TURN_EXPONENT = 0.3
+
+
+def share_context(
+    api: MemoryAPI,
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    weight: float,
+    known: dict[int, tuple[int, int]],
+) -> None:
+    """Raise each turn toward its best-matching neighbour in the same session: the
+    turns next to it share ``weight``, the ones two away half of that (an answer is
+    often the reply to the matching line, or the line after that reply). ``known``
+    caches the turns' neighbours across the rankings of one recall."""
+    by_row = {c.provenance["rowid"]: k for k, c in pool.items() if c.kind == "episode"}
+    if weight <= 0 or not by_row:
+        return
+    near = _neighbours(api, list(by_row), known)
+    beyond = _neighbours(api, [n for pair in near.values() for n in pair if n], known)
+    base = dict(fused)
+    for rowid, (prev, nxt) in near.items():
+        key = by_row[rowid]
+        reach = [(prev, weight), (nxt, weight)]
+        reach += [
+            (beyond.get(prev, (0, 0))[0], weight / 2),
+            (beyond.get(nxt, (0, 0))[1], weight / 2),
+        ]
+        lifted = max(
+            ((1 - w) * base[key] + w * base[by_row[n]] for n, w in reach if n in by_row),
+            default=0.0,
+        )
+        if lifted > base[key]:
+            fused[key] = lifted
+            pool[key].extra.append("context")
+
+
+def _neighbours(
+    api: MemoryAPI, rowids: list[int], known: dict[int, tuple[int, int]]
+) -> dict[int, tuple[int, int]]:
+    missing = [r for r in rowids if r not in known]
+    if missing:
+        known.update(api.episodes.neighbours(api.owner, missing))
+    return {r: known[r] for r in rowids if r in known}
+
+
+def prefer_valid(
+    pool: dict[str, Candidate], fused: dict[str, float], when: float, factor: float
+) -> None:
+    """Superseded facts lose weight; their successors inherit their relevance."""
+    for key, cand in pool.items():
+        if cand.invalid_at is None or cand.invalid_at > when:
+            continue
+        successor = f"fact:{cand.superseded_by}"
+        if successor in pool and fused[key] > fused[successor]:
+            fused[successor] = fused[key]
+            pool[successor].extra.append("supersedes")
+        fused[key] *= factor
+        cand.extra.append("superseded")
+
+
+def discount_questions(pool: dict[str, Candidate], fused: dict[str, float], factor: float) -> None:
+    """A turn that ends asking something repeats the question's words without holding
+    the answer: it keeps ``factor`` of its similarity (its reply has already shared
+    its context, _share_context)."""
+    if factor >= 1:
+        return
+    for key, cand in pool.items():
+        if cand.speaker is not None and asks(cand.content):
+            fused[key] *= factor
+
+
+def discount_short_turns(
+    pool: dict[str, Candidate], fused: dict[str, float], enough: int, floor: float
+) -> None:
+    """A turn of few content words ("Wow, love it!") is near many questions and the
+    answer to none: under ``enough`` words it keeps ``(words / enough) ** 0.3``.
+    Turns already under the similarity ``floor`` are left as they are (not counted)."""
+    if enough <= 0:
+        return
+    for key, cand in pool.items():
+        if cand.speaker is None or fused[key] < floor:
+            continue
+        words = len(cand.spoken_terms)
+        if words < enough:
+            fused[key] *= (max(words, 1) / enough) ** SHORT_TURN_EXPONENT
+
+
+def asks(text: str) -> bool:
+    return TRAILING_NOTE.sub("", text).rstrip().endswith("?")
+
+
+def favour_named_speaker(
+    query: str, pool: dict[str, Candidate], fused: dict[str, float], boost: float
+) -> None:
+    """A question about one person ("what has John done?") is answered by what that
+    person said more often than by what was said to them: when the query names
+    exactly one of the candidates' speakers, that speaker's turns gain ``boost``."""
+    if boost <= 0:
+        return
+    words = word_set(query)
+    speakers = {c.speaker for c in pool.values() if c.speaker}
+    named = [s for s in speakers if (parts := word_set(s)) and words >= parts]
+    if len(named) != 1:
+        return
+    for key, cand in pool.items():
+        if cand.speaker == named[0]:
+            fused[key] *= 1 + boost
+            cand.extra.append("speaker")
+
+
+def favour_window(
+    window: tuple[float, float] | None,
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    boost: float,
+) -> None:
+    """Memories of the time the query names gain ``boost`` of their similarity."""
+    if window is None or boost <= 0:
+        return
+    for key, cand in pool.items():
+        when = cand.valid_at if cand.valid_at is not None else cand.created_at
+        if cand.tier != "tier1" and window[0] <= when <= window[1]:
+            fused[key] *= 1 + boost
+            cand.extra.append("time")

@@ -1,0 +1,126 @@
+"""Recall's candidates: one memory from any tier with the evidence gathered for it."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hermes_memory.tier2.fts import query_terms
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+TRAILING_NOTE = re.compile(r"\s*\[[^\]]*\]\s*$")  # "[shares an image: ...]" and the like
+
+
+@dataclass
+class Candidate:
+    key: str
+    content: str
+    tier: str
+    kind: str
+    created_at: float
+    importance: float
+    scope: str = "/"
+    lexical_raw: float = 0.0  # FTS5 bm25 (negative is better)
+    lexical_fixed: float | None = None  # already in [0, 1] (curated word overlap)
+    semantic: float = 0.0
+    extra: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    valid_at: float | None = None  # when it became true (facts)
+    invalid_at: float | None = None  # when a later fact superseded it
+    superseded_by: str | None = None
+    speaker: str | None = None  # turns: who said it
+
+    @functools.cached_property
+    def said(self) -> str:
+        """Its words: a turn's without the speaker's name in front."""
+        return self.content.removeprefix(f"{self.speaker}: ") if self.speaker else self.content
+
+    @functools.cached_property
+    def terms(self) -> list[str]:
+        """The content words of ``said`` (fts.query_terms), worked out once a recall."""
+        return query_terms(self.said)
+
+    @functools.cached_property
+    def spoken_terms(self) -> list[str]:
+        """``terms`` without a trailing note ("[shares an image: ...]")."""
+        return query_terms(TRAILING_NOTE.sub("", self.said))
+
+
+def known_at(cand: Candidate, when: float) -> bool:
+    """Recorded by ``when`` and, for facts, already true then."""
+    if cand.tier == "tier1":
+        return True
+    started = cand.valid_at if cand.valid_at is not None else cand.created_at
+    return cand.created_at <= when and started <= when
+
+
+def in_scope(scope: str, prefix: str) -> bool:
+    return scope == prefix or scope.startswith(prefix.rstrip("/") + "/")
+
+
+def load_candidates(api: MemoryAPI, keys: list[str]) -> dict[str, Candidate]:
+    """The facts and turns named by ``keys`` ("fact:<uuid>", "episode:<uuid>") that
+    this owner can see, as candidates; other keys are ignored."""
+    wanted: dict[str, list[str]] = {"fact": [], "episode": []}
+    for key in dict.fromkeys(keys):
+        kind, _, uuid = key.partition(":")
+        if kind in wanted:
+            wanted[kind].append(uuid)
+    found = {
+        f"fact:{f.uuid}": fact_candidate(f)
+        for f in api.facts.get_many(api.owner, wanted["fact"]).values()
+    }
+    for e in api.episodes.get_many(api.owner, wanted["episode"]).values():
+        found[f"episode:{e.uuid}"] = episode_candidate(e)
+    return found
+
+
+def fact_candidate(f: Any) -> Candidate:
+    return Candidate(
+        valid_at=f.valid_at,
+        invalid_at=f.invalid_at,
+        superseded_by=f.superseded_by,
+        key=f"fact:{f.uuid}",
+        content=f.content,
+        tier="tier2",
+        kind="fact",
+        created_at=f.created_at,
+        importance=f.importance,
+        scope=f.scope,
+        provenance={
+            "id": f.uuid,
+            "rowid": f.rowid,
+            "source_type": f.source_type,
+            "source_id": f.source_id,
+            "session_id": f.metadata.get("session_id"),
+            "evidence_ids": f.evidence_ids,
+            "valid": f.invalid_at is None,
+            "superseded_by": f.superseded_by,
+            "flags": f.flags,
+        },
+    )
+
+
+def episode_candidate(e: Any) -> Candidate:
+    return Candidate(
+        key=f"episode:{e.uuid}",
+        content=f"{e.speaker}: {e.text}",
+        tier="tier2",
+        kind="episode",
+        created_at=e.timestamp,
+        importance=float(e.metadata.get("importance", 0.5)),
+        speaker=e.speaker,
+        provenance={
+            "id": e.uuid,
+            "rowid": e.rowid,
+            "source_type": "session",
+            "source_id": e.message_id,
+            "session_id": e.session_id,
+            "evidence_ids": [e.message_id],
+            "flags": e.flags,
+        },
+    )
