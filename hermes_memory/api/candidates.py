@@ -62,6 +62,29 @@ def in_scope(scope: str, prefix: str) -> bool:
     return scope == prefix or scope.startswith(prefix.rstrip("/") + "/")
 
 
+def visible(cand: Candidate, scope: str | None, as_of: float | None) -> bool:
+    """Inside ``scope`` (when given) and known at ``as_of`` (when given)."""
+    return (scope is None or in_scope(cand.scope, scope)) and (
+        as_of is None or known_at(cand, as_of)
+    )
+
+
+def search_tier2(api: MemoryAPI, text: str, limit: int, scope: str | None) -> list[Candidate]:
+    """The facts (superseded ones too) and turns BM25 finds for ``text``, at most
+    ``limit`` of each, with their scores in ``lexical_raw``."""
+    found: list[Candidate] = []
+    facts = api.facts.search(api.owner, text, limit=limit, scope_prefix=scope, include_invalid=True)
+    for hit in facts:
+        cand = fact_candidate(hit.fact)
+        cand.lexical_raw = hit.bm25
+        found.append(cand)
+    for ehit in api.episodes.search(api.owner, text, limit=limit):
+        cand = episode_candidate(ehit.episode)
+        cand.lexical_raw = ehit.bm25
+        found.append(cand)
+    return found
+
+
 def load_candidates(api: MemoryAPI, keys: list[str]) -> dict[str, Candidate]:
     """The facts and turns named by ``keys`` ("fact:<uuid>", "episode:<uuid>") that
     this owner can see, as candidates; other keys are ignored."""

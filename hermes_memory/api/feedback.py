@@ -13,13 +13,7 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from hermes_memory.api.candidates import (
-    Candidate,
-    episode_candidate,
-    fact_candidate,
-    in_scope,
-    known_at,
-)
+from hermes_memory.api.candidates import Candidate, search_tier2, visible
 from hermes_memory.tier2.fts import query_terms
 
 if TYPE_CHECKING:
@@ -71,26 +65,11 @@ def add_candidates(
     words = expansion_terms(query, best, stored, terms)
     if not words or api.semantic is None:
         return 0
-    expanded = f"{query} {' '.join(words)}"
-    found = [
-        fact_candidate(hit.fact)
-        for hit in api.facts.search(
-            api.owner, expanded, limit=per_tier * 4, scope_prefix=scope, include_invalid=True
-        )
-    ]
-    found += [
-        episode_candidate(hit.episode)
-        for hit in api.episodes.search(api.owner, expanded, limit=per_tier * 4)
-    ]
-    new = [
-        c
-        for c in found
-        if c.key not in pool
-        and (scope is None or in_scope(c.scope, scope))
-        and (as_of is None or known_at(c, as_of))
-    ]
+    found = search_tier2(api, f"{query} {' '.join(words)}", per_tier * 4, scope)
+    new = [c for c in found if c.key not in pool and visible(c, scope, as_of)]
     sims = api.semantic.store.similarities(query_vector, [c.provenance["id"] for c in new])
     for cand in new:
+        cand.lexical_raw = 0.0  # found by the expanded query, not a match of the query
         cand.semantic = sims.get(cand.provenance["id"], 0.0)
         cand.extra.append("feedback")
         pool[cand.key] = cand

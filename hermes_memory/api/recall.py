@@ -14,11 +14,11 @@ from hermes_memory import guard
 from hermes_memory.api import adjust, feedback, scoring
 from hermes_memory.api.candidates import (
     Candidate,
-    episode_candidate,
     fact_candidate,
-    in_scope,
     known_at,
     load_candidates,
+    search_tier2,
+    visible,
 )
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
@@ -40,7 +40,6 @@ LOW_CONFIDENCE = 0.35
 # Memories of the period a query names that are compared with it by cosine (newest
 # first); bounded so a query about a busy year stays a few milliseconds.
 WINDOW_ROWS = 2000
-FEEDBACK_POOL = feedback.FEEDBACK_POOL
 
 
 def recall(
@@ -72,7 +71,7 @@ def recall(
         )
     if "tier2" in tiers:
         with stage("tier2"):
-            _from_tier2(api, query, per_tier, pool, scope)
+            pool.update((c.key, c) for c in search_tier2(api, query, per_tier * 4, scope))
     query_vector = None
     sem = api.semantic
     if "tier3" in tiers and sem is None:
@@ -102,10 +101,8 @@ def recall(
     if "tier1" in tiers:
         with stage("tier1"):
             degraded.extend(_from_tier1(api, query, query_vector, pool))
-    if scope is not None:
-        pool = {k: c for k, c in pool.items() if in_scope(c.scope, scope)}
-    if as_of is not None:
-        pool = {k: c for k, c in pool.items() if known_at(c, as_of)}
+    if scope is not None or as_of is not None:
+        pool = {k: c for k, c in pool.items() if visible(c, scope, as_of)}
     _add_successors(api, pool, as_of)
     cfg = api.config.recall
     lexical, fused = _fused(pool)
@@ -117,11 +114,12 @@ def recall(
         except Exception as exc:  # derived tier: recall goes on without it
             degraded.append(f"graph: {exc}")
     rank_started = time.perf_counter()
-    tags = {key: list(cand.extra) for key, cand in pool.items()}
     when = now if as_of is None else as_of
     neighbours: dict[int, tuple[int, int]] = {}
     wants_feedback = cfg.feedback_terms > 0 and query_vector is not None and "tier2" in tiers
-    first = max(limit, FEEDBACK_POOL) if wants_feedback else limit
+    # The ranking's tags, to start the second ranking from (feedback, below).
+    tags = {key: list(c.extra) for key, c in pool.items()} if wants_feedback else {}
+    first = max(limit, feedback.FEEDBACK_POOL) if wants_feedback else limit
     order = _ranked(api, query, pool, fused, window, now, when, first, neighbours)
     if wants_feedback:
         with stage("feedback"):
@@ -129,7 +127,7 @@ def recall(
                 api,
                 query,
                 pool,
-                order[:FEEDBACK_POOL],
+                order[: feedback.FEEDBACK_POOL],
                 query_vector,
                 per_tier=per_tier,
                 terms=cfg.feedback_terms,
@@ -280,9 +278,7 @@ def _from_graph(
         if cand is None:
             continue  # not visible to this owner any more
         if key not in pool:
-            if (scope is not None and not in_scope(cand.scope, scope)) or (
-                as_of is not None and not known_at(cand, as_of)
-            ):
+            if not visible(cand, scope, as_of):
                 continue
             pool[key] = cand
             fused[key] = 0.0
@@ -372,22 +368,6 @@ def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[s
         **({"valid_at": to_iso(cand.valid_at)} if cand.valid_at is not None else {}),
         **({"invalid_at": to_iso(cand.invalid_at)} if cand.invalid_at is not None else {}),
     }
-
-
-def _from_tier2(
-    api: MemoryAPI, query: str, per_tier: int, pool: dict[str, Candidate], scope: str | None
-) -> None:
-    n = per_tier * 4
-    hits = api.facts.search(api.owner, query, limit=n, scope_prefix=scope, include_invalid=True)
-    for hit in hits:
-        f = hit.fact
-        cand = fact_candidate(f)
-        cand.lexical_raw = hit.bm25
-        pool[cand.key] = cand
-    for ehit in api.episodes.search(api.owner, query, limit=n):
-        cand = episode_candidate(ehit.episode)
-        cand.lexical_raw = ehit.bm25
-        pool[cand.key] = cand
 
 
 @dataclass

@@ -32,7 +32,6 @@ log = logging.getLogger("hermes_memory.tier3")
 
 Vectors = npt.NDArray[np.float32]
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-_NONE: Vectors = np.zeros((0, 0), dtype=np.float32)
 
 
 def cache_dir() -> Path:
@@ -164,7 +163,7 @@ class OnnxEncoder:
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
         session = self._session(1)
-        segments: list[tuple[Vectors, list[Span]]] = [(_NONE, [])] * len(texts)
+        segments: dict[int, tuple[Vectors, list[Span]]] = {}  # filled when spans are given
 
         def run(part: list[int]) -> tuple[list[int], Vectors]:
             width = max(len(encodings[i].ids) for i in part)
@@ -180,10 +179,10 @@ class OnnxEncoder:
             weights = mask[..., None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            for row, i in enumerate(part):
-                if spans is not None and spans[i]:
-                    width = len(encodings[i].ids)
-                    segments[i] = pool_spans(hidden[row, :width], encodings[i].offsets, spans[i])
+            if spans is not None:
+                for row, i in enumerate(part):
+                    tokens = len(encodings[i].ids)
+                    segments[i] = pool_spans(hidden[row, :tokens], encodings[i].offsets, spans[i])
             return part, (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
 
         if threads > 1 and len(batches) > 1:
@@ -193,8 +192,7 @@ class OnnxEncoder:
         out = np.zeros((len(texts), 0 if not texts else done[0][1].shape[1]), dtype=np.float32)
         for part, vectors in done:
             out[part] = vectors
-        dim = out.shape[1]
-        return out, [(s if len(s) else np.zeros((0, dim), np.float32), k) for s, k in segments]
+        return out, [segments[i] for i in range(len(texts))] if spans is not None else []
 
     def _pool(self, threads: int) -> ThreadPoolExecutor:
         with self._lock:

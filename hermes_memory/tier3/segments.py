@@ -73,6 +73,8 @@ def pool_spans(
     """Unit mean of the token states inside each span (special tokens, which cover no
     characters, are left out); a span with no token (cut by truncation) is dropped.
     Returns the vectors and the spans kept."""
+    if not spans:
+        return np.zeros((0, hidden.shape[-1]), dtype=np.float32), []
     starts = np.array([a for a, _ in offsets])
     ends = np.array([b for _, b in offsets])
     real = ends > starts
