@@ -203,6 +203,10 @@ class Tier3Config(_Section):
     # Up to this many vectors, search is an exact in-memory scan (1.5 KB a vector at
     # 384 dimensions); above it, LanceDB searches the table.
     exact_search_max_rows: int = Field(200_000, ge=0)
+    # From this many vectors on, the exact copy measures similarity after soft
+    # whitening against the profile's own vectors (tier3/whitening.py); 0 keeps
+    # plain cosine. LanceDB's search, past exact_search_max_rows, is plain cosine.
+    whiten_min_rows: int = Field(200, ge=0)
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> Tier3Config:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hermes_memory.tier3 import projection
+from hermes_memory.tier3 import projection, whitening
 from hermes_memory.tier3.vector_store import VectorStore
 from tests.test_vector_store import OWNER, rows
 
@@ -18,6 +18,8 @@ DIM = 48
 @pytest.fixture(autouse=True)
 def small_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(projection, "MIN_ROWS", 1000)
+    # compared with plain cosine; whitening has its own tests (test_whitening.py)
+    monkeypatch.setattr(whitening, "MIN_ROWS", 0)
 
 
 def low_rank(n: int, seed: int, rank: int = 6) -> np.ndarray:

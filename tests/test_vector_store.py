@@ -10,11 +10,19 @@ import numpy as np
 import pytest
 
 from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3 import whitening
 from hermes_memory.tier3.snapshot import table_stamp
 from hermes_memory.tier3.vector_store import VectorStore
 
 DIM = 16
 OWNER = Owner(platform="cli", agent="default", user_id="", session="")
+
+
+@pytest.fixture(autouse=True)
+def plain_cosine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests compare the copy with LanceDB's plain cosine; the whitening the
+    copy applies past its size has its own tests (test_whitening.py)."""
+    monkeypatch.setattr(whitening, "MIN_ROWS", 0)
 
 
 def rows(items: list[str], kind: str = "fact") -> list[dict[str, Any]]:

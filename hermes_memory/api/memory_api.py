@@ -109,6 +109,7 @@ class MemoryAPI:
                     self.config.vector_path,
                     emb.dim,
                     exact_max_rows=self.config.tier3.exact_search_max_rows,
+                    whiten_min_rows=self.config.tier3.whiten_min_rows,
                 ),
                 emb,
                 clock=clock,

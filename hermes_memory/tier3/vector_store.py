@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3 import ann_index
+from hermes_memory.tier3 import ann_index, whitening
 from hermes_memory.tier3.snapshot import (
     Snapshot,
     VectorHit,
@@ -70,10 +70,19 @@ class VectorStore:
     copy (``snapshot.py``) kept current with this process's writes and reloaded when
     another process commits; above that, LanceDB searches the table itself."""
 
-    def __init__(self, path: Path, dim: int, *, exact_max_rows: int = 200_000) -> None:
+    def __init__(
+        self,
+        path: Path,
+        dim: int,
+        *,
+        exact_max_rows: int = 200_000,
+        whiten_min_rows: int | None = None,
+    ) -> None:
         self.path = Path(path)
         self.dim = dim
         self.exact_max_rows = exact_max_rows
+        # None: whitening.MIN_ROWS (0 keeps plain cosine)
+        self.whiten_min_rows = whitening.MIN_ROWS if whiten_min_rows is None else whiten_min_rows
         self._table: Any = None
         self._snapshot: Snapshot | None = None
         self._table_dir = self.path / f"{TABLE}.lance"
@@ -281,9 +290,9 @@ class VectorStore:
             # saved one, or from nothing for a table it created), so the next process
             # does not start by reading the whole table.
             if before is None or self._new_table:
-                snap = Snapshot.empty(before or "", self.dim)
+                snap = Snapshot.empty(before or "", self.dim, self.whiten_min_rows)
             else:
-                snap = Snapshot.load(self._snapshot_dir, before, self.dim)
+                snap = Snapshot.load(self._snapshot_dir, before, self.dim, self.whiten_min_rows)
             self._new_table = False
         if snap is not None and snap.stamp != before:
             snap = None  # someone else's commit came first: reload on search
@@ -345,7 +354,7 @@ class VectorStore:
             stamp = table_stamp(self._table_dir)
             if stamp is None:
                 return None
-        snap = Snapshot.load(self._snapshot_dir, stamp, self.dim)
+        snap = Snapshot.load(self._snapshot_dir, stamp, self.dim, self.whiten_min_rows)
         if snap is None:
             table = self.table()
             if table.count_rows() > self.exact_max_rows:
@@ -357,7 +366,7 @@ class VectorStore:
                 data = table.to_arrow()
             except Exception as exc:
                 raise DerivedTierError(f"cannot read vectors: {exc}") from None
-            snap = Snapshot.from_arrow(stamp, data, self.dim)
+            snap = Snapshot.from_arrow(stamp, data, self.dim, self.whiten_min_rows)
         self._snapshot = snap
         return snap
 
@@ -368,6 +377,7 @@ class VectorStore:
         if snap is None or not snap.dirty or not self._table_dir.is_dir():
             return
         snap.fit_projection()  # before the writers' lock: it takes a second or so
+        snap.fit_whitening()
         with contextlib.suppress(OSError), self.writing():
             if table_stamp(self._table_dir) == snap.stamp:
                 snap.save(self._snapshot_dir)
