@@ -61,7 +61,10 @@ def test_the_plain_scale_matches_the_band_recall_calibrates() -> None:
     assert (whitening.PLAIN_FLOOR, whitening.PLAIN_CEIL) == (scoring.COS_FLOOR, scoring.COS_CEIL)
     ends = whitening.on_plain_scale(np.array([whitening.WHITE_FLOOR, whitening.WHITE_CEIL]))
     assert ends == pytest.approx([scoring.COS_FLOOR, scoring.COS_CEIL])
-    assert whitening.on_plain_scale(np.array([5.0, -5.0])).tolist() == [1.0, -1.0]
+    # Close matches keep their order below 1; far ones stop at -1.
+    high = whitening.on_plain_scale(np.array([0.6, 0.7, 0.9, 5.0]))
+    assert np.all(np.diff(high) > 0) and high[-1] <= 1.0
+    assert whitening.on_plain_scale(np.array([-5.0])).tolist() == [-1.0]
 
 
 def test_an_answer_stands_out_from_chatter_once_the_copy_is_whitened(tmp_path: Path) -> None:
@@ -146,3 +149,35 @@ def test_the_setting_reaches_the_store(tmp_path: Path) -> None:
     assert cfg.tier3.whiten_min_rows == 0
     with pytest.raises(Exception, match="whiten_min_rows"):
         load_config(tmp_path, env={}, overrides={"tier3": {"whiten_min_rows": -1}})
+
+
+def test_the_shortlist_is_fitted_in_the_whitened_space(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_memory.tier3 import projection
+    from tests.test_projection import DIM as PDIM
+    from tests.test_projection import low_rank
+
+    monkeypatch.setattr(projection, "MIN_ROWS", 1000)
+    vecs = low_rank(3000, 2)
+    store = VectorStore(tmp_path, PDIM)
+    store.upsert(rows([f"i{k}" for k in range(len(vecs))]), vecs)
+    store.search(vecs[0], OWNER, limit=1)
+    store.close()  # fits the whitening, then the shortlist in its space, and saves both
+    again = VectorStore(tmp_path, PDIM)
+    queries = projection.moved_queries(vecs[:30], np.random.default_rng(5))
+    for q in queries:
+        got = [h.item_uuid for h in again.search(q, OWNER, limit=10)]
+        snap = again._snapshot
+        assert snap is not None and snap.white is not None and snap.proj is not None
+        wq = snap.white.query(q)
+        ref = wq.raw(vecs @ wq.direction, snap.white.row_norms(vecs))
+        assert got == [f"i{k}" for k in np.argsort(-ref, kind="stable")[:10]]
+    assert snap.proj_white == snap.white.fitted_rows == 3000
+    # A whitening fitted again leaves the shortlist unused until it is fitted again.
+    more = low_rank(3000, 3)
+    again.upsert(rows([f"j{k}" for k in range(3000)]), more)
+    again.search(queries[0], OWNER, limit=10)
+    assert snap.white.fitted_rows == 6000 and not snap._proj_usable() and snap.needs_fit()
+    snap.fit_projection()
+    assert snap._proj_usable() and snap.proj_white == 6000

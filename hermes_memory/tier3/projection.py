@@ -56,13 +56,13 @@ class Projection:
     def dims(self) -> int:
         return int(self.basis.shape[1])
 
-    def scores(self, q: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    def scores(self, q: np.ndarray, outlier_rows: np.ndarray) -> np.ndarray:
         """Cosine of every row to the unit vector ``q`` (or, for a matrix of them, one
-        row of scores each): approximate, but exact for the outliers (``vectors``: the
-        rows themselves)."""
+        row of scores each): approximate, but exact for the outliers
+        (``outlier_rows``: those rows themselves, in the order of ``outliers``)."""
         out = (q @ self.basis) @ self.rows.T
         if self.outliers.size:
-            out[..., self.outliers] = q @ vectors[self.outliers].T
+            out[..., self.outliers] = q @ outlier_rows.T
         return out
 
     def extended(self, added: np.ndarray) -> Projection:
@@ -125,7 +125,7 @@ def fit(vectors: np.ndarray, *, seed: int = 7) -> Projection | None:
         proj = Projection(np.ascontiguousarray(basis[:, :d]), kept, 0.0, cut)
         hits = 0
         for c, want in zip(chunks, truth, strict=True):
-            approx = proj.scores(c, rows)
+            approx = proj.scores(c, rows[proj.outliers])
             found = np.argpartition(approx, n - short, axis=1)[:, n - short :]
             hits += sum(
                 len(np.intersect1d(t, f, assume_unique=True))

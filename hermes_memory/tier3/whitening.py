@@ -65,6 +65,18 @@ class Whitening:
             out[start : start + _BLOCK] = np.linalg.norm(block @ transform, axis=1)
         return np.maximum(out, 1e-12)
 
+    def unit_rows(self, rows: np.ndarray) -> np.ndarray:
+        """``rows`` in the whitened space, scaled to unit length (what the copy's
+        shortlist is fitted on: projection.py)."""
+        mean = self.mean.astype(np.float32)
+        transform = self.transform.astype(np.float32)
+        out = np.empty((len(rows), transform.shape[1]), dtype=np.float32)
+        for start in range(0, len(rows), _BLOCK):
+            block = (np.asarray(rows[start : start + _BLOCK], dtype=np.float32) - mean) @ transform
+            norms = np.linalg.norm(block, axis=1, keepdims=True)
+            out[start : start + _BLOCK] = block / np.maximum(norms, 1e-12)
+        return out
+
     def extended(self, rows: np.ndarray) -> Whitening:
         """With the norms of appended ``rows``."""
         return Whitening(
@@ -81,9 +93,9 @@ class Whitening:
         """What a search needs of the unit query vector ``q``."""
         wq = (np.asarray(q, dtype=np.float64) - self.mean) @ self.transform
         a = self.transform @ wq
-        return Query(
-            a.astype(np.float32), float(a @ self.mean), max(float(np.linalg.norm(wq)), 1e-12)
-        )
+        norm = max(float(np.linalg.norm(wq)), 1e-12)
+        unit = (wq / norm).astype(np.float32)
+        return Query(a.astype(np.float32), float(a @ self.mean), norm, unit)
 
 
 @dataclass(frozen=True)
@@ -91,19 +103,27 @@ class Query:
     direction: np.ndarray  # a = W W'(q - m): rows are scored by ``rows @ direction``
     offset: float  # a . m
     norm: float  # |W'(q - m)|
+    unit: np.ndarray  # W'(q - m) / norm: the query in the whitened space (unit_rows)
+
+    def raw(self, dots: np.ndarray, norms: np.ndarray) -> np.ndarray:
+        """Whitened cosines from ``rows @ direction`` and the rows' norms."""
+        return (dots - self.offset) / (norms * self.norm)
 
     def cosines(self, dots: np.ndarray, norms: np.ndarray) -> np.ndarray:
-        """Whitened cosines, on the plain scale, from ``rows @ direction`` and the
-        rows' norms."""
-        return on_plain_scale((dots - self.offset) / (norms * self.norm))
+        """The same, on the plain scale (what search reports)."""
+        return on_plain_scale(self.raw(dots, norms))
 
 
 def on_plain_scale(white: np.ndarray) -> np.ndarray:
     """Whitened cosines mapped linearly so WHITE_FLOOR / WHITE_CEIL read as the plain
-    cosines PLAIN_FLOOR / PLAIN_CEIL, clipped to [-1, 1]."""
+    cosines PLAIN_FLOOR / PLAIN_CEIL; above that, bent smoothly towards 1 (never
+    reached), so the order of close matches is kept and nothing reads above 1."""
     slope = (PLAIN_CEIL - PLAIN_FLOOR) / (WHITE_CEIL - WHITE_FLOOR)
     out = PLAIN_FLOOR + (np.asarray(white, dtype=np.float64) - WHITE_FLOOR) * slope
-    return np.clip(out, -1.0, 1.0).astype(np.float32)
+    head = 1.0 - PLAIN_CEIL
+    high = out > PLAIN_CEIL
+    out[high] = PLAIN_CEIL + head * np.tanh((out[high] - PLAIN_CEIL) / head)
+    return np.maximum(out, -1.0).astype(np.float32)
 
 
 def fit(blocks: list[np.ndarray]) -> Whitening:
