@@ -40,6 +40,13 @@ LOW_CONFIDENCE = 0.35
 # Memories of the period a query names that are compared with it by cosine (newest
 # first); bounded so a query about a busy year stays a few milliseconds.
 WINDOW_ROWS = 2000
+# Candidates each search brings, per result asked of a tier (limit_per_tier): BM25's
+# best facts and turns, each, and the nearest vectors. Whitened cosine
+# (tier3/whitening.py) ranks the vector search's deeper hits well enough that a
+# deeper pool pays: 4 / 4 -> 6 / 8 raised LoCoMo R@10 on both halves (0-2 0.8329
+# -> 0.8482, 3-4 0.7660 -> 0.7764; docs/retrieval.md) for ~1 ms at 100k memories.
+LEXICAL_POOL = 6
+VECTOR_POOL = 8
 
 
 def recall(
@@ -71,7 +78,8 @@ def recall(
         )
     if "tier2" in tiers:
         with stage("tier2"):
-            pool.update((c.key, c) for c in search_tier2(api, query, per_tier * 4, scope))
+            lexical_hits = search_tier2(api, query, per_tier * LEXICAL_POOL, scope)
+            pool.update((c.key, c) for c in lexical_hits)
     query_vector = None
     sem = api.semantic
     if "tier3" in tiers and sem is None:
@@ -396,7 +404,7 @@ def _embed_and_search(
     started = time.perf_counter()
     try:
         found.hits = sem.search_vector(
-            found.vector, api.owner, limit=per_tier * 4, kinds=("fact", "episode")
+            found.vector, api.owner, limit=per_tier * VECTOR_POOL, kinds=("fact", "episode")
         )
     except Exception as exc:  # reported by the recall, which still has the vector
         found.error = str(exc)
