@@ -290,10 +290,16 @@ def test_a_table_created_meanwhile_by_another_writer_is_opened(tmp_path: Path) -
     assert first.count() == second.count() == 2
 
 
-def test_a_table_whose_creation_was_cut_short_is_recreated(tmp_path: Path) -> None:
+@pytest.mark.parametrize("staged", [False, True])
+def test_a_table_whose_creation_was_cut_short_is_recreated(tmp_path: Path, staged: bool) -> None:
     VectorStore(tmp_path, DIM).table()
     for version in (tmp_path / "memory.lance" / "_versions").iterdir():
-        version.unlink()  # what a process killed while creating it leaves
+        # What a process killed while creating it leaves: no manifest, or only the
+        # staging copy Lance writes before renaming it into place.
+        if staged:
+            version.rename(version.with_name(f"{version.name}-0b7e4c1e-staged"))
+        else:
+            version.unlink()
     store = VectorStore(tmp_path, DIM)
     store.upsert(rows(["a"]), vectors(1, 5))  # was: "Table 'memory' was not found"
     assert [h.item_uuid for h in store.search(vectors(1, 5)[0], OWNER, limit=1)] == ["a"]

@@ -181,3 +181,26 @@ def test_the_shortlist_is_fitted_in_the_whitened_space(
     assert snap.white.fitted_rows == 6000 and not snap._proj_usable() and snap.needs_fit()
     snap.fit_projection()
     assert snap._proj_usable() and snap.proj_white == 6000
+
+
+def test_turning_whitening_off_refits_the_shortlist_in_plain_space(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_memory.tier3 import projection
+    from tests.test_projection import DIM as PDIM
+    from tests.test_projection import full_scan, low_rank
+
+    monkeypatch.setattr(projection, "MIN_ROWS", 1000)
+    vecs = low_rank(3000, 4)
+    items = [f"i{k}" for k in range(len(vecs))]
+    store = VectorStore(tmp_path, PDIM)
+    store.upsert(rows(items), vecs)
+    store.close()  # saved whitened, with its shortlist in the whitened space
+    plain = VectorStore(tmp_path, PDIM, whiten_min_rows=0)
+    q = projection.moved_queries(vecs[:1], np.random.default_rng(6))[0]
+    assert [h.item_uuid for h in plain.search(q, OWNER, limit=10)] == full_scan(vecs, items, q, 10)
+    snap = plain._snapshot
+    assert snap is not None and snap.proj_white == 3000 and not snap._proj_usable()
+    snap.fit_projection()
+    assert snap.proj is not None and snap.proj_white == 0 and snap._proj_usable()
+    assert [h.item_uuid for h in plain.search(q, OWNER, limit=10)] == full_scan(vecs, items, q, 10)

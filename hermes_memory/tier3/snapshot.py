@@ -202,7 +202,8 @@ class Snapshot:
     def _compact(self) -> None:
         keep = np.flatnonzero(self.alive)
         if self.proj is not None:
-            self.proj = self.proj.extended(self._in_proj_space(self.extra)).kept(keep)
+            added = self._in_proj_space(self.extra, self._proj_whitening())
+            self.proj = self.proj.extended(added).kept(keep)
             self._proj_exact = None
         if self.white is not None:
             self.white = self.white.kept(keep)
@@ -235,10 +236,18 @@ class Snapshot:
         self.fitted_rows = len(self.base)
         self.dirty = True
 
-    def _in_proj_space(self, rows: np.ndarray, white: Whitening | None = None) -> np.ndarray:
-        """``rows`` as the projection sees them: whitened unit rows or the rows."""
-        white = white if white is not None else (self.white if self.proj_white else None)
+    @staticmethod
+    def _in_proj_space(rows: np.ndarray, white: Whitening | None) -> np.ndarray:
+        """``rows`` as a projection fitted under ``white`` sees them: whitened unit
+        rows, or the rows themselves (None: plain cosine)."""
         return white.unit_rows(rows) if white is not None else np.asarray(rows)
+
+    def _proj_whitening(self) -> Whitening | None:
+        """The whitening the projection was fitted under, if it is still the copy's."""
+        white = self.white
+        if self.proj_white and white is not None and white.fitted_rows == self.proj_white:
+            return white
+        return None
 
     def _proj_usable(self) -> bool:
         """The projection was fitted in the space searches use now."""
@@ -353,7 +362,8 @@ class Snapshot:
         rows appended since the copy was loaded."""
         exact = self._proj_exact
         if exact is None:
-            exact = self._proj_exact = self._in_proj_space(self.base[proj.outliers])
+            outliers = self.base[proj.outliers]
+            exact = self._proj_exact = self._in_proj_space(outliers, self._proj_whitening())
         with _BLAS.limit(limits=1, user_api="blas"):
             if wq is None:
                 return np.concatenate([proj.scores(q, exact), self.extra @ q])

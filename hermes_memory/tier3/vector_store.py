@@ -172,9 +172,11 @@ class VectorStore:
         return table
 
     def _committed(self) -> bool:
-        """Whether the table directory holds a committed version."""
+        """Whether the table directory holds a committed version: a ``N.manifest``.
+        Lance writes each manifest as ``N.manifest-<uuid>`` and renames it into place,
+        so a process killed in between leaves only that staging file."""
         versions = self._table_dir / "_versions"
-        return versions.is_dir() and any(versions.iterdir())
+        return versions.is_dir() and any(p.name.endswith(".manifest") for p in versions.iterdir())
 
     def _tables(self) -> list[str]:
         listing = self._db.list_tables()
