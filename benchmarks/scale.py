@@ -177,7 +177,7 @@ def vector_recall_at_10(api: Any, queries: list[str]) -> float:
     # The copy ranks by whitened cosine once it has fitted one (tier3/whitening.py):
     # the exact reference measures the same way.
     snap = store._snapshot
-    white = snap.white if snap is not None and snap.fit_whitening() is not None else None
+    white = snap.fit_whitening() if snap is not None else None
     norms = white.row_norms(vectors) if white is not None else None
     found = 0
     for q in queries:

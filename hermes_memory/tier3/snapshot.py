@@ -95,7 +95,11 @@ def best_per_item(items: Iterable[str], unit: np.ndarray, vector: np.ndarray) ->
     """Cosine of ``vector`` to each item's best row, given the items of ``unit``'s
     rows (unit-length vectors) in order."""
     q = np.asarray(vector, dtype=np.float32)
-    sims = unit @ (q / (np.linalg.norm(q) or 1.0))
+    return best_of(items, unit @ (q / (np.linalg.norm(q) or 1.0)))
+
+
+def best_of(items: Iterable[str], sims: np.ndarray) -> dict[str, float]:
+    """Each item's highest similarity, given the item of each of ``sims`` in order."""
     best: dict[str, float] = {}
     for item, s in zip(items, sims, strict=True):
         best[item] = max(best.get(item, -1.0), float(s))
@@ -251,26 +255,28 @@ class Snapshot:
 
     def _proj_usable(self) -> bool:
         """The projection was fitted in the space searches use now."""
-        white = self.white if self.whiten_min_rows > 0 else None
+        white = self.white if self._whitened() else None
         return self.proj_white == (white.fitted_rows if white is not None else 0)
+
+    def _whitened(self) -> bool:
+        """Whether searches measure by whitened cosine (the copy is big enough)."""
+        return 0 < self.whiten_min_rows <= len(self)
 
     def fit_whitening(self) -> Whitening | None:
         """The whitening to search with, fitted first if the copy has none or outgrew
         it (~10 ms at 2k rows, ~1 s at 100k: on the save path or the first search)."""
-        if self.whiten_min_rows <= 0 or len(self) < self.whiten_min_rows:
+        if not self._whitened():
             return None
-        white = self.white
         if self._needs_whitening():
             parts = [self.base, self.extra] if len(self.extra) else [self.base]
-            white = self.white = whitening.fit(parts)
+            self.white = whitening.fit(parts)
             self.dirty = True
-        return white
+        return self.white
 
     def _needs_whitening(self) -> bool:
-        rows = len(self)
-        if self.whiten_min_rows <= 0 or rows < self.whiten_min_rows:
+        if not self._whitened():
             return False
-        return self.white is None or rows >= self.white.fitted_rows * whitening.REFIT_GROWTH
+        return self.white is None or len(self) >= self.white.fitted_rows * whitening.REFIT_GROWTH
 
     # -- search -------------------------------------------------------------------------
     def search(
@@ -342,10 +348,7 @@ class Snapshot:
         q = np.asarray(vector, dtype=np.float32)
         wq = white.query(q / (np.linalg.norm(q) or 1.0))
         sims = wq.cosines(vectors @ wq.direction, white.norms[rows])
-        best: dict[str, float] = {}
-        for (item, _), s in zip(wanted, sims, strict=True):
-            best[item] = max(best.get(item, -1.0), float(s))
-        return best
+        return best_of((item for item, _ in wanted), sims)
 
     def _gather(self, rows: np.ndarray) -> np.ndarray:
         """The vectors of ``rows`` (indices over base then extra), in order."""

@@ -378,8 +378,7 @@ class VectorStore:
         snap = self._snapshot
         if snap is None or not snap.dirty or not self._table_dir.is_dir():
             return
-        snap.fit_projection()  # before the writers' lock: it takes a second or so
-        snap.fit_whitening()
+        snap.fit_projection()  # and the whitening first; before the writers' lock
         with contextlib.suppress(OSError), self.writing():
             if table_stamp(self._table_dir) == snap.stamp:
                 snap.save(self._snapshot_dir)

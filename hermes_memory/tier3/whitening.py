@@ -21,6 +21,7 @@ is still one product of the stored rows with one vector, divided by each row's n
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,7 +46,7 @@ REFIT_GROWTH = 2.0
 # chosen on LoCoMo 0-2, checked on 3-4.
 WHITE_FLOOR, WHITE_CEIL = -0.05, 0.4
 PLAIN_FLOOR, PLAIN_CEIL = 0.1, 0.8
-# Rows read at a time (fit, norms): bounds the temporary copies at large copies.
+# Rows read at a time (fit, norms, whitened rows).
 _BLOCK = 16_384
 
 
@@ -58,26 +59,29 @@ class Whitening:
     fitted_rows: int
     norms: np.ndarray  # (rows,) float32, aligned with the copy's rows
 
-    def row_norms(self, rows: np.ndarray) -> np.ndarray:
-        """|W'(r - m)| of each of ``rows`` (never zero), a block at a time."""
+    def _whitened(self, rows: np.ndarray) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
+        """W'(r - m) of ``rows`` a block at a time (float32), with each row's norm
+        (never zero): the temporary copy stays one block, even at 100k rows."""
         mean = self.mean.astype(np.float32)
         transform = self.transform.astype(np.float32)
-        out = np.empty(len(rows), dtype=np.float32)
         for start in range(0, len(rows), _BLOCK):
-            block = np.asarray(rows[start : start + _BLOCK], dtype=np.float32) - mean
-            out[start : start + _BLOCK] = np.linalg.norm(block @ transform, axis=1)
-        return np.maximum(out, 1e-12)
+            block = (np.asarray(rows[start : start + _BLOCK], dtype=np.float32) - mean) @ transform
+            norms = np.maximum(np.linalg.norm(block, axis=1), 1e-12)
+            yield slice(start, start + len(block)), block, norms
+
+    def row_norms(self, rows: np.ndarray) -> np.ndarray:
+        """|W'(r - m)| of each of ``rows`` (never zero)."""
+        out = np.empty(len(rows), dtype=np.float32)
+        for part, _, norms in self._whitened(rows):
+            out[part] = norms
+        return out
 
     def unit_rows(self, rows: np.ndarray) -> np.ndarray:
         """``rows`` in the whitened space, scaled to unit length (what the copy's
         shortlist is fitted on: projection.py)."""
-        mean = self.mean.astype(np.float32)
-        transform = self.transform.astype(np.float32)
-        out = np.empty((len(rows), transform.shape[1]), dtype=np.float32)
-        for start in range(0, len(rows), _BLOCK):
-            block = (np.asarray(rows[start : start + _BLOCK], dtype=np.float32) - mean) @ transform
-            norms = np.linalg.norm(block, axis=1, keepdims=True)
-            out[start : start + _BLOCK] = block / np.maximum(norms, 1e-12)
+        out = np.empty((len(rows), self.transform.shape[1]), dtype=np.float32)
+        for part, block, norms in self._whitened(rows):
+            out[part] = block / norms[:, None]
         return out
 
     def extended(self, rows: np.ndarray) -> Whitening:
