@@ -193,7 +193,9 @@ class Tier3Config(_Section):
     # own pass through the model (tier3/segments.py); 0 turns them off. Changing it
     # marks the index for a rebuild (doctor --repair).
     segments_per_chunk: int = Field(3, ge=0)
-    min_score: float = Field(0.7, ge=-1.0, le=1.0)
+    # semantic_search leaves out hits below this similarity unless the call gives
+    # its own floor (the similarity is on the plain-cosine scale, whitened or not).
+    min_score: float = Field(0.0, ge=-1.0, le=1.0)
     embed_inline: bool = True
     # Texts per model run. Bulk calls hand the model CALL_ROWS texts at once, sorted by
     # length into runs of this size that go two at a time on one-thread sessions:

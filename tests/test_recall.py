@@ -244,6 +244,18 @@ def test_deleting_a_fact_removes_its_vectors(api: MemoryAPI) -> None:
     assert unwrap(api.semantic_search("short-lived vector")) == []
 
 
+def test_semantic_search_floor_comes_from_config(home: Path, clock: FrozenClock) -> None:
+    cfg = load_config(home, env={}, overrides={"tier3": {"min_score": 0.99}})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(256)) as api:
+        api.fact_store("the orchard gate squeaks at night", category="general")
+        api.fact_store("the orchard gate was painted green", category="general")
+        query = "the orchard gate squeaks at night"
+        floored = unwrap(api.semantic_search(query))
+        assert [h["content"] for h in floored] == ["the orchard gate squeaks at night"]
+        everything = unwrap(api.semantic_search(query, min_score=-1.0))
+        assert len(everything) == 2 and 0 < everything[1]["similarity"] < 0.99
+
+
 @pytest.mark.slow
 def test_spec_example_with_the_real_model(home: Path, clock: FrozenClock) -> None:
     with MemoryAPI(load_config(home, env={}), clock=clock) as api:

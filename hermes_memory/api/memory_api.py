@@ -596,9 +596,13 @@ class MemoryAPI:
             self, query, tiers, limit_per_tier, limit, scope, now, as_of, embed_wait
         )
 
-    def semantic_search(self, query: str, limit: int = 10, min_score: float = 0.0) -> Envelope:
-        """Nearest memories by vector only (cosine similarity)."""
-        return semantic_ops.search(self, query, limit, min_score)
+    def semantic_search(
+        self, query: str, limit: int = 10, min_score: float | None = None
+    ) -> Envelope:
+        """Nearest memories by vector only (cosine similarity), none below
+        ``min_score`` (default ``tier3.min_score``)."""
+        floor = self.config.tier3.min_score if min_score is None else min_score
+        return semantic_ops.search(self, query, limit, floor)
 
     def semantic_hybrid(self, query: str, limit: int = 10) -> Envelope:
         """Lexical + semantic fusion over tiers 2 and 3, relevance only (no recency)."""
