@@ -93,13 +93,22 @@ _PREF_VERBS = re.compile(
     r"interested in|into)\s+",
     re.I,
 )
-_NP_STOP = frozenset(
+_PRONOUNS = frozenset(
+    "i it me you us him her them he she we they myself yourself yourselves himself herself "
+    "itself ourselves themselves everything everyone everybody anything anyone something "
+    "someone nothing nobody".split()
+)
+_NP_STOP = _PRONOUNS | frozenset(
     "in on at with for over than and or but to from of by as when while because every about "
     "into onto via per like after before during without within "
-    "each the a an this that these those his her their our my your its is are was were".split()
+    "each the a an this that these those his her their our my your its is are was were "
+    # "I love how ...", "I like all of it": no object worth an entity
+    "how what why where who which all most some any much many so too very just really".split()
 )
-_STARTERS = frozenset(
-    "the a an our my your his her their its we i you he she they it this that these those "
+# A light verb alone ("I love having you here") names no preference.
+_LIGHT_GERUNDS = frozenset("having being doing making taking getting seeing going".split())
+_STARTERS = _PRONOUNS | frozenset(
+    "the a an our my your his her their its this that these those "
     "there here remember note please make use keep let lets when while if after before "
     "since then also but and or so because yes no ok okay maybe today yesterday tomorrow "
     "tonight last next every each all some any both either neither what why how who where "
@@ -107,7 +116,21 @@ _STARTERS = frozenset(
     "actually monday tuesday wednesday thursday friday saturday sunday january february "
     "march april may june july august september october november december spring summer "
     "autumn fall winter mr mrs ms dr sir api ui ci cd qa pr prs id ids ai llm mondays "
-    "tuesdays wednesdays thursdays fridays saturdays sundays weekends".split()
+    "tuesdays wednesdays thursdays fridays saturdays sundays weekends "
+    # chat: interjections, greetings and discourse markers open a sentence or come before
+    # the name they address ("Yeah Priya, ...", "Congrats Omar!"), and are not names
+    "yeah yep yup yea nope nah cool awesome glad bye goodbye congrats congratulations "
+    "anytime woah whoa aww aw haha lol hmm um uh ugh oops ooh alright absolutely definitely "
+    "totally exactly honestly hopefully unfortunately fortunately luckily sadly seriously "
+    "obviously basically anyway anyways lately finally agreed cheers sounds welcome dang "
+    "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
+    "stay".split()
+)
+# A lone capitalised word opening a sentence that reads as a gerund or an adverb
+# ("Painting has been my escape", "Unfortunately, ...") is not a name.
+_GERUND_OR_ADVERB = re.compile(
+    r"[A-Z][a-z]{2,}(?:ing|ally|ately|fully|ously|estly|itely|utely|ctly|ibly|ably|edly|ively"
+    r"|ently|antly|ingly|arly)"
 )
 _NOT_NAMES = _NP_STOP | _STARTERS
 _ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|for)\s+$")
@@ -267,7 +290,7 @@ def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mentio
             return None
         words.append(toks[j])
         j += 1
-    if not words:
+    if not words or (len(words) == 1 and words[0][0].lower() in _LIGHT_GERUNDS):
         return None
     name = " ".join(w for w, _, _ in words)
     if not name[:1].isupper():
@@ -288,7 +311,8 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
         return None
     name = " ".join(w for w, _, _ in words)
     before = sentence[: words[0][1]]
-    if not before.strip() and len(words) == 1 and not _name_follows(toks, j):
+    opens = not before.strip() and len(words) == 1
+    if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     if _PLACE_CONTEXT.search(before.lower()) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
