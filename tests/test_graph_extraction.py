@@ -91,6 +91,13 @@ def test_a_question_names_the_period_it_asks_about() -> None:
     assert days("What changed during 2021?") == ["2020-12-31", "2022-01-15"]
     assert days("What did we decide yesterday?") == ["2023-11-29", "2023-12-02"]
     assert days("Which 2023 numbers are final?") is None  # a year alone is not a time
+    # A month without a year is the last one, this one once it has begun.
+    assert days("Where did we go camping in July?") == ["2023-06-30", "2023-08-15"]
+    assert days("What did we decide in December?") == ["2023-11-30", "2024-01-15"]
+    assert days("Where was the photo shared on December 1,2023 taken?") == [
+        "2023-11-30",
+        "2023-12-03",
+    ]
     assert days("What is the deploy plan?") is None
 
 

@@ -38,11 +38,15 @@ _PATTERNS = [
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
     (
         "dmy",
-        re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({'|'.join(_MONTHS)}),?\s+(\d{{4}})\b", re.I),
+        re.compile(
+            rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({'|'.join(_MONTHS)})(?:,\s*|\s+)(\d{{4}})\b", re.I
+        ),
     ),
     (
         "mdy",
-        re.compile(rf"\b({'|'.join(_MONTHS)})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I),
+        re.compile(  # "December 1, 2023", and "December 1,2023" as typed
+            rf"\b({'|'.join(_MONTHS)})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,\s*|\s+)(\d{{4}})\b", re.I
+        ),
     ),
     ("my", re.compile(rf"\b({'|'.join(_MONTHS)}),?\s+(\d{{4}})\b", re.I)),
     ("year", re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b", re.I)),
@@ -144,6 +148,7 @@ def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str
     return None
 
 
+_MONTH_ALONE = re.compile(rf"\b(?:in|during)\s+({'|'.join(_MONTHS)})\b(?!,?\s*\d)", re.I)
 _SPAN = {
     "day": relativedelta(days=1),
     "week": relativedelta(weeks=1),
@@ -158,11 +163,19 @@ def query_window(text: str, now: float) -> tuple[float, float] | None:
     often told a little later, so the range runs on past the period, by up to two
     weeks (a day for a day, a week for a week), and starts a day early (time zones)."""
     found = resolve_dates(text, now)
-    if not found:
+    if found:
+        start = datetime.fromtimestamp(found[0].timestamp, tz=UTC)
+        span = _SPAN[found[0].precision]
+    elif month := _MONTH_ALONE.search(text):
+        # "in July" with no year: the last July, this one if it has begun. Questions
+        # only: in a note, "we ship in June" may be next June.
+        today = datetime.fromtimestamp(now, tz=UTC)
+        number = _MONTHS.index(month.group(1).lower()) + 1
+        start = datetime(today.year - (number > today.month), number, 1, tzinfo=UTC)
+        span = _SPAN["month"]
+    else:
         return None
-    first = found[0]
-    start = datetime.fromtimestamp(first.timestamp, tz=UTC)
-    end = start + _SPAN[first.precision]
+    end = start + span
     grace = min(end - start, timedelta(days=14))
     return (start - timedelta(days=1)).timestamp(), (end + grace).timestamp()
 
