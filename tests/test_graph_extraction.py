@@ -98,6 +98,10 @@ def test_a_question_names_the_period_it_asks_about() -> None:
         "2023-11-30",
         "2023-12-03",
     ]
+    # Part of a month: its week or half.
+    assert days("Who visited in the second week of November?") == ["2023-11-07", "2023-11-22"]
+    assert days("Was the first half of September 2022 busy?") == ["2022-08-31", "2022-09-30"]
+    assert days("Who called in the last week of February 2024?") == ["2024-02-22", "2024-03-08"]
     assert days("What is the deploy plan?") is None
 
 

@@ -149,6 +149,12 @@ def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str
 
 
 _MONTH_ALONE = re.compile(rf"\b(?:in|during)\s+({'|'.join(_MONTHS)})\b(?!,?\s*\d)", re.I)
+_ORDINALS = ["first", "second", "third", "fourth"]
+_PART_OF = re.compile(
+    rf"\b({'|'.join(_ORDINALS)}|last)\s+(week|half)\s+of\s+({'|'.join(_MONTHS)})"
+    r"(?:,?\s+(\d{4}))?\b",
+    re.I,
+)
 _SPAN = {
     "day": relativedelta(days=1),
     "week": relativedelta(weeks=1),
@@ -159,25 +165,51 @@ _SPAN = {
 
 def query_window(text: str, now: float) -> tuple[float, float] | None:
     """The time a question asks about ("in July 2023", "on 3 June, 2023", "last
-    week"), as a (start, end) range of timestamps, or None. What happened then is
-    often told a little later, so the range runs on past the period, by up to two
-    weeks (a day for a day, a week for a week), and starts a day early (time zones)."""
-    found = resolve_dates(text, now)
-    if found:
+    week", "the second week of November"), as a (start, end) range of timestamps, or
+    None. What happened then is often told a little later, so the range runs on past
+    the period, by up to two weeks (a day for a day, a week for a week), and starts a
+    day early (time zones)."""
+    today = datetime.fromtimestamp(now, tz=UTC)
+    if part := _PART_OF.search(text):
+        month = _month_start(part.group(3), part.group(4), today)
+        start, span = _part_of_month(part.group(1).lower(), part.group(2).lower(), month)
+    elif found := resolve_dates(text, now):
         start = datetime.fromtimestamp(found[0].timestamp, tz=UTC)
         span = _SPAN[found[0].precision]
-    elif month := _MONTH_ALONE.search(text):
-        # "in July" with no year: the last July, this one if it has begun. Questions
-        # only: in a note, "we ship in June" may be next June.
-        today = datetime.fromtimestamp(now, tz=UTC)
-        number = _MONTHS.index(month.group(1).lower()) + 1
-        start = datetime(today.year - (number > today.month), number, 1, tzinfo=UTC)
-        span = _SPAN["month"]
+    elif alone := _MONTH_ALONE.search(text):
+        # Questions only: in a note, "we ship in June" may be next June.
+        start, span = _month_start(alone.group(1), None, today), _SPAN["month"]
     else:
         return None
     end = start + span
     grace = min(end - start, timedelta(days=14))
     return (start - timedelta(days=1)).timestamp(), (end + grace).timestamp()
+
+
+def _month_start(name: str, year: str | None, today: datetime) -> datetime:
+    """The first day of month ``name``: of ``year``, or without one the last such month
+    (this one if it has begun)."""
+    number = _MONTHS.index(name.lower()) + 1
+    if year is not None:
+        return datetime(int(year), number, 1, tzinfo=UTC)
+    return datetime(today.year - (number > today.month), number, 1, tzinfo=UTC)
+
+
+def _part_of_month(which: str, part: str, month: datetime) -> tuple[datetime, relativedelta]:
+    """Where "the <which> <part> of" a month starts, and how long it runs."""
+    length = ((month + relativedelta(months=1)) - month).days
+    if part == "half":
+        return (
+            (month, relativedelta(days=15))
+            if which == "first"
+            else (
+                month + timedelta(days=15),
+                relativedelta(days=length - 15),
+            )
+        )
+    if which == "last":
+        return month + timedelta(days=length - 7), _SPAN["week"]
+    return month + timedelta(weeks=_ORDINALS.index(which)), _SPAN["week"]
 
 
 def event_time(text: str, written_at: float) -> float | None:
