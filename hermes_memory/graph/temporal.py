@@ -198,15 +198,10 @@ def _month_start(name: str, year: str | None, today: datetime) -> datetime:
 def _part_of_month(which: str, part: str, month: datetime) -> tuple[datetime, relativedelta]:
     """Where "the <which> <part> of" a month starts, and how long it runs."""
     length = ((month + relativedelta(months=1)) - month).days
-    if part == "half":
-        return (
-            (month, relativedelta(days=15))
-            if which == "first"
-            else (
-                month + timedelta(days=15),
-                relativedelta(days=length - 15),
-            )
-        )
+    if part == "half" and which == "first":
+        return month, relativedelta(days=15)
+    if part == "half":  # the second (or last) half
+        return month + timedelta(days=15), relativedelta(days=length - 15)
     if which == "last":
         return month + timedelta(days=length - 7), _SPAN["week"]
     return month + timedelta(weeks=_ORDINALS.index(which)), _SPAN["week"]
