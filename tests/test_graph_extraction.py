@@ -105,6 +105,17 @@ def test_a_question_names_the_period_it_asks_about() -> None:
     assert days("What is the deploy plan?") is None
 
 
+def test_a_time_at_the_calendar_edge_is_no_time() -> None:
+    now = datetime(2023, 12, 1, 9, tzinfo=UTC).timestamp()
+    for question in (
+        "What happened in December 9999?",
+        "Who called on December 31, 9999?",
+        "Was the second half of December 9999 busy?",
+        "What did we do in the first week of May 0000?",
+    ):
+        assert query_window(question, now) is None
+
+
 def test_contradiction_is_a_pure_function_over_claims() -> None:
     old = [Claim(None, "uses", "PostgreSQL")]
     assert contradicts([Claim(None, "migrated_from", "PostgreSQL")], old) == old[0]

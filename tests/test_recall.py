@@ -244,6 +244,12 @@ def test_deleting_a_fact_removes_its_vectors(api: MemoryAPI) -> None:
     assert unwrap(api.semantic_search("short-lived vector")) == []
 
 
+def test_a_time_past_the_calendar_is_no_window(api: MemoryAPI) -> None:
+    api.fact_store("We shipped the release in December", category="general")
+    hits = unwrap(api.recall("What happened in December 9999?"))
+    assert hits and hits[0]["content"] == "We shipped the release in December"
+
+
 def test_semantic_search_floor_comes_from_config(home: Path, clock: FrozenClock) -> None:
     cfg = load_config(home, env={}, overrides={"tier3": {"min_score": 0.99}})
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(256)) as api:

@@ -170,9 +170,8 @@ def query_window(text: str, now: float) -> tuple[float, float] | None:
     the period, by up to two weeks (a day for a day, a week for a week), and starts a
     day early (time zones)."""
     today = datetime.fromtimestamp(now, tz=UTC)
-    if part := _PART_OF.search(text):
-        month = _month_start(part.group(3), part.group(4), today)
-        start, span = _part_of_month(part.group(1).lower(), part.group(2).lower(), month)
+    if (part := _PART_OF.search(text)) and (bounds := _part_window(part, today)):
+        start, span = bounds
     elif found := resolve_dates(text, now):
         start = datetime.fromtimestamp(found[0].timestamp, tz=UTC)
         span = _SPAN[found[0].precision]
@@ -181,9 +180,21 @@ def query_window(text: str, now: float) -> tuple[float, float] | None:
         start, span = _month_start(alone.group(1), None, today), _SPAN["month"]
     else:
         return None
-    end = start + span
-    grace = min(end - start, timedelta(days=14))
-    return (start - timedelta(days=1)).timestamp(), (end + grace).timestamp()
+    try:
+        end = start + span
+        grace = min(end - start, timedelta(days=14))
+        return (start - timedelta(days=1)).timestamp(), (end + grace).timestamp()
+    except (ValueError, OverflowError):  # a period at the end of the calendar (9999)
+        return None
+
+
+def _part_window(part: re.Match[str], today: datetime) -> tuple[datetime, relativedelta] | None:
+    """The period "the <which> <week|half> of <month> [year]" names, if it exists."""
+    try:
+        month = _month_start(part.group(3), part.group(4), today)
+        return _part_of_month(part.group(1).lower(), part.group(2).lower(), month)
+    except (ValueError, OverflowError):  # year 0, or the end of the calendar (9999)
+        return None
 
 
 def _month_start(name: str, year: str | None, today: datetime) -> datetime:
