@@ -81,7 +81,10 @@ def resolve_dates(text: str, written_at: float) -> list[DateMention]:
         for m in pattern.finditer(text):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
-            hit = _resolve(kind, m, base)
+            try:
+                hit = _resolve(kind, m, base)
+            except (ValueError, OverflowError):  # "5000 years ago": before year 1
+                continue
             if hit is None:
                 continue
             day, precision = hit
