@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from datetime import UTC, datetime
 from typing import Protocol
@@ -9,6 +10,8 @@ from typing import Protocol
 from hermes_memory.errors import ValidationError
 
 DAY = 86_400.0
+# The Unix times of the first and last second datetime can hold (years 1 to 9999).
+FIRST_TIME, LAST_TIME = -62_135_596_800, 253_402_300_799
 
 
 class Clock(Protocol):
@@ -49,6 +52,10 @@ def parse_time(value: float | int | str | datetime, field: str) -> float:
     if isinstance(value, bool):
         raise ValidationError(f"must be a time, not {value!r}", field=field)
     if isinstance(value, int | float):
+        if not math.isfinite(value) or not FIRST_TIME <= value <= LAST_TIME:
+            raise ValidationError(
+                f"must be a Unix time in seconds within years 1-9999; got {value!r}", field=field
+            )
         return float(value)
     if isinstance(value, datetime):
         dt = value

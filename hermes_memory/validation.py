@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hermes_memory.clock import parse_time
+from hermes_memory.clock import FIRST_TIME, LAST_TIME, parse_time
 from hermes_memory.errors import ValidationError
 
 
@@ -61,7 +61,7 @@ def require_timestamp(value: Any, field: str) -> float:
     """A finite Unix timestamp (seconds)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ValidationError(f"must be a Unix timestamp in seconds; got {value!r}", field=field)
-    if not -62_135_596_800 <= value <= 253_402_300_799:  # years 1..9999
+    if not FIRST_TIME <= value <= LAST_TIME:
         raise ValidationError(f"is out of range: {value!r}", field=field)
     return float(value)
 

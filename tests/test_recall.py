@@ -251,6 +251,13 @@ def test_a_time_past_the_calendar_is_no_window(api: MemoryAPI) -> None:
     assert hits and hits[0]["content"] == "We shipped the release in December"
 
 
+@pytest.mark.parametrize("when", [1e20, -1e15, float("nan"), float("inf"), "next tuesday"])
+def test_a_time_outside_the_calendar_is_refused(api: MemoryAPI, when: object) -> None:
+    api.fact_store("We shipped the release", category="general")
+    out = api.recall("what shipped last week", as_of=when)  # type: ignore[arg-type]
+    assert not out["success"] and out["error"].startswith("as_of:")
+
+
 def test_semantic_search_floor_comes_from_config(home: Path, clock: FrozenClock) -> None:
     cfg = load_config(home, env={}, overrides={"tier3": {"min_score": 0.99}})
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(256)) as api:
