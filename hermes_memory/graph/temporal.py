@@ -83,7 +83,7 @@ def resolve_dates(text: str, written_at: float) -> list[DateMention]:
                 continue
             try:
                 hit = _resolve(kind, m, base)
-            except (ValueError, OverflowError):  # "5000 years ago": before year 1
+            except (ValueError, OverflowError):  # 31 February; "5000 years ago"
                 continue
             if hit is None:
                 continue
@@ -131,23 +131,16 @@ def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str
     if kind == "word":
         offsets = {"yesterday": -1, "last night": -1, "tomorrow": 1}
         return base + timedelta(days=offsets.get(g[0].lower(), 0)), "day"
-    try:
-        if kind == "iso":
-            return datetime(int(g[0]), int(g[1]), int(g[2]), tzinfo=UTC), "day"
-        if kind == "dmy":
-            return datetime(
-                int(g[2]), _MONTHS.index(g[1].lower()) + 1, int(g[0]), tzinfo=UTC
-            ), "day"
-        if kind == "mdy":
-            return datetime(
-                int(g[2]), _MONTHS.index(g[0].lower()) + 1, int(g[1]), tzinfo=UTC
-            ), "day"
-        if kind == "my":
-            return datetime(int(g[1]), _MONTHS.index(g[0].lower()) + 1, 1, tzinfo=UTC), "month"
-        if kind == "year":
-            return datetime(int(g[0]), 1, 1, tzinfo=UTC), "year"
-    except ValueError:  # 31 February and the like
-        return None
+    if kind == "iso":
+        return datetime(int(g[0]), int(g[1]), int(g[2]), tzinfo=UTC), "day"
+    if kind == "dmy":
+        return datetime(int(g[2]), _MONTHS.index(g[1].lower()) + 1, int(g[0]), tzinfo=UTC), "day"
+    if kind == "mdy":
+        return datetime(int(g[2]), _MONTHS.index(g[0].lower()) + 1, int(g[1]), tzinfo=UTC), "day"
+    if kind == "my":
+        return datetime(int(g[1]), _MONTHS.index(g[0].lower()) + 1, 1, tzinfo=UTC), "month"
+    if kind == "year":
+        return datetime(int(g[0]), 1, 1, tzinfo=UTC), "year"
     return None
 
 
