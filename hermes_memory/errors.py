@@ -64,8 +64,9 @@ class NotFoundError(HermesMemoryError):
 
     code = "not_found"
 
-    def __init__(self, kind: str, ident: str) -> None:
-        super().__init__(f"no {kind} with id {ident!r}", kind=kind, ident=ident)
+    def __init__(self, kind: str, ident: str, *, by: str = "with id") -> None:
+        # ``by`` says how ``ident`` was looked for: "with id", "named", "containing".
+        super().__init__(f"no {kind} {by} {ident!r}", kind=kind, ident=ident)
 
 
 class AmbiguousMatchError(HermesMemoryError):

@@ -166,6 +166,20 @@ def test_shortest_path_and_its_errors(api: MemoryAPI) -> None:
     assert not api.graph_traverse("Kafka", depth=9)["success"]
 
 
+def test_an_entity_is_found_by_the_words_a_fact_used_for_it(api: MemoryAPI) -> None:
+    # The write path stores "the billing service" as "billing"; the words as written
+    # must reach it from every entry point, not create a second entity.
+    _store(api)
+    unwrap(api.entity_link("billing service", "Postgres", "depends_on"))
+    billing = [e for e in unwrap(api.entity_query("billing")) if e["name"] == "billing"]
+    assert len(billing) == 1 and "billing service" in billing[0]["aliases"]
+    assert not [e for e in unwrap(api.entity_query("billing service")) if e["name"] != "billing"]
+    reached = {r["name"] for r in unwrap(api.graph_traverse("the billing service", depth=1))}
+    assert {"Alice Chen", "Kafka", "Postgres"} <= reached
+    missing = api.graph_traverse("Nobody Known", depth=1)
+    assert missing["error"].endswith("no entity named 'Nobody Known'")
+
+
 def test_centrality_and_communities(api: MemoryAPI) -> None:
     _store(api)
     unwrap(api.entity_link("Bob", "Alice Chen", "knows"))

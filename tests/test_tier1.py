@@ -68,7 +68,7 @@ def test_replace_and_remove_by_unique_substring(store: CuratedStore) -> None:
     with pytest.raises(AmbiguousMatchError) as info:
         store.remove("We ")
     assert len(info.value.candidates) == 2
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError, match="^no curated entry containing 'Kubernetes'$"):
         store.remove("Kubernetes")
     store.remove("Grafana")
     assert store.entries() == ["We deploy with Nix"]

@@ -274,7 +274,10 @@ def _project(
                 name_l = name
             else:
                 name_l = name.lower() if not name.isupper() else name
-            return Mention(name_l, "project", toks[i][1], toks[i + n][2], name), i + n + 1
+            # The words as written, head included, become an alias of the shorter name
+            # ("billing service" finds "billing").
+            said = " ".join(w for w, _, _ in toks[i : i + n + 1])
+            return Mention(name_l, "project", toks[i][1], toks[i + n][2], said), i + n + 1
     return None
 
 

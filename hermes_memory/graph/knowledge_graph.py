@@ -25,6 +25,7 @@ import networkx as nx
 
 from hermes_memory.errors import DerivedTierError, NotFoundError
 from hermes_memory.fileio import write_atomic
+from hermes_memory.graph.extract import extract
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import normalize_name
 from hermes_memory.tier2.records import Owner
@@ -273,12 +274,16 @@ class KnowledgeGraph:
 
     # -- lookups -------------------------------------------------------------------------
     def resolve(self, name: str) -> str:
-        """The node uuid of an entity given by uuid, name or alias."""
+        """The node uuid of an entity given by uuid, name or alias, or by the name the
+        write path would have stored for it ("the billing service" is "billing")."""
         if name in self.g:
             return name
         uuid = self._by_alias.get(normalize_name(name))
         if uuid is None or uuid not in self.g:
-            raise NotFoundError("entity", name)
+            found = self.find(m.name for m in extract(name).mentions)
+            if len(found) != 1:
+                raise NotFoundError("entity", name, by="named")
+            uuid = found[0]
         return uuid
 
     def find(self, names: Iterable[str]) -> list[str]:

@@ -173,7 +173,7 @@ class CuratedStore:
     def _match(entries: list[str], needle: str) -> int:
         hits = [i for i, e in enumerate(entries) if needle in e]
         if not hits:
-            raise NotFoundError("curated entry containing", needle)
+            raise NotFoundError("curated entry", needle, by="containing")
         if len({entries[i] for i in hits}) > 1:
             raise AmbiguousMatchError(needle, [entries[i] for i in hits])
         return hits[0]
