@@ -251,7 +251,7 @@ def curated_remove(ctx: Context, old: str, store: str) -> None:
 @cli.command()
 @click.argument("query")
 @click.option("--limit", type=int, default=5, show_default=True)
-@click.option("--tiers", help="Comma-separated: tier1,tier2,tier3 (default: all).")
+@click.option("--tiers", help="Comma-separated: tier1,tier2,tier3,graph (default: all).")
 @click.option("--scope", help="Only results under this scope, e.g. /infrastructure")
 @pass_ctx
 def recall(ctx: Context, query: str, limit: int, tiers: str | None, scope: str | None) -> None:
