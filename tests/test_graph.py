@@ -301,6 +301,22 @@ def test_multi_hop_recall_reaches_a_fact_linked_only_through_an_entity(api: Memo
     assert "The billing service depends on Kafka" not in [r["content"] for r in plain]
 
 
+def test_recall_of_the_graph_alone_ranks_by_path(api: MemoryAPI) -> None:
+    # Asked for the graph tier only, recall answers with the memories stating the
+    # named entity's relations, nearest first, explained by the graph alone.
+    _store(api, [*FACTS, "Lunch on Friday is pizza"])
+    results = unwrap(api.recall("What do we know about Alice Chen?", ["graph"], limit=5))
+    contents = [r["content"] for r in results]
+    assert contents[:2] == [
+        "Alice Chen owns the billing service",
+        "The billing service depends on Kafka",
+    ]
+    assert results[0]["similarity"] > results[1]["similarity"] > 0
+    assert "Lunch on Friday is pizza" not in contents
+    assert all(r["match_reasons"][-1] == "graph" for r in results)
+    assert all("semantic" not in r["match_reasons"] for r in results)
+
+
 def test_a_turns_speaker_is_linked_as_a_person(api: MemoryAPI) -> None:
     unwrap(
         api.ingest_turn("Caroline", "I went to the support group", session_id="s", message_id="1")

@@ -118,7 +118,8 @@ def recall(
     if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
         try:
             with stage("graph"):
-                graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of)
+                alone = not set(tiers) & {"tier1", "tier2", "tier3"}
+                graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of, alone)
         except Exception as exc:  # derived tier: recall goes on without it
             degraded.append(f"graph: {exc}")
     rank_started = time.perf_counter()
@@ -251,10 +252,12 @@ def _from_graph(
     per_tier: int,
     scope: str | None,
     as_of: float | None,
+    alone: bool = False,
 ) -> dict[str, float]:
     """Memories about the entities the query names and their neighbours (up to
     ``recall.graph_depth`` hops), scored by path weight; returns the score the graph
-    gave each memory it reached. This is what answers multi-hop questions."""
+    gave each memory it reached. This is what answers multi-hop questions. Beside
+    other tiers they rank below the direct matches; asked ``alone``, by path weight."""
     from hermes_memory.api import graph_ops  # the api facade imports this module
 
     cfg = api.config.recall
@@ -262,7 +265,7 @@ def _from_graph(
     seeds = query_entities(graph, query)
     if not seeds:
         return {}
-    anchor = max([*fused.values(), 0.5]) * cfg.graph_weight
+    anchor = 1.0 if alone else max([*fused.values(), 0.5]) * cfg.graph_weight
     lightest = WALK_FLOOR_SHARE * cfg.min_similarity / anchor if anchor > 0 else float("inf")
     reach = expand(
         graph,

@@ -105,7 +105,9 @@ def match_reasons(c: Components, *, lexical: float, semantic: float, extra: list
     """Which components pushed the result up, then which retrievers found it."""
     reasons = []
     sem = calibrate_cosine(semantic)
-    if c.similarity >= 0.2:
+    # The signal that carried the similarity leads, if one did: a memory the graph (or
+    # a neighbour's context) lifted is explained by that tag, not by a weak match.
+    if c.similarity >= 0.2 and max(sem, lexical) >= 0.2:
         reasons.append("semantic" if sem >= lexical else "lexical")
     if c.recency >= 0.5:
         reasons.append("recency")
