@@ -135,6 +135,10 @@ def test_evidence_gaps_name_what_is_missing(api: MemoryAPI) -> None:
     api.fact_store("Redis caches sessions for the gateway", category="project")
     results = unwrap(api.recall("redis cluster failover plan"))
     assert results and any("failover" in g for g in results[0]["evidence_gaps"])
+    # A word the index matched in another form is not reported missing.
+    api.fact_store("Priya prefers MySQL for the ledger")
+    gaps = unwrap(api.recall("ledger database preference"))[0]["evidence_gaps"]
+    assert gaps[0].startswith("no memory mentions: database") and "preference" not in gaps[0]
 
 
 def test_recall_reports_the_time_of_each_stage(api: MemoryAPI) -> None:

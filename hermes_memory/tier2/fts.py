@@ -201,12 +201,28 @@ def word_set(text: str) -> set[str]:
     return {w.casefold() for w in _WORD.findall(text)}
 
 
+# Derivational endings the porter tokenizer removes before the index compares words
+# ("preference" and "prefers" are both "prefer" to FTS5); longest first.
+_ENDINGS = ("ences", "ances", "ments", "ions", "ence", "ance", "ment", "ness", "ion", "ing")
+
+
+def stem_prefix(term: str) -> str:
+    """A prefix of ``term`` that its other forms share: the term without its last two
+    letters (plural, tense), or without a derivational ending when that is shorter and
+    leaves at least five letters."""
+    stem = term[: max(4, len(term) - 2)]
+    for end in _ENDINGS:
+        if term.endswith(end) and len(term) - len(end) >= 5:
+            return min(stem, term[: -len(end)], key=len)
+    return stem
+
+
 def words_present(terms: list[str], text: str) -> int:
-    """How many ``terms`` occur in ``text`` (prefix match absorbs plural/tense endings)."""
+    """How many ``terms`` occur in ``text`` in some form (stem_prefix)."""
     words = word_set(text)
     count = 0
     for term in terms:
-        stem = term[: max(4, len(term) - 2)]
+        stem = stem_prefix(term)
         if any(w.startswith(stem) for w in words):
             count += 1
     return count
