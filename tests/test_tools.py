@@ -91,6 +91,31 @@ def test_malformed_calls_are_json_errors(api: MemoryAPI, args: object) -> None:
     assert out["success"] is False and out["error"]
 
 
+def test_numbers_and_lists_sent_as_strings_are_read_as_meant(api: MemoryAPI) -> None:
+    # Models often quote numbers and send one string for a list; those are read as the
+    # type they stand for, and anything else stays a clear error.
+    def call(**args: object) -> dict:
+        return json.loads(memory_tool.handle(api, args))
+
+    stored = call(
+        action="fact_store", content="The billing service runs on Fly.io", importance="0.8"
+    )
+    assert stored["success"] and stored["data"]["importance"] == 0.8
+    found = call(action="recall", content="billing", limit="1", tiers="tier2, tier3")
+    assert [r["content"] for r in found["results"]] == ["The billing service runs on Fly.io"]
+    assert call(action="recall", content="billing", tiers="graph")["results"]
+    for bad, message in (
+        ({"limit": "2.5"}, "limit: must be an integer"),
+        ({"limit": "nan"}, "limit: must be an integer"),
+        ({"limit": "1e9"}, "limit: must be an integer"),
+        ({"tiers": "tier9"}, "tiers: each must be one of tier1, tier2, tier3, graph"),
+    ):
+        assert call(action="recall", content="billing", **bad)["error"] == message
+    assert call(action="fact_store", content="x y", importance="inf")["error"] == (
+        "importance: must be a number"
+    )
+
+
 def test_render_block_keeps_the_budget_and_the_best_first() -> None:
     results = [
         {

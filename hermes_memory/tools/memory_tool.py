@@ -10,6 +10,7 @@ The same table serves Hermes (:func:`tool_schema`) and the MCP server.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -297,6 +298,7 @@ def _check_args(spec: Action, args: Mapping[str, Any], max_limit: int) -> dict[s
         if key not in allowed:
             takes = ", ".join(sorted(allowed)) or "no arguments"
             return f"{key}: not an argument of {spec.name} (it takes {takes})"
+        value = _as_sent(PARAMS[key], value)
         problem = _type_problem(PARAMS[key], value)
         if problem:
             return f"{key}: {problem}"
@@ -307,6 +309,22 @@ def _check_args(spec: Action, args: Mapping[str, Any], max_limit: int) -> dict[s
         if key not in out or (isinstance(out[key], str) and not out[key].strip()):
             return f"{key}: required for {spec.name}"
     return out
+
+
+def _as_sent(p: Param, value: Any) -> Any:
+    """What models often send for a typed argument, read as that type: a number
+    written as a string ("3", "0.8"), or one string (or a comma list) for an array.
+    Anything else is left for _type_problem to refuse."""
+    if isinstance(value, str) and p.type in ("integer", "number"):
+        text = value.strip()
+        if _DECIMAL.fullmatch(text):
+            return float(text) if "." in text else int(text)
+    if isinstance(value, str) and p.type == "array":
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+_DECIMAL = re.compile(r"-?\d{1,15}(\.\d{1,15})?")
 
 
 def _type_problem(p: Param, value: Any) -> str | None:
