@@ -136,12 +136,17 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     api.fact_store("We use Redis for caching", valid_at="2024-02-01")
     ended = api.fact_store("We stopped using Redis", valid_at="2024-09-01")["data"]
     assert ended["superseded_by"] is None
+    dislike = api.fact_store("The user dislikes long answers", valid_at="2025-03-01")["data"]
+    liking = api.fact_store("The user prefers long answers", valid_at="2024-05-01")["data"]
+    assert api.fact_get(liking["uuid"])["data"]["invalid_at"] is None
 
     report = consolidate.run(api, clock())
     old = api.fact_get(lisbon["uuid"])["data"]
     assert old["invalid_at"] == "2025-06-01T00:00:00Z"
     assert old["superseded_by"] == berlin["uuid"]
     assert api.fact_get(berlin["uuid"])["data"]["invalid_at"] is None
+    assert api.fact_get(liking["uuid"])["data"]["superseded_by"] == dislike["uuid"]
+    assert api.fact_get(dislike["uuid"])["data"]["invalid_at"] is None
     assert api.fact_query("Lisbon", include_archived=True)["data"][0]["uuid"] == lisbon["uuid"]
     assert report.counts["conflicts_resolved"] >= 1
     audit = api.db.query("SELECT actor FROM audit_log WHERE action = 'fact_supersede'")

@@ -126,6 +126,21 @@ def test_contradiction_is_a_pure_function_over_claims() -> None:
     assert contradicts([Claim("billing", "migrated_from", "PostgreSQL")], old) is None
     moved = contradicts(extract("I moved to Berlin.").claims, extract("I live in Lisbon.").claims)
     assert moved == Claim(None, "lives_in", "Lisbon")
+    liked = [Claim("Priya", "prefers", "Kafka")]
+    assert contradicts([Claim("Priya", "dislikes", "Kafka")], liked) == liked[0]
+    assert contradicts([Claim("Priya", "dislikes", "Redis")], liked) is None
+    assert contradicts([Claim("Priya", "prefers", "Redis")], liked) is None  # both can hold
+
+
+def test_who_stopped_is_the_one_named() -> None:
+    # "Priya stopped using Vim" is Priya's, and says she does not use it any more.
+    said = extract("Priya stopped using Vim")
+    assert said.claims == [Claim("Priya", "stopped_using", "Vim")] and said.relations == []
+    assert extract("Acme dropped Jira").claims == [Claim("Acme", "stopped_using", "Jira")]
+    assert extract("We dropped Jira").claims == [Claim(None, "stopped_using", "Jira")]
+    # What an agent notes about "the user" is the user's side, as "we" and "I" are.
+    assert extract("User prefers dark mode").claims == [Claim(None, "prefers", "dark mode")]
+    assert not extract("User prefers dark mode").entities.get("User")
 
 
 def test_supersession_end_to_end_with_as_of(api: MemoryAPI, clock: FrozenClock) -> None:
@@ -140,6 +155,18 @@ def test_supersession_end_to_end_with_as_of(api: MemoryAPI, clock: FrozenClock) 
     assert all(r["content"] != "We use PostgreSQL" or r["valid"] is False for r in results)
     before = unwrap(api.recall("What database are we using?", as_of=clock() - 10 * DAY))
     assert [r["content"] for r in before] == ["We use PostgreSQL"]
+
+
+def test_a_changed_liking_and_someone_elses_stop_end_what_they_should(api: MemoryAPI) -> None:
+    liked = unwrap(api.fact_store("The user prefers concise answers"))
+    ours = unwrap(api.fact_store("We use Vim for quick edits"))
+    disliked = unwrap(api.fact_store("The user dislikes concise answers"))
+    assert unwrap(api.fact_get(liked["uuid"]))["superseded_by"] == disliked["uuid"]
+    unwrap(api.fact_store("Priya stopped using Vim"))
+    assert unwrap(api.fact_get(ours["uuid"]))["invalid_at"] is None  # Priya's, not ours
+    assert "uses" not in {
+        r["relation_type"] for r in unwrap(api.entity_query("Priya"))[0]["relations"]
+    }
 
 
 def test_a_dated_fact_is_valid_from_the_date_it_reports(api: MemoryAPI, clock: FrozenClock) -> None:

@@ -50,6 +50,23 @@ def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
     db.close()
 
 
+def test_a_store_from_before_migration_8_has_its_claims_read_again(tmp_path: Path) -> None:
+    # Facts linked under the older extractor are read again by the next consolidate.
+    Database(tmp_path / "m.db").close()
+    conn = sqlite3.connect(tmp_path / "m.db")
+    conn.execute(
+        "INSERT INTO facts(uuid, content, content_hash, category, source_type, created_at, "
+        "updated_at, claims_read) VALUES ('f1', 'The user prefers tea', 'h', 'general', "
+        "'manual', 0, 0, 1)"
+    )
+    conn.execute("DELETE FROM schema_migrations WHERE version = 8")
+    conn.commit()
+    conn.close()
+    db = Database(tmp_path / "m.db")
+    assert db.scalar("SELECT claims_read FROM facts WHERE uuid = 'f1'") == 0
+    db.close()
+
+
 def _open(path: str) -> None:
     Database(path).close()
 

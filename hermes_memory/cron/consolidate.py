@@ -19,7 +19,7 @@ from hermes_memory.cron.near_duplicates import duplicate_groups, signature
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.graph.extract import extract
-from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, USE, recorded
+from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, OPPOSITE, USE, recorded
 from hermes_memory.tier2 import claims, merges
 from hermes_memory.tier2.facts import mark_superseded
 
@@ -134,9 +134,12 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
     functional: dict[tuple[Any, ...], list[tuple[sqlite3.Row, str]]] = defaultdict(list)
     users: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     enders: list[tuple[tuple[Any, ...], sqlite3.Row]] = []
+    likings: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     for r in rows:
         owner = tuple(r[c] for c in _OWNER)
-        if r["predicate"] in FUNCTIONAL:
+        if r["predicate"] in OPPOSITE:
+            likings[(*owner, r["subject"], r["object"])].append(r)
+        elif r["predicate"] in FUNCTIONAL:
             functional[(*owner, r["subject"], r["predicate"])].append((r, r["object"]))
         elif r["predicate"] in ENDS_USE:
             enders.append(((*owner, r["subject"], r["object"]), r))
@@ -151,6 +154,14 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
             )
             if later is not None:
                 plans.append((old, later[0], f"{predicate} {later[1]}"))
+    for key, stated in likings.items():
+        for i, earlier in enumerate(stated):
+            # The next opposite statement about the same thing ends this one.
+            turn = next(
+                (n for n in stated[i + 1 :] if n["predicate"] != earlier["predicate"]), None
+            )
+            if turn is not None and turn["id"] != earlier["id"]:
+                plans.append((earlier, turn, f"{turn['predicate']} {key[-1]}"))
     for key, ender in enders:
         for old in users.get(key, []):
             if old["id"] != ender["id"] and old["t"] <= ender["t"]:

@@ -74,7 +74,8 @@ _STOPPED = re.compile(
     r"\b(no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"
     r"retired|decommissioned|deprecated|moved off|moved away from)\s+(\S+\s+){0,2}$"
 )
-_WE = re.compile(r"^\s*(we|i|our team|the team)\b")
+# The user's own side: what "we" or "I" say, and what an agent notes about "the user".
+_WE = re.compile(r"^\s*(we|i|our team|the team|the user|user)\b")
 _REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")
 _COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
 
@@ -124,7 +125,9 @@ _STARTERS = _PRONOUNS | frozenset(
     "totally exactly honestly hopefully unfortunately fortunately luckily sadly seriously "
     "obviously basically anyway anyways lately finally agreed cheers sounds welcome dang "
     "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
-    "stay".split()
+    "stay "
+    # chat roles: what an agent notes about "the user" is the user's own side (_WE)
+    "user assistant".split()
 )
 # A lone capitalised word opening a sentence that reads as a gerund or an adverb
 # ("Painting has been my escape", "Unfortunately, ...") is not a name.
@@ -377,7 +380,8 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
     for k, tail in enumerate(ms):
         prefix = sentence[: tail.start].lower()
         if _STOPPED.search(prefix[-80:]):
-            before = [m for m in ms[:k] if m.type in ("project", "tech")]
+            # Whoever stopped: "Priya stopped using Vim" ends Priya's use, not ours.
+            before = [m for m in ms[:k] if m.type in ("project", "tech", "person", "org")]
             we = _WE.match(sentence.lower())
             add(None if we or not before else before[-1], "stopped_using", tail)
             continue

@@ -227,10 +227,13 @@ FUNCTIONAL = frozenset({"lives_in", "works_at", "reports_to"})
 # Statements that end an earlier "uses X".
 ENDS_USE = frozenset({"migrated_from", "stopped_using"})
 USE = frozenset({"uses", "migrated_to", "depends_on"})
+# A liking and a disliking of the same thing by the same subject: the later one holds.
+# (Two likings of different things both hold: "prefers tea" does not end "prefers Vim".)
+OPPOSITE = {"prefers": "dislikes", "dislikes": "prefers"}
 
 
 # The claims stored for supersession (``fact_claims``).
-RECORDED = FUNCTIONAL | ENDS_USE | USE
+RECORDED = FUNCTIONAL | ENDS_USE | USE | frozenset(OPPOSITE)
 
 
 def recorded(claims: Iterable[Claim]) -> list[tuple[str | None, str, str]]:
@@ -242,9 +245,12 @@ def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
     """Which earlier claims of the same subject ``new`` ends: their predicates, and
     whether they must have the same object (True) or another one (False); None if
     it ends nothing. "We migrated from X" or "we stopped using X" ends "we use X"; a
-    new value of a functional predicate ("moved to Berlin") ends the old one."""
+    new value of a functional predicate ("moved to Berlin") ends the old one; disliking
+    what one preferred (or the reverse) ends the preference."""
     if new.predicate in ENDS_USE:
         return USE, True
+    if new.predicate in OPPOSITE:
+        return frozenset({OPPOSITE[new.predicate]}), True
     if new.predicate in FUNCTIONAL:
         return frozenset({new.predicate}), False
     return None

@@ -397,6 +397,13 @@ def _v7_fact_claims(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE facts ADD COLUMN claims_read INTEGER NOT NULL DEFAULT 0")
 
 
+def _v8_reread_claims(conn: sqlite3.Connection) -> None:
+    """Every fact's claims are read again by the next consolidate: the extractor now
+    records likings and dislikings (either ends the other) and who stopped using
+    something ("Priya stopped using Vim" was stored as the user's own stop)."""
+    conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
+
+
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -407,6 +414,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (5, "imports", _v5_imports),
     (6, "write_path_indexes", _v6_write_path_indexes),
     (7, "fact_claims", _v7_fact_claims),
+    (8, "reread_claims", _v8_reread_claims),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]
