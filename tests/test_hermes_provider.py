@@ -152,7 +152,7 @@ def test_recall_tool_call_returns_the_spec_json(manager: Any) -> None:
     ("args", "names"),
     [
         ({"action": "recall"}, "content"),
-        ({"action": "recall", "content": "x", "limit": "5"}, "limit"),
+        ({"action": "recall", "content": "x", "limit": "five"}, "limit"),
         ({"action": "recall", "content": "x", "tiers": ["tier9"]}, "tiers"),
         ({"action": "fact_store", "content": "x", "importance": 3}, "importance"),
         ({"action": "fact_update", "id": "nope", "content": "y"}, "fact"),
