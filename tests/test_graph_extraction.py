@@ -34,6 +34,12 @@ def test_chat_openers_are_not_entities() -> None:
     found = extract("Yeah Priya, I love it so much! Painting keeps me calm.").entities
     assert found == {"Priya": "person"}
     assert extract("Honestly, I enjoy baking bread.").entities == {"baking bread": "concept"}
+    # A question's auxiliary, an opening adverb or interjection and a weekday's short
+    # form are not names either; the name after them still is.
+    for line in ("Is this your own painting?", "Never had a chance to go.", "Ha, I knew it."):
+        assert extract(line).entities == {}, line
+    assert extract("Woohoo, Omar! Last Fri was great.").entities == {"Omar": "person"}
+    assert extract("I met Will yesterday").entities == {"Will": "person"}
 
 
 def test_aliases_resolve_to_one_canonical_name() -> None:

@@ -125,7 +125,16 @@ _STARTERS = _PRONOUNS | frozenset(
     "totally exactly honestly hopefully unfortunately fortunately luckily sadly seriously "
     "obviously basically anyway anyways lately finally agreed cheers sounds welcome dang "
     "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
-    "stay "
+    "stay ha hah heh hehe huh ah ahh eh yikes oof ouch phew whew woohoo yay hooray mm mhm "
+    "gotcha man dude "
+    # auxiliaries that open a question ("Is this your painting?") and adverbs that open
+    # a sentence ("Never had a chance", "Now, I'm aiming ...")
+    # ("Will" and "Can" are names as well, and "Will you ..." reads as no name anyway)
+    "is are was were am do does did could would should shall might must have has "
+    "had never now almost right still soon often always sometimes usually later recently "
+    "already once again instead otherwise meanwhile besides perhaps probably "
+    # weekday abbreviations ("last Fri")
+    "mon tue tues wed thu thur thurs fri sat "
     # chat roles: what an agent notes about "the user" is the user's own side (_WE)
     "user assistant".split()
 )
