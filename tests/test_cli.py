@@ -128,6 +128,9 @@ def test_quickstart_runs_on_defaults(tmp_path: Path) -> None:
     answer = lines[lines.index("? What database are we using?") + 1]
     # The demo shows supersession: the migration answers, ahead of what it ended.
     assert "from PostgreSQL to MySQL" in answer and "supersedes" in answer
+    # The service the facts name and the one the demo links are one entity.
+    graph = [line for line in lines if line.startswith("graph: ")]
+    assert graph == ["graph: orders -depends_on-> MySQL", "graph: orders -migrated_to-> MySQL"]
 
 
 def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

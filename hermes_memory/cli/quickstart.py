@@ -47,7 +47,7 @@ def quickstart(demo_home: Path | None) -> None:
                     api.fact_store(content, category=category, importance=importance, scope=scope)
                 )
                 click.echo(f"  [{category}] {content}")
-            unwrap(api.entity_link("orders-service", "MySQL", "depends_on"))
+            unwrap(api.entity_link("orders service", "MySQL", "depends_on"))
             unwrap(api.curated_add("Project codename: Hermes Memory"))
             for query in DEMO_QUERIES:
                 click.echo(f"\n? {query}")
