@@ -147,6 +147,10 @@ def test_who_stopped_is_the_one_named() -> None:
     # What an agent notes about "the user" is the user's side, as "we" and "I" are.
     assert extract("User prefers dark mode").claims == [Claim(None, "prefers", "dark mode")]
     assert not extract("User prefers dark mode").entities.get("User")
+    # ... but a service named for users is still a project, and its own subject.
+    assert extract("The user service depends on Redis").entities["user"] == "project"
+    stopped = extract("The user service stopped using Redis").claims
+    assert stopped == [Claim("user", "stopped_using", "Redis")]
 
 
 def test_supersession_end_to_end_with_as_of(api: MemoryAPI, clock: FrozenClock) -> None:

@@ -134,10 +134,11 @@ _STARTERS = _PRONOUNS | frozenset(
     "had never now almost right still soon often always sometimes usually later recently "
     "already once again instead otherwise meanwhile besides perhaps probably "
     # weekday abbreviations ("last Fri")
-    "mon tue tues wed thu thur thurs fri sat "
-    # chat roles: what an agent notes about "the user" is the user's own side (_WE)
-    "user assistant".split()
+    "mon tue tues wed thu thur thurs fri sat".split()
 )
+# Chat roles and tools are not people: "User prefers ..." is the user's own side (_WE).
+# Only names skip them; "the user service" is still a project.
+ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
 # A lone capitalised word opening a sentence that reads as a gerund or an adverb
 # ("Painting has been my escape", "Unfortunately, ...") is not a name.
 _GERUND_OR_ADVERB = re.compile(
@@ -318,7 +319,7 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
     j = i
     while j < len(toks) and len(words) < 3:
         w = toks[j][0]
-        if not _CAPITALISED.fullmatch(w) or w.lower() in _STARTERS:
+        if not _CAPITALISED.fullmatch(w) or w.lower() in _STARTERS or w.lower() in ROLES:
             break
         words.append(toks[j])
         j += 1
@@ -375,6 +376,10 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
     claims: list[Claim] = []
     ms = sorted(mentions, key=lambda m: m.start)
     subject = ms[0] if ms and ms[0].start < 40 else None
+    # The sentence opens on the user's side ("We ...", "The user ..."), unless those
+    # words begin a name ("The user service ...", "The team service ...").
+    opener = _WE.match(sentence.lower())
+    ours = opener is not None and not any(m.start < opener.end() for m in ms)
 
     def add(head: Mention | None, rel: str, tail: Mention, stated: bool = True) -> None:
         claim = Claim(head.name if head else None, rel, tail.name)
@@ -391,8 +396,7 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
         if _STOPPED.search(prefix[-80:]):
             # Whoever stopped: "Priya stopped using Vim" ends Priya's use, not ours.
             before = [m for m in ms[:k] if m.type in ("project", "tech", "person", "org")]
-            we = _WE.match(sentence.lower())
-            add(None if we or not before else before[-1], "stopped_using", tail)
+            add(None if ours or not before else before[-1], "stopped_using", tail)
             continue
         if _MIGRATION.search(prefix) or _REPLACED.search(prefix):
             src = _migration_subject(ms[:k])
@@ -429,7 +433,7 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
             name, reverse = rel
             a, b = (tail, head) if reverse else (head, tail)
             add(a, name, b, stated)
-    if ms and _WE.match(sentence.lower()) and not any(c.object == ms[0].name for c in claims):
+    if ms and ours and not any(c.object == ms[0].name for c in claims):
         first = ms[0]  # "We use X": a claim of the speaker's side, for supersession
         verb = _trigger(sentence[: first.start].lower(), None, first)
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):

@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermes_memory.graph.extract import Extraction, Mention, extract
+from hermes_memory.graph.extract import ROLES, Extraction, Mention, extract
 from hermes_memory.graph.temporal import ended_by, recorded, resolve_dates
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
@@ -26,8 +26,6 @@ from hermes_memory.tier2.records import Entity, Owner, new_uuid
 # Relations given through entity_link default to 1.
 STATED_STRENGTH = 0.8
 INFERRED_STRENGTH = 0.4
-# Chat roles and tools are not people.
-_ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
 _PERSON_NAME = re.compile(r"^[A-Z][\w'-]+( [A-Z][\w'-]+){0,2}$")
 
 
@@ -69,7 +67,7 @@ class Linker:
         """Record what ``text`` (the fact or turn ``item_uuid``) says; one transaction.
         A turn's speaker, when it is a person's name, is one of the people it mentions."""
         found = extract(text)
-        if speaker and _PERSON_NAME.match(speaker) and speaker.casefold() not in _ROLES:
+        if speaker and _PERSON_NAME.match(speaker) and speaker.casefold() not in ROLES:
             who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
             found.mentions.insert(0, who)
         report = LinkReport()
