@@ -156,11 +156,17 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
                 plans.append((old, later[0], f"{predicate} {later[1]}"))
     for key, stated in likings.items():
         for i, earlier in enumerate(stated):
-            # The next opposite statement about the same thing ends this one.
+            # The next opposite statement about the same thing, by another fact, ends
+            # this one (as for functional claims above: a fact never ends itself).
             turn = next(
-                (n for n in stated[i + 1 :] if n["predicate"] != earlier["predicate"]), None
+                (
+                    n
+                    for n in stated[i + 1 :]
+                    if n["predicate"] != earlier["predicate"] and n["id"] != earlier["id"]
+                ),
+                None,
             )
-            if turn is not None and turn["id"] != earlier["id"]:
+            if turn is not None:
                 plans.append((earlier, turn, f"{turn['predicate']} {key[-1]}"))
     for key, ender in enders:
         for old in users.get(key, []):
