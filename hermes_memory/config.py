@@ -79,6 +79,11 @@ class RecallConfig(_Section):
     # A query naming exactly one of the candidates' speakers raises that speaker's turns
     # by this share of their similarity (chosen on LoCoMo conversations 0-2).
     speaker_boost: float = Field(0.4, ge=0.0, le=1.0)
+    # A query naming exactly one speaker of the stored turns is also embedded in that
+    # speaker's voice ("Would John ...?" as "Would I ...?": api/voice.py) and the
+    # vector search uses question + speaker_voice x that (0 turns it off). Chosen on
+    # LoCoMo conversations 0-2 from 0.3-1.0, checked on 3-4 (docs/retrieval.md).
+    speaker_voice: float = Field(0.3, ge=0.0, le=1.0)
     # A query naming a time ("in July 2023", "last week") raises the memories of that
     # period by this share of their similarity, and draws the ones nearest to it by
     # cosine into the candidates (chosen on LoCoMo conversations 0-2: 0.3 before the

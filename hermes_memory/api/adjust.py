@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hermes_memory.api.candidates import TRAILING_NOTE, Candidate
-from hermes_memory.tier2.fts import word_set
+from hermes_memory.api.voice import named_speaker
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -112,13 +112,11 @@ def favour_named_speaker(
     exactly one of the candidates' speakers, that speaker's turns gain ``boost``."""
     if boost <= 0:
         return
-    words = word_set(query)
-    speakers = {c.speaker for c in pool.values() if c.speaker}
-    named = [s for s in speakers if (parts := word_set(s)) and words >= parts]
-    if len(named) != 1:
+    named = named_speaker(query, {c.speaker for c in pool.values() if c.speaker})
+    if named is None:
         return
     for key, cand in pool.items():
-        if cand.speaker == named[0]:
+        if cand.speaker == named:
             fused[key] *= 1 + boost
             cand.extra.append("speaker")
 

@@ -20,6 +20,7 @@ from hermes_memory.api.candidates import (
     search_tier2,
     visible,
 )
+from hermes_memory.api.voice import blend, in_own_voice, named_speaker
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.expand import expand, query_entities
@@ -69,12 +70,17 @@ def recall(
     timings: dict[str, float] = {}
     stage = _stopwatch(timings)
     semantic = None
+    cfg = api.config.recall
     if api.semantic is not None and ("tier3" in tiers or "tier1" in tiers):
+        voice = None
+        if cfg.speaker_voice > 0:
+            speaker = named_speaker(query, api.episodes.speakers(api.owner))
+            voice = in_own_voice(query, speaker) if speaker else None
         # One query embedding serves tier 3 and the curated entries. It and the vector
         # search run on a worker while SQLite answers the lexical search (all three
         # release the GIL), so tier 3 costs what it takes beyond tier 2.
         semantic = _embedding_worker().submit(
-            _embed_and_search, api, query, per_tier if "tier3" in tiers else 0, embed_wait
+            _embed_and_search, api, query, voice, per_tier if "tier3" in tiers else 0, embed_wait
         )
     if "tier2" in tiers:
         with stage("tier2"):
@@ -112,7 +118,6 @@ def recall(
     if scope is not None or as_of is not None:
         pool = {k: c for k, c in pool.items() if visible(c, scope, as_of)}
     _add_successors(api, pool, as_of)
-    cfg = api.config.recall
     lexical, fused = _fused(pool)
     graph: dict[str, float] = {}
     if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
@@ -393,11 +398,17 @@ class _Semantic:
 
 
 def _embed_and_search(
-    api: MemoryAPI, query: str, per_tier: int, embed_wait: float | None
+    api: MemoryAPI, query: str, voice: str | None, per_tier: int, embed_wait: float | None
 ) -> _Semantic:
+    """The query's vector (blended with ``voice``, the query in its named speaker's
+    own voice, when there is one: voice.py) and its nearest rows."""
     sem = api.semantic
     assert sem is not None
-    found = _Semantic(sem.embed_cached([query])[0])
+    if voice is None:
+        found = _Semantic(sem.embed_cached([query])[0])
+    else:
+        asked, voiced = sem.embed_cached([query, voice])
+        found = _Semantic(blend(asked, voiced, api.config.recall.speaker_voice))
     if per_tier <= 0:
         return found
     if embed_wait is not None and not sem.store.is_open:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,9 @@ class TurnInput:
 class EpisodeStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        # Per owner: the newest row id looked at, and the speakers seen up to it.
+        self._speakers: dict[tuple[str, ...], tuple[int, frozenset[str]]] = {}
+        self._speakers_lock = threading.Lock()
 
     def add_many(
         self, owner: Owner, turns: list[TurnInput], *, now: float, actor: str
@@ -174,6 +178,25 @@ class EpisodeStore:
             (start, end, *params, limit),
         )
         return [r["uuid"] for r in rows]
+
+    def speakers(self, owner: Owner) -> frozenset[str]:
+        """The speakers of the turns ``owner`` may see. Kept per owner and topped up
+        from the rows added since the last call, so a recall pays one index seek; a
+        speaker whose turns were all deleted stays until the store is reopened."""
+        clause, params = owner.visible_clause(by_id=True)  # stay on the id range
+        key = tuple(params)
+        with self._speakers_lock, self.db.snapshot() as conn:
+            seen, known = self._speakers.get(key, (0, frozenset()))
+            newest = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM episodes").fetchone()[0])
+            if newest > seen:
+                rows = conn.execute(
+                    "SELECT DISTINCT speaker FROM episodes WHERE id > ? "
+                    f"AND deleted_at IS NULL AND {clause}",
+                    (seen, *params),
+                ).fetchall()
+                known = known | {str(r[0]) for r in rows}
+                self._speakers[key] = (newest, known)
+        return known
 
     def count(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL"))

@@ -1,0 +1,46 @@
+"""Queries about one speaker, and the same query in that speaker's own voice.
+
+Turns are stored as their speakers said them ("John: I've always respected the
+military"), while questions about a speaker name them in the third person ("Would
+John be considered patriotic?"). The embedding puts the two apart; the question put
+as the speaker would ask it ("Would I be considered patriotic?") lies nearer to what
+they said about themselves. Recall embeds both and searches with their weighted sum.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+from hermes_memory.tier2.fts import word_set
+
+
+def named_speaker(query: str, speakers: Iterable[str]) -> str | None:
+    """The one speaker whose every name word the query contains, or None (none, or
+    more than one: a question about two people has no single voice)."""
+    words = word_set(query)
+    named = {s for s in speakers if (parts := word_set(s)) and words >= parts}
+    return named.pop() if len(named) == 1 else None
+
+
+def in_own_voice(query: str, speaker: str) -> str | None:
+    """``query`` with ``speaker`` put in the first person ("John's" -> "my", "John"
+    and "the user" -> "I"); None when the name does not appear as written (or
+    capitalised: "user" as "User"; "Will" is not "will")."""
+    parts = speaker.split()
+    if not parts:
+        return None
+    name = r"\s+".join(f"[{re.escape(p[0] + p[0].upper())}]{re.escape(p[1:])}" for p in parts)
+    pattern = re.compile(rf"(?<!\w)(?:[Tt]he\s+)?{name}(?P<own>['\u2019]s)?(?!\w)")
+    if pattern.search(query) is None:
+        return None
+    return pattern.sub(lambda m: "my" if m.group("own") else "I", query)
+
+
+def blend(question: np.ndarray, voiced: np.ndarray, weight: float) -> np.ndarray:
+    """The unit vector of ``question + weight * voiced``."""
+    mixed = np.asarray(question, dtype=np.float32) + weight * np.asarray(voiced, dtype=np.float32)
+    norm = float(np.linalg.norm(mixed))
+    return mixed / norm if norm > 0 else np.asarray(question, dtype=np.float32)

@@ -1,0 +1,125 @@
+"""A query about one speaker, searched in that speaker's own voice (api/voice.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.api.voice import blend, in_own_voice, named_speaker
+from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3.embedder import HashingEmbedder, Vectors
+
+
+def test_the_one_speaker_a_query_names() -> None:
+    speakers = ["John", "Maria", "Mary Ann", "user"]
+    assert named_speaker("Would John be considered patriotic?", speakers) == "John"
+    assert named_speaker("what did john say?", speakers) == "John"  # any case decides
+    assert named_speaker("Where did Mary Ann go?", speakers) == "Mary Ann"
+    assert named_speaker("Where did Mary go?", speakers) is None  # not every name word
+    assert named_speaker("What do John and Maria both like?", speakers) is None
+    assert named_speaker("What is the weather?", speakers) is None
+    assert named_speaker("What does the user prefer?", speakers) == "user"
+    assert named_speaker("Anything?", []) is None
+
+
+def test_a_query_in_the_speakers_own_voice() -> None:
+    assert in_own_voice("Would John be considered a patriotic person?", "John") == (
+        "Would I be considered a patriotic person?"
+    )
+    assert in_own_voice("What might John's financial status be?", "John") == (
+        "What might my financial status be?"
+    )
+    assert in_own_voice("What is John\u2019s job?", "John") == "What is my job?"
+    assert in_own_voice("Where did Mary  Ann go?", "Mary Ann") == "Where did I go?"
+    assert in_own_voice("What does the user prefer?", "user") == "What does I prefer?"
+    assert in_own_voice("User likes what?", "user") == "I likes what?"
+    # The name as written (or capitalised), never a word that merely spells it.
+    assert in_own_voice("What will Will do?", "Will") == "What will I do?"
+    assert in_own_voice("Did Johnny call?", "John") is None
+    assert in_own_voice("what did john say?", "John") is None
+    assert in_own_voice("What is [x] doing?", "[x]") == "What is I doing?"
+    assert in_own_voice("Anything?", "") is None
+
+
+def test_blend_is_a_unit_vector_leaning_to_the_question() -> None:
+    q = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    v = np.array([0.0, 1.0, 0.0], dtype=np.float32)
+    mixed = blend(q, v, 0.3)
+    assert np.linalg.norm(mixed) == pytest.approx(1.0)
+    assert mixed[0] > mixed[1] > 0
+    assert mixed[1] / mixed[0] == pytest.approx(0.3)
+    assert np.allclose(blend(q, -q, 1.0), q)  # opposite voices cancel: the question stays
+
+
+def test_speakers_are_kept_per_owner_and_topped_up(api: MemoryAPI) -> None:
+    def turns(*said: tuple[str, str]) -> list[dict[str, object]]:
+        return [
+            {"speaker": s, "text": f"{s} says hello", "session_id": "S1", "message_id": m}
+            for s, m in said
+        ]
+
+    assert api.episodes.speakers(api.owner) == frozenset()
+    unwrap(api.ingest_turns(turns(("ana", "1"), ("ben", "2"))))
+    assert api.episodes.speakers(api.owner) == {"ana", "ben"}
+    unwrap(api.ingest_turns(turns(("cleo", "3"), ("ana", "4"))))
+    assert api.episodes.speakers(api.owner) == {"ana", "ben", "cleo"}
+    other = Owner(platform=api.owner.platform, agent=api.owner.agent, user_id="someone-else")
+    assert api.episodes.speakers(other) == frozenset()
+
+
+class RecordingEmbedder(HashingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def embed_batch(self, texts: list[str]) -> Vectors:
+        self.seen.extend(texts)
+        return super().embed_batch(texts)
+
+
+@pytest.mark.parametrize(
+    ("query", "voice", "weight"),
+    [
+        ("What does Ana do on weekends?", "What does I do on weekends?", 0.3),
+        ("What does Ana do on weekends?", None, 0.0),  # turned off
+        ("What do Ana and Ben do on weekends?", None, 0.3),  # two people: no one voice
+        ("What happens on weekends?", None, 0.3),
+    ],
+)
+def test_recall_searches_with_the_named_speakers_voice(
+    home: Path, clock: FrozenClock, query: str, voice: str | None, weight: float
+) -> None:
+    cfg = load_config(home, env={}, overrides={"recall": {"speaker_voice": weight}})
+    embedder = RecordingEmbedder()
+    with MemoryAPI(cfg, clock=clock, embedder=embedder) as memory:
+        said = [
+            ("Ana", "I volunteer at the animal shelter every weekend", "D1:1"),
+            ("Ben", "Ana, you are always so busy!", "D1:2"),
+        ]
+        unwrap(
+            memory.ingest_turns(
+                [{"speaker": s, "text": t, "session_id": "D1", "message_id": m} for s, t, m in said]
+            )
+        )
+        assert memory.semantic is not None
+        semantic = memory.semantic
+        searched: list[np.ndarray] = []
+        search = semantic.search_vector
+
+        def spy(vector: np.ndarray, *args: object, **kwargs: object) -> object:
+            searched.append(np.asarray(vector))
+            return search(vector, *args, **kwargs)  # type: ignore[arg-type]
+
+        semantic.search_vector = spy  # type: ignore[method-assign,assignment]
+        embedder.seen.clear()
+        results = unwrap(memory.recall(query, limit=2))
+    assert results
+    assert query in embedder.seen
+    assert [t for t in embedder.seen if t != query] == ([voice] if voice else [])
+    asked = embedder.embed_batch([query])[0]
+    expected = blend(asked, embedder.embed_batch([voice])[0], weight) if voice else asked
+    assert len(searched) == 1
+    assert np.allclose(searched[0], expected, atol=1e-6)
