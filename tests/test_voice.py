@@ -123,3 +123,44 @@ def test_recall_searches_with_the_named_speakers_voice(
     expected = blend(asked, embedder.embed_batch([voice])[0], weight) if voice else asked
     assert len(searched) == 1
     assert np.allclose(searched[0], expected, atol=1e-6)
+
+
+@pytest.mark.slow  # the premise needs the real model's sense of "I" against a name
+def test_the_voiced_query_leans_to_what_the_speaker_said_of_themselves() -> None:
+    from hermes_memory.tier3.embedder import SentenceTransformerEmbedder
+
+    model = SentenceTransformerEmbedder(runtime="onnx")
+    # (question, speaker, a line about themselves, a pleasantry of theirs)
+    cases = [
+        (
+            "Would Priya be considered an outdoorsy person?",
+            "Priya",
+            "Priya: I spend most weekends hiking and camping up in the mountains.",
+            "Priya: Thanks, Tom! Talk to you soon.",
+        ),
+        (
+            "What job might Omar want in the future?",
+            "Omar",
+            "Omar: I've been tutoring kids at the library and I really love teaching.",
+            "Omar: Wow, that sounds great, Lena!",
+        ),
+        (
+            "What food would upset Lena's stomach?",
+            "Lena",
+            "Lena: I'm lactose intolerant, so cheese and milk make me sick.",
+            "Lena: Haha, your dog is so cute, Omar!",
+        ),
+        (
+            "Is Tom likely to enjoy a jazz concert?",
+            "Tom",
+            "Tom: I play saxophone in a small band every Friday night.",
+            "Tom: Sure thing, see you tomorrow!",
+        ),
+    ]
+    for question, speaker, about_self, pleasantry in cases:
+        voiced = in_own_voice(question, speaker)
+        assert voiced is not None
+        q, v, own, chat = model.embed_batch([question, voiced, about_self, pleasantry])
+        mixed = blend(q, v, 0.3)
+        # The line that answers pulls ahead of the pleasantry by more than it did.
+        assert float(mixed @ own - mixed @ chat) > float(q @ own - q @ chat) + 0.01, question

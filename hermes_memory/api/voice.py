@@ -2,9 +2,10 @@
 
 Turns are stored as their speakers said them ("John: I've always respected the
 military"), while questions about a speaker name them in the third person ("Would
-John be considered patriotic?"). The embedding puts the two apart; the question put
-as the speaker would ask it ("Would I be considered patriotic?") lies nearer to what
-they said about themselves. Recall embeds both and searches with their weighted sum.
+John be considered patriotic?"). The name draws the question towards every line that
+carries it (the speaker's label, a greeting); the question put as the speaker would
+ask it ("Would I be considered patriotic?") leans towards what they said of
+themselves instead. Recall searches with the two blended (docs/retrieval.md).
 """
 
 from __future__ import annotations
