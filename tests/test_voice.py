@@ -15,7 +15,7 @@ from hermes_memory.tier3.embedder import HashingEmbedder, Vectors
 
 def test_the_one_speaker_a_query_names() -> None:
     speakers = ["John", "Maria", "Mary Ann", "user"]
-    assert named_speaker("Would John be considered patriotic?", speakers) == "John"
+    assert named_speaker("Would John enjoy a trek?", speakers) == "John"
     assert named_speaker("what did john say?", speakers) == "John"  # any case decides
     assert named_speaker("Where did Mary Ann go?", speakers) == "Mary Ann"
     assert named_speaker("Where did Mary go?", speakers) is None  # not every name word
@@ -26,12 +26,10 @@ def test_the_one_speaker_a_query_names() -> None:
 
 
 def test_a_query_in_the_speakers_own_voice() -> None:
-    assert in_own_voice("Would John be considered a patriotic person?", "John") == (
-        "Would I be considered a patriotic person?"
+    assert in_own_voice("Would John enjoy a trek in the Alps?", "John") == (
+        "Would I enjoy a trek in the Alps?"
     )
-    assert in_own_voice("What might John's financial status be?", "John") == (
-        "What might my financial status be?"
-    )
+    assert in_own_voice("What might John's next job be?", "John") == "What might my next job be?"
     assert in_own_voice("What is John\u2019s job?", "John") == "What is my job?"
     assert in_own_voice("Where did Mary  Ann go?", "Mary Ann") == "Where did I go?"
     assert in_own_voice("What does the user prefer?", "user") == "What does I prefer?"

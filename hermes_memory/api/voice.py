@@ -1,11 +1,10 @@
 """Queries about one speaker, and the same query in that speaker's own voice.
 
-Turns are stored as their speakers said them ("John: I've always respected the
-military"), while questions about a speaker name them in the third person ("Would
-John be considered patriotic?"). The name draws the question towards every line that
-carries it (the speaker's label, a greeting); the question put as the speaker would
-ask it ("Would I be considered patriotic?") leans towards what they said of
-themselves instead. Recall searches with the two blended (docs/retrieval.md).
+Turns are stored as their speakers said them ("Priya: I spend my weekends hiking"),
+while questions about a speaker name them in the third person ("Would Priya enjoy a
+trek?"). The name draws the question towards every line that carries it (the
+speaker's label, a greeting); the question put as the speaker would ask it ("Would I
+enjoy a trek?") leans towards what they said of themselves instead. Recall searches with the two blended (docs/retrieval.md).
 """
 
 from __future__ import annotations
