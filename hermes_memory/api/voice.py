@@ -4,7 +4,8 @@ Turns are stored as their speakers said them ("Priya: I spend my weekends hiking
 while questions about a speaker name them in the third person ("Would Priya enjoy a
 trek?"). The name draws the question towards every line that carries it (the
 speaker's label, a greeting); the question put as the speaker would ask it ("Would I
-enjoy a trek?") leans towards what they said of themselves instead. Recall searches with the two blended (docs/retrieval.md).
+enjoy a trek?") leans towards what they said of themselves instead. Recall searches
+with the two blended (docs/retrieval.md).
 """
 
 from __future__ import annotations
