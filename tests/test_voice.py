@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
-from hermes_memory.api.voice import blend, in_own_voice, named_speaker
+from hermes_memory.api.voice import blend, in_own_voice, named_speaker, voice_of
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3.embedder import HashingEmbedder, Vectors
 
@@ -40,6 +40,15 @@ def test_a_query_in_the_speakers_own_voice() -> None:
     assert in_own_voice("what did john say?", "John") is None
     assert in_own_voice("What is [x] doing?", "[x]") == "What is I doing?"
     assert in_own_voice("Anything?", "") is None
+
+
+def test_the_voice_of_a_named_person_never_of_a_chat_role() -> None:
+    speakers = {"user", "assistant", "Ana"}
+    assert voice_of("What does Ana do on weekends?", speakers) == "What does I do on weekends?"
+    assert voice_of("add a user table to the schema", speakers) is None
+    assert voice_of("What did the assistant suggest?", speakers) is None
+    assert voice_of("What did the user tell Ana?", speakers) is None  # two named
+    assert voice_of("What is the weather?", speakers) is None
 
 
 def test_blend_is_a_unit_vector_leaning_to_the_question() -> None:

@@ -20,7 +20,7 @@ from hermes_memory.api.candidates import (
     search_tier2,
     visible,
 )
-from hermes_memory.api.voice import blend, in_own_voice, named_speaker
+from hermes_memory.api.voice import blend, voice_of
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.expand import expand, query_entities
@@ -72,10 +72,7 @@ def recall(
     semantic = None
     cfg = api.config.recall
     if api.semantic is not None and ("tier3" in tiers or "tier1" in tiers):
-        voice = None
-        if cfg.speaker_voice > 0:
-            speaker = named_speaker(query, api.episodes.speakers(api.owner))
-            voice = in_own_voice(query, speaker) if speaker else None
+        voice = voice_of(query, api.episodes.speakers(api.owner)) if cfg.speaker_voice else None
         # One query embedding serves tier 3 and the curated entries. It and the vector
         # search run on a worker while SQLite answers the lexical search (all three
         # release the GIL), so tier 3 costs what it takes beyond tier 2.

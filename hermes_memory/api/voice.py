@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from hermes_memory.graph.extract import ROLES
 from hermes_memory.tier2.fts import word_set
 
 
@@ -24,6 +25,15 @@ def named_speaker(query: str, speakers: Iterable[str]) -> str | None:
     words = word_set(query)
     named = {s for s in speakers if (parts := word_set(s)) and words >= parts}
     return named.pop() if len(named) == 1 else None
+
+
+def voice_of(query: str, speakers: Iterable[str]) -> str | None:
+    """``query`` in the voice of the one speaker it names, or None. Chat roles
+    ("user", "assistant") are not voiced: "add a user table" names no one."""
+    speaker = named_speaker(query, speakers)
+    if speaker is None or speaker.casefold() in ROLES:
+        return None
+    return in_own_voice(query, speaker)
 
 
 def in_own_voice(query: str, speaker: str) -> str | None:
