@@ -139,6 +139,9 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     dislike = api.fact_store("The user dislikes long answers", valid_at="2025-03-01")["data"]
     liking = api.fact_store("The user prefers long answers", valid_at="2024-05-01")["data"]
     assert api.fact_get(liking["uuid"])["data"]["invalid_at"] is None
+    spaces = api.fact_store("The user prefers spaces", valid_at="2025-04-01")["data"]
+    tabs = api.fact_store("The user prefers tabs over spaces", valid_at="2024-04-01")["data"]
+    assert api.fact_get(tabs["uuid"])["data"]["invalid_at"] is None
 
     report = consolidate.run(api, clock())
     old = api.fact_get(lisbon["uuid"])["data"]
@@ -147,6 +150,8 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     assert api.fact_get(berlin["uuid"])["data"]["invalid_at"] is None
     assert api.fact_get(liking["uuid"])["data"]["superseded_by"] == dislike["uuid"]
     assert api.fact_get(dislike["uuid"])["data"]["invalid_at"] is None
+    assert api.fact_get(tabs["uuid"])["data"]["superseded_by"] == spaces["uuid"]
+    assert api.fact_get(spaces["uuid"])["data"]["invalid_at"] is None
     assert api.fact_query("Lisbon", include_archived=True)["data"][0]["uuid"] == lisbon["uuid"]
     assert report.counts["conflicts_resolved"] >= 1
     audit = api.db.query("SELECT actor FROM audit_log WHERE action = 'fact_supersede'")

@@ -138,6 +138,28 @@ def test_contradiction_is_a_pure_function_over_claims() -> None:
     assert contradicts([Claim("Priya", "prefers", "Redis")], liked) is None  # both can hold
 
 
+def test_a_preference_over_another_ranks_that_one_below() -> None:
+    said = extract("I prefer tabs over spaces")
+    assert said.claims == [Claim(None, "prefers", "tabs"), Claim(None, "ranks_below", "spaces")]
+    alice = extract("Alice prefers PostgreSQL over MySQL")
+    assert Claim("Alice", "ranks_below", "MySQL") in alice.claims
+    assert {r.type for r in alice.relations} == {"prefers"}  # a claim, never a relation
+    assert (
+        Claim(None, "ranks_below", "running") in extract("I like hiking more than running").claims
+    )
+    # A preference's object stops before a time or degree word.
+    assert extract("I prefer spaces now").claims == [Claim(None, "prefers", "spaces")]
+    assert extract("We prefer Emacs these days").claims == [Claim(None, "prefers", "Emacs")]
+    assert extract("I like pottery a lot").claims == [Claim(None, "prefers", "pottery")]
+    # Which later statements end which: the preference turned, or a disliking.
+    ranked = [Claim(None, "ranks_below", "spaces")]
+    assert contradicts([Claim(None, "prefers", "spaces")], ranked) == ranked[0]
+    assert contradicts([Claim(None, "dislikes", "spaces")], ranked) is None
+    liked = [Claim(None, "prefers", "tabs")]
+    assert contradicts(extract("I prefer spaces over tabs").claims, liked) == liked[0]
+    assert contradicts(extract("I prefer tabs over spaces").claims, liked) is None
+
+
 def test_who_stopped_is_the_one_named() -> None:
     # "Priya stopped using Vim" is Priya's, and says she does not use it any more.
     said = extract("Priya stopped using Vim")
@@ -177,6 +199,18 @@ def test_a_changed_liking_and_someone_elses_stop_end_what_they_should(api: Memor
     assert "uses" not in {
         r["relation_type"] for r in unwrap(api.entity_query("Priya"))[0]["relations"]
     }
+
+
+def test_a_preference_turned_ends_the_one_it_ranked_above(api: MemoryAPI) -> None:
+    tabs = unwrap(api.fact_store("The user prefers tabs over spaces"))
+    spaces = unwrap(api.fact_store("The user prefers spaces now"))
+    assert unwrap(api.fact_get(tabs["uuid"]))["superseded_by"] == spaces["uuid"]
+    vim = unwrap(api.fact_store("We prefer Vim for quick edits"))
+    emacs = unwrap(api.fact_store("We prefer Emacs over Vim"))
+    assert unwrap(api.fact_get(vim["uuid"]))["superseded_by"] == emacs["uuid"]
+    hiking = unwrap(api.fact_store("I like hiking more than running"))
+    unwrap(api.fact_store("I dislike running"))  # agrees with it: nothing ends
+    assert unwrap(api.fact_get(hiking["uuid"]))["invalid_at"] is None
 
 
 def test_a_dated_fact_is_valid_from_the_date_it_reports(api: MemoryAPI, clock: FrozenClock) -> None:

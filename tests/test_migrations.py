@@ -50,7 +50,10 @@ def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
     db.close()
 
 
-def test_a_store_from_before_migration_8_has_its_claims_read_again(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [8, 9])
+def test_a_store_from_before_an_extractor_change_has_its_claims_read_again(
+    tmp_path: Path, version: int
+) -> None:
     # Facts linked under the older extractor are read again by the next consolidate.
     Database(tmp_path / "m.db").close()
     conn = sqlite3.connect(tmp_path / "m.db")
@@ -59,7 +62,7 @@ def test_a_store_from_before_migration_8_has_its_claims_read_again(tmp_path: Pat
         "updated_at, claims_read) VALUES ('f1', 'The user prefers tea', 'h', 'general', "
         "'manual', 0, 0, 1)"
     )
-    conn.execute("DELETE FROM schema_migrations WHERE version = 8")
+    conn.execute("DELETE FROM schema_migrations WHERE version = ?", (version,))
     conn.commit()
     conn.close()
     db = Database(tmp_path / "m.db")

@@ -156,13 +156,14 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
                 plans.append((old, later[0], f"{predicate} {later[1]}"))
     for key, stated in likings.items():
         for i, earlier in enumerate(stated):
-            # The next opposite statement about the same thing, by another fact, ends
-            # this one (as for functional claims above: a fact never ends itself).
+            # The next statement about the same thing that ends this one
+            # (temporal.OPPOSITE), by another fact (as for functional claims above: a
+            # fact never ends itself).
             turn = next(
                 (
                     n
                     for n in stated[i + 1 :]
-                    if n["predicate"] != earlier["predicate"] and n["id"] != earlier["id"]
+                    if earlier["predicate"] in OPPOSITE[n["predicate"]] and n["id"] != earlier["id"]
                 ),
                 None,
             )

@@ -94,6 +94,13 @@ _PREF_VERBS = re.compile(
     r"interested in|into)\s+",
     re.I,
 )
+# What a preference is preferred over ("prefer tabs over spaces"): another object.
+_COMPARED = re.compile(
+    r"\b(?:prefers?|likes?|loves?|enjoys?)\s+(?:\S+\s+){1,3}?"
+    r"(?:over|rather than|instead of|more than)\s+",
+    re.I,
+)
+_RANKED_BELOW = frozenset({"over", "rather than", "instead of", "more than"})
 _PRONOUNS = frozenset(
     "i it me you us him her them he she we they myself yourself yourselves himself herself "
     "itself ourselves themselves everything everyone everybody anything anyone something "
@@ -105,6 +112,11 @@ _NP_STOP = _PRONOUNS | frozenset(
     "each the a an this that these those his her their our my your its is are was were "
     # "I love how ...", "I like all of it": no object worth an entity
     "how what why where who which all most some any much many so too very just really".split()
+)
+# Words that end a preference's object: "I prefer spaces now", "I like Go a lot".
+_OBJECT_END = _NP_STOP | frozenset(
+    "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
+    "still though anyway more less better best first then also either these days a lot".split()
 )
 # A light verb alone ("I love having you here") names no preference.
 _LIGHT_GERUNDS = frozenset("having being doing making taking getting seeing going".split())
@@ -221,6 +233,7 @@ def find_mentions(sentence: str) -> list[Mention]:
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     # Found once: searching each token's prefix for a verb was quadratic in the length.
     objects_at = {m.end() for m in _PREF_VERBS.finditer(sentence)}
+    objects_at |= {m.end() for m in _COMPARED.finditer(sentence)}
     out: list[Mention] = []
     i = 0
     while i < len(toks):
@@ -300,7 +313,7 @@ def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mentio
     j = i
     while j < len(toks) and len(words) < 3:
         w = toks[j][0]
-        if not _PLAIN.fullmatch(w) or w.lower() in _NP_STOP:
+        if not _PLAIN.fullmatch(w) or w.lower() in _OBJECT_END:
             break
         if w.lower() in KNOWN:
             return None
@@ -438,12 +451,26 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
         verb = _trigger(sentence[: first.start].lower(), None, first)
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
             add(None, verb[0], first)
+    _ranked_below(sentence, ms, claims)
     _coordinate(sentence, ms, rels)
     _co_mention(ms, rels)
     claims.extend(
         Claim(r.head, r.type, r.tail) for r in rels if Claim(r.head, r.type, r.tail) not in claims
     )
     return rels, claims
+
+
+def _ranked_below(sentence: str, ms: list[Mention], claims: list[Claim]) -> None:
+    """ "Prefers X over Y" also claims that Y ranks below (a claim only, for
+    supersession: a later "prefers Y" ends it, as "prefers Y over X" ends "prefers X")."""
+    for a, b in zip(ms, ms[1:], strict=False):
+        if _between(sentence, a, b) not in _RANKED_BELOW:
+            continue
+        for c in list(claims):
+            if c.predicate == "prefers" and c.object == a.name:
+                below = Claim(c.subject, "ranks_below", b.name)
+                if below not in claims:
+                    claims.append(below)
 
 
 def _migration_subject(before: list[Mention]) -> Mention | None:

@@ -227,9 +227,15 @@ FUNCTIONAL = frozenset({"lives_in", "works_at", "reports_to"})
 # Statements that end an earlier "uses X".
 ENDS_USE = frozenset({"migrated_from", "stopped_using"})
 USE = frozenset({"uses", "migrated_to", "depends_on"})
-# A liking and a disliking of the same thing by the same subject: the later one holds.
-# (Two likings of different things both hold: "prefers tea" does not end "prefers Vim".)
-OPPOSITE = {"prefers": "dislikes", "dislikes": "prefers"}
+# Likings of one thing by one subject, and what each ends when it comes later: a
+# disliking or a "prefers X over <it>" ends a preference for it, a preference ends
+# either. (Two likings of different things both hold: "prefers tea" does not end
+# "prefers Vim"; "ranks_below" is a claim only, never a graph relation.)
+OPPOSITE: dict[str, frozenset[str]] = {
+    "prefers": frozenset({"dislikes", "ranks_below"}),
+    "dislikes": frozenset({"prefers"}),
+    "ranks_below": frozenset({"prefers"}),
+}
 
 
 # The claims stored for supersession (``fact_claims``).
@@ -246,11 +252,12 @@ def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
     whether they must have the same object (True) or another one (False); None if
     it ends nothing. "We migrated from X" or "we stopped using X" ends "we use X"; a
     new value of a functional predicate ("moved to Berlin") ends the old one; disliking
-    what one preferred (or the reverse) ends the preference."""
+    what one preferred, or preferring something over it, ends the preference, and
+    preferring it ends the disliking or the ranking below."""
     if new.predicate in ENDS_USE:
         return USE, True
     if new.predicate in OPPOSITE:
-        return frozenset({OPPOSITE[new.predicate]}), True
+        return OPPOSITE[new.predicate], True
     if new.predicate in FUNCTIONAL:
         return frozenset({new.predicate}), False
     return None

@@ -404,6 +404,13 @@ def _v8_reread_claims(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
 
 
+def _v9_reread_claims(conn: sqlite3.Connection) -> None:
+    """Every fact's claims are read again by the next consolidate: "prefers X over Y"
+    now also claims that Y ranks below (a later "prefers Y" ends it), and a
+    preference's object stops before "now", "these days", "a lot" ..."""
+    conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
+
+
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -415,6 +422,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (6, "write_path_indexes", _v6_write_path_indexes),
     (7, "fact_claims", _v7_fact_claims),
     (8, "reread_claims", _v8_reread_claims),
+    (9, "reread_preference_claims", _v9_reread_claims),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]
