@@ -166,6 +166,9 @@ def test_who_stopped_is_the_one_named() -> None:
     assert said.claims == [Claim("Priya", "stopped_using", "Vim")] and said.relations == []
     assert extract("Acme dropped Jira").claims == [Claim("Acme", "stopped_using", "Jira")]
     assert extract("We dropped Jira").claims == [Claim(None, "stopped_using", "Jira")]
+    # Whoever is named between the stopper and what stopped does not start using it.
+    told = extract("We told Acme we stopped using Jira")
+    assert told.claims == [Claim(None, "stopped_using", "Jira")] and told.relations == []
     # What an agent notes about "the user" is the user's side, as "we" and "I" are.
     assert extract("User prefers dark mode").claims == [Claim(None, "prefers", "dark mode")]
     assert not extract("User prefers dark mode").entities.get("User")

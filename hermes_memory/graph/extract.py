@@ -65,7 +65,7 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"prefers?|likes?|loves?|enjoys?|recommended|favou?rite", "prefers", False),
     (r"\bknows?\b|\bmet\b|friends? with|\bwith\b|\band\b", "knows", False),
 ]
-_NO_RELATION = re.compile(r"\b(over|than|instead of|versus|vs|not|never|no longer)\b")
+_NO_RELATION = re.compile(r"\b(over|than|instead of|versus|vs|not|never|no longer|stopped|quit)\b")
 _MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
     r"(?:\s+\S+){0,4}?\s+from\s*$"
