@@ -139,6 +139,9 @@ def test_evidence_gaps_name_what_is_missing(api: MemoryAPI) -> None:
     api.fact_store("Priya prefers MySQL for the ledger")
     gaps = unwrap(api.recall("ledger database preference"))[0]["evidence_gaps"]
     assert gaps[0].startswith("no memory mentions: database") and "preference" not in gaps[0]
+    # How the question hedges is not what it asks about; "may" can be the month.
+    hedged = unwrap(api.recall("What might Priya likely prefer for the ledger in May?"))
+    assert hedged[0]["evidence_gaps"][0] == "no memory mentions: may"
 
 
 def test_recall_reports_the_time_of_each_stage(api: MemoryAPI) -> None:

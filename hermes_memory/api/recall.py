@@ -347,11 +347,17 @@ def split_query(text: str, deep_chars: int) -> list[str]:
     return subs + [text] if subs else [text]
 
 
+# How a question hedges ("What might ...?") is not something it asks about. ("may" is
+# also a month, so it stays a word a memory can be missing.)
+_HEDGES = frozenset("might must maybe perhaps likely probably possibly shall".split())
+
+
 def evidence_gaps(query: str, results: list[dict[str, Any]]) -> list[str]:
     """What the query asks about that nothing returned mentions, or low confidence."""
     gaps = []
     text = " ".join(r["content"] for r in results)
-    missing = [t for t in query_terms(query) if len(t) > 2 and not words_present([t], text)]
+    asked = [t for t in query_terms(query) if len(t) > 2 and t not in _HEDGES]
+    missing = [t for t in asked if not words_present([t], text)]
     if missing:
         gaps.append("no memory mentions: " + ", ".join(missing[:8]))
     if not results:
