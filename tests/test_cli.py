@@ -51,6 +51,19 @@ def test_remember_then_facts(home: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert env["success"] and env["data"][0]["importance"] == 0.7
 
 
+def test_remember_says_what_the_new_fact_supersedes(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = call(home, capsys, "remember", "The user prefers tabs over spaces")
+    assert code == 0 and "supersedes" not in out
+    code, out, _ = call(home, capsys, "remember", "The user prefers spaces now")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("stored: ")
+    assert lines[1].startswith("  supersedes ") and lines[1].endswith(
+        ": The user prefers tabs over spaces"
+    )
+
+
 def test_errors_are_one_line_and_non_zero(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = call(home, capsys, "remember", "x", "--importance", "3")
     assert code == 1 and out == ""

@@ -64,7 +64,16 @@ def remember(
         source="user",
     )
     verb = "stored" if env["success"] and env["meta"].get("created") else "already known"
-    emit(ctx, env, lambda d: f"{verb}: {_fact_line(d)}")
+
+    def render(d: dict[str, Any]) -> str:
+        lines = [f"{verb}: {_fact_line(d)}"]
+        for old in env["meta"].get("graph", {}).get("superseded", []):
+            got = ctx.api().fact_get(old)
+            said = got["data"]["content"] if got["success"] else ""
+            lines.append(f"  supersedes {old[:8]}: {said}")
+        return "\n".join(lines)
+
+    emit(ctx, env, render)
 
 
 @cli.command()
