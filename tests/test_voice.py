@@ -75,6 +75,9 @@ def test_speakers_are_kept_per_owner_and_topped_up(api: MemoryAPI) -> None:
     assert api.episodes.speakers(api.owner) == {"ana", "ben", "cleo"}
     other = Owner(platform=api.owner.platform, agent=api.owner.agent, user_id="someone-else")
     assert api.episodes.speakers(other) == frozenset()
+    # The same user in another session can name the same people.
+    later = Owner(api.owner.platform, api.owner.agent, api.owner.user_id, session="next")
+    assert api.episodes.speakers(later) == {"ana", "ben", "cleo"}
 
 
 class RecordingEmbedder(HashingEmbedder):

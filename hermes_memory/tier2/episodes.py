@@ -34,7 +34,7 @@ class TurnInput:
 class EpisodeStore:
     def __init__(self, db: Database) -> None:
         self.db = db
-        # Per owner: the newest row id looked at, and the speakers seen up to it.
+        # Per user: the newest row id looked at, and the speakers seen up to it.
         self._speakers: dict[tuple[str, ...], tuple[int, frozenset[str]]] = {}
         self._speakers_lock = threading.Lock()
 
@@ -180,19 +180,20 @@ class EpisodeStore:
         return [r["uuid"] for r in rows]
 
     def speakers(self, owner: Owner) -> frozenset[str]:
-        """The speakers of the turns ``owner`` may see. Kept per owner and topped up
-        from the rows added since the last call, so a recall pays one index seek; a
+        """The speakers of the user's turns, in any of their sessions (who can be named
+        in a question). Kept per user and topped up from the rows added since the last
+        call, so a recall pays one index seek and a process reads the table once; a
         speaker whose turns were all deleted stays until the store is reopened."""
-        clause, params = owner.visible_clause(by_id=True)  # stay on the id range
-        key = tuple(params)
+        key = (owner.platform, owner.agent, owner.user_id)
         with self._speakers_lock, self.db.snapshot() as conn:
             seen, known = self._speakers.get(key, (0, frozenset()))
             newest = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM episodes").fetchone()[0])
             if newest > seen:
+                # Unary + keeps SQLite on the id range rather than an owner index.
                 rows = conn.execute(
-                    "SELECT DISTINCT speaker FROM episodes WHERE id > ? "
-                    f"AND deleted_at IS NULL AND {clause}",
-                    (seen, *params),
+                    "SELECT DISTINCT speaker FROM episodes WHERE id > ? AND deleted_at IS NULL "
+                    "AND +platform = ? AND +agent = ? AND +user_id = ?",
+                    (seen, *key),
                 ).fetchall()
                 known = known | {str(r[0]) for r in rows}
                 self._speakers[key] = (newest, known)
