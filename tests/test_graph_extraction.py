@@ -151,6 +151,7 @@ def test_a_preference_over_another_ranks_that_one_below() -> None:
     assert extract("I prefer spaces now").claims == [Claim(None, "prefers", "spaces")]
     assert extract("We prefer Emacs these days").claims == [Claim(None, "prefers", "Emacs")]
     assert extract("I like pottery a lot").claims == [Claim(None, "prefers", "pottery")]
+    assert extract("I love rainy days").claims == [Claim(None, "prefers", "rainy days")]
     # Which later statements end which: the preference turned, or a disliking.
     ranked = [Claim(None, "ranks_below", "spaces")]
     assert contradicts([Claim(None, "prefers", "spaces")], ranked) == ranked[0]

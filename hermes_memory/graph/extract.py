@@ -113,10 +113,11 @@ _NP_STOP = _PRONOUNS | frozenset(
     # "I love how ...", "I like all of it": no object worth an entity
     "how what why where who which all most some any much many so too very just really".split()
 )
-# Words that end a preference's object: "I prefer spaces now", "I like Go a lot".
+# Words that end a preference's object ("I prefer spaces now", "I like tea best";
+# "these days" and "a lot" end at their first word).
 _OBJECT_END = _NP_STOP | frozenset(
     "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
-    "still though anyway more less better best first then also either these days a lot".split()
+    "still though anyway more less better best then also either".split()
 )
 # A light verb alone ("I love having you here") names no preference.
 _LIGHT_GERUNDS = frozenset("having being doing making taking getting seeing going".split())
