@@ -18,7 +18,11 @@ def test_the_one_speaker_a_query_names() -> None:
     assert named_speaker("Would John enjoy a trek?", speakers) == "John"
     assert named_speaker("what did john say?", speakers) == "John"  # any case decides
     assert named_speaker("Where did Mary Ann go?", speakers) == "Mary Ann"
-    assert named_speaker("Where did Mary go?", speakers) is None  # not every name word
+    # A first name alone names the one speaker who has it.
+    assert named_speaker("Where did Mary go?", speakers) == "Mary Ann"
+    assert named_speaker("Where did Mary go?", [*speakers, "Mary Lou"]) is None
+    assert named_speaker("Where did Mary go?", [*speakers, "Mary"]) == "Mary"  # exactly her
+    assert named_speaker("Where did Ann go?", speakers) is None  # not a first name
     assert named_speaker("What do John and Maria both like?", speakers) is None
     assert named_speaker("What is the weather?", speakers) is None
     assert named_speaker("What does the user prefer?", speakers) == "user"
@@ -32,6 +36,8 @@ def test_a_query_in_the_speakers_own_voice() -> None:
     assert in_own_voice("What might John's next job be?", "John") == "What might my next job be?"
     assert in_own_voice("What is John\u2019s job?", "John") == "What is my job?"
     assert in_own_voice("Where did Mary  Ann go?", "Mary Ann") == "Where did I go?"
+    assert in_own_voice("Where did Mary go?", "Mary Ann") == "Where did I go?"
+    assert in_own_voice("Is Mary's flat near Ann's?", "Mary Ann") == "Is my flat near Ann's?"
     assert in_own_voice("What does the user prefer?", "user") == "What does I prefer?"
     assert in_own_voice("User likes what?", "user") == "I likes what?"
     # The name as written (or capitalised), never a word that merely spells it.
@@ -174,3 +180,24 @@ def test_the_voiced_query_leans_to_what_the_speaker_said_of_themselves() -> None
         mixed = blend(q, v, 0.3)
         # The line that answers pulls ahead of the pleasantry by more than it did.
         assert float(mixed @ own - mixed @ chat) > float(q @ own - q @ chat) + 0.01, question
+
+
+def test_a_first_name_alone_names_a_speaker_stored_by_full_name(
+    home: Path, clock: FrozenClock
+) -> None:
+    embedder = RecordingEmbedder()
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=embedder) as memory:
+        said = [
+            ("Ana Lima", "I volunteer at the animal shelter every weekend", "D1:1"),
+            ("Ben Cruz", "You are always so busy on weekends!", "D1:2"),
+        ]
+        unwrap(
+            memory.ingest_turns(
+                [{"speaker": s, "text": t, "session_id": "D1", "message_id": m} for s, t, m in said]
+            )
+        )
+        embedder.seen.clear()
+        results = unwrap(memory.recall("What does Ana do on weekends?", limit=2))
+    assert "What does I do on weekends?" in embedder.seen
+    ana = next(r for r in results if r["content"].startswith("Ana Lima:"))
+    assert "speaker" in ana["match_reasons"]  # the speaker boost reads names the same way

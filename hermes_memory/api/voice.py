@@ -20,10 +20,19 @@ from hermes_memory.tier2.fts import word_set
 
 
 def named_speaker(query: str, speakers: Iterable[str]) -> str | None:
-    """The one speaker whose every name word the query contains, or None (none, or
-    more than one: a question about two people has no single voice)."""
+    """The one speaker the query names, or None (none, or more than one: a question
+    about two people has no single voice). A speaker is named by every word of their
+    name, or by their first name alone when no other speaker has that first name
+    ("Priya" for "Priya Shah"), as the linker resolves a lone first name."""
     words = word_set(query)
-    named = {s for s in speakers if (parts := word_set(s)) and words >= parts}
+    everyone = {s for s in speakers if word_set(s)}
+    named = {s for s in everyone if words >= word_set(s)}
+    if not named:
+        firsts: dict[str, set[str]] = {}
+        for s in everyone:
+            firsts.setdefault(s.split()[0].casefold(), set()).add(s)
+        named = {s for s in everyone if len(s.split()) > 1 and s.split()[0].casefold() in words}
+        named = {s for s in named if len(firsts[s.split()[0].casefold()]) == 1}
     return named.pop() if len(named) == 1 else None
 
 
@@ -43,11 +52,13 @@ def in_own_voice(query: str, speaker: str) -> str | None:
     parts = speaker.split()
     if not parts:
         return None
-    name = r"\s+".join(f"[{re.escape(p[0] + p[0].upper())}]{re.escape(p[1:])}" for p in parts)
-    pattern = re.compile(rf"(?<!\w)(?:[Tt]he\s+)?{name}(?P<own>['\u2019]s)?(?!\w)")
-    if pattern.search(query) is None:
-        return None
-    return pattern.sub(lambda m: "my" if m.group("own") else "I", query)
+    # The whole name, else the first name alone ("Priya" for "Priya Shah").
+    for written in (parts, parts[:1]) if len(parts) > 1 else (parts,):
+        name = r"\s+".join(f"[{re.escape(p[0] + p[0].upper())}]{re.escape(p[1:])}" for p in written)
+        pattern = re.compile(rf"(?<!\w)(?:[Tt]he\s+)?{name}(?P<own>['\u2019]s)?(?!\w)")
+        if pattern.search(query) is not None:
+            return pattern.sub(lambda m: "my" if m.group("own") else "I", query)
+    return None
 
 
 def blend(question: np.ndarray, voiced: np.ndarray, weight: float) -> np.ndarray:
