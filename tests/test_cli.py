@@ -157,3 +157,8 @@ def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -
     assert code == 0 and "2/2 items indexed" in out
     code, _, err = call(home, capsys, "recall", "x", "--tiers", "tier9")
     assert code == 1 and "tiers" in err
+    call(home, capsys, "remember", "Deploys need a green build first")
+    code, out, _ = call(home, capsys, "recall", "deploys rollback plan", "--limit", "3")
+    gaps = [line for line in out.splitlines() if "gaps:" in line]
+    assert code == 0 and gaps == ["gaps: no memory mentions: rollback, plan"]  # once, last
+    assert out.splitlines()[-1] == gaps[0]

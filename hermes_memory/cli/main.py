@@ -279,8 +279,8 @@ def recall(ctx: Context, query: str, limit: int, tiers: str | None, scope: str |
                 f"recency {r['recency']:.2f}, importance {r['importance']:.2f}; "
                 f"reasons: {', '.join(r['match_reasons']) or '-'}"
             )
-            if r["evidence_gaps"]:
-                lines.append(f"   gaps: {'; '.join(r['evidence_gaps'])}")
+        if data[0]["evidence_gaps"]:  # the query's, the same on every result
+            lines.append(f"gaps: {'; '.join(data[0]['evidence_gaps'])}")
         return "\n".join(lines)
 
     emit(ctx, env, render)
