@@ -87,6 +87,7 @@ ORG_HEADS = frozenset(
     ["guild", "corp", "inc", "ltd", "gmbh", "labs", "university", "company", "foundation"]
 )
 COMPONENTS = frozenset(["gateway", "frontend", "backend", "scheduler", "monolith"])
+_HEADS = PROJECT_HEADS | ORG_HEADS
 _KEEP_HEAD = frozenset({"app", "bot", "site", "website"})
 # Where a preference's object can start: just past one of these verbs and its spaces.
 _PREF_VERBS = re.compile(
@@ -273,6 +274,10 @@ def _project(
 ) -> tuple[Mention, int] | None:
     word = toks[i][0]
     low = word.lower()
+    if low not in COMPONENTS and not any(
+        toks[j][0].lower() in _HEADS for j in range(i + 1, min(i + 3, len(toks)))
+    ):
+        return None  # no head noun in reach: most words, checked first for speed
     plain = _PLAIN.fullmatch(word) and low not in _NOT_NAMES
     if not plain and low not in COMPONENTS:
         return None
