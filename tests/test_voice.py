@@ -86,6 +86,12 @@ def test_speakers_are_kept_per_owner_and_topped_up(api: MemoryAPI) -> None:
     assert api.episodes.speakers(later) == {"ana", "ben", "cleo"}
 
 
+def _say(memory: MemoryAPI, said: list[tuple[str, str, str]]) -> None:
+    """Store (speaker, text, message id) turns of one session."""
+    turns = [{"speaker": s, "text": t, "session_id": "D1", "message_id": m} for s, t, m in said]
+    unwrap(memory.ingest_turns(turns))
+
+
 class RecordingEmbedder(HashingEmbedder):
     def __init__(self) -> None:
         super().__init__()
@@ -115,11 +121,7 @@ def test_recall_searches_with_the_named_speakers_voice(
             ("Ana", "I volunteer at the animal shelter every weekend", "D1:1"),
             ("Ben", "Ana, you are always so busy!", "D1:2"),
         ]
-        unwrap(
-            memory.ingest_turns(
-                [{"speaker": s, "text": t, "session_id": "D1", "message_id": m} for s, t, m in said]
-            )
-        )
+        _say(memory, said)
         assert memory.semantic is not None
         semantic = memory.semantic
         searched: list[np.ndarray] = []
@@ -191,11 +193,7 @@ def test_a_first_name_alone_names_a_speaker_stored_by_full_name(
             ("Ana Lima", "I volunteer at the animal shelter every weekend", "D1:1"),
             ("Ben Cruz", "You are always so busy on weekends!", "D1:2"),
         ]
-        unwrap(
-            memory.ingest_turns(
-                [{"speaker": s, "text": t, "session_id": "D1", "message_id": m} for s, t, m in said]
-            )
-        )
+        _say(memory, said)
         embedder.seen.clear()
         results = unwrap(memory.recall("What does Ana do on weekends?", limit=2))
     assert "What does I do on weekends?" in embedder.seen
