@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,9 +33,9 @@ class TurnInput:
 class EpisodeStore:
     def __init__(self, db: Database) -> None:
         self.db = db
-        # Per user: the newest row id looked at, and the speakers seen up to it.
+        # Per user: the newest row id looked at, and the speakers seen up to it (read
+        # and updated under the snapshot's database lock).
         self._speakers: dict[tuple[str, ...], tuple[int, frozenset[str]]] = {}
-        self._speakers_lock = threading.Lock()
 
     def add_many(
         self, owner: Owner, turns: list[TurnInput], *, now: float, actor: str
@@ -185,7 +184,7 @@ class EpisodeStore:
         call, so a recall pays one index seek and a process reads the table once; a
         speaker whose turns were all deleted stays until the store is reopened."""
         key = (owner.platform, owner.agent, owner.user_id)
-        with self._speakers_lock, self.db.snapshot() as conn:
+        with self.db.snapshot() as conn:
             seen, known = self._speakers.get(key, (0, frozenset()))
             newest = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM episodes").fetchone()[0])
             if newest > seen:
