@@ -397,17 +397,12 @@ def _v7_fact_claims(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE facts ADD COLUMN claims_read INTEGER NOT NULL DEFAULT 0")
 
 
-def _v8_reread_claims(conn: sqlite3.Connection) -> None:
-    """Every fact's claims are read again by the next consolidate: the extractor now
-    records likings and dislikings (either ends the other) and who stopped using
-    something ("Priya stopped using Vim" was stored as the user's own stop)."""
-    conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
-
-
-def _v9_reread_claims(conn: sqlite3.Connection) -> None:
-    """Every fact's claims are read again by the next consolidate: "prefers X over Y"
-    now also claims that Y ranks below (a later "prefers Y" ends it), and a
-    preference's object stops before "now", "these days", "a lot" ..."""
+def _reread_claims(conn: sqlite3.Connection) -> None:
+    """Every fact's claims are read again by the next consolidate, after an extractor
+    change to what they are. Migration 8: likings and dislikings are recorded (either
+    ends the other), and who stopped using something ("Priya stopped using Vim" was
+    stored as the user's own stop). Migration 9: "prefers X over Y" also claims that
+    Y ranks below, and a preference's object stops before "now", "a lot" ..."""
     conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
 
 
@@ -421,8 +416,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     (5, "imports", _v5_imports),
     (6, "write_path_indexes", _v6_write_path_indexes),
     (7, "fact_claims", _v7_fact_claims),
-    (8, "reread_claims", _v8_reread_claims),
-    (9, "reread_preference_claims", _v9_reread_claims),
+    (8, "reread_claims", _reread_claims),
+    (9, "reread_preference_claims", _reread_claims),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]
