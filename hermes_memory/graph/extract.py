@@ -95,13 +95,14 @@ _PREF_VERBS = re.compile(
     r"interested in|into)\s+",
     re.I,
 )
-# What a preference is preferred over ("prefer tabs over spaces"): another object.
+# The words between a preference and what it is preferred over ("tabs over spaces"),
+# and where that other object starts.
+_RANKED_BELOW = frozenset({"over", "rather than", "instead of", "more than"})
 _COMPARED = re.compile(
     r"\b(?:prefers?|likes?|loves?|enjoys?)\s+(?:\S+\s+){1,3}?"
-    r"(?:over|rather than|instead of|more than)\s+",
+    rf"(?:{'|'.join(sorted(_RANKED_BELOW))})\s+",
     re.I,
 )
-_RANKED_BELOW = frozenset({"over", "rather than", "instead of", "more than"})
 _PRONOUNS = frozenset(
     "i it me you us him her them he she we they myself yourself yourselves himself herself "
     "itself ourselves themselves everything everyone everybody anything anyone something "
