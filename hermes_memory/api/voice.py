@@ -11,6 +11,7 @@ with the two blended (docs/retrieval.md).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 import numpy as np
@@ -28,11 +29,10 @@ def named_speaker(query: str, speakers: Iterable[str]) -> str | None:
     everyone = {s for s in speakers if word_set(s)}
     named = {s for s in everyone if words >= word_set(s)}
     if not named:
-        firsts: dict[str, set[str]] = {}
-        for s in everyone:
-            firsts.setdefault(s.split()[0].casefold(), set()).add(s)
-        named = {s for s in everyone if len(s.split()) > 1 and s.split()[0].casefold() in words}
-        named = {s for s in named if len(firsts[s.split()[0].casefold()]) == 1}
+        first = {s: s.split()[0].casefold() for s in everyone}
+        shared = Counter(first.values())
+        named = {s for s in everyone if len(s.split()) > 1 and first[s] in words}
+        named = {s for s in named if shared[first[s]] == 1}
     return named.pop() if len(named) == 1 else None
 
 
