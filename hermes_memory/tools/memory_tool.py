@@ -311,6 +311,10 @@ def _check_args(spec: Action, args: Mapping[str, Any], max_limit: int) -> dict[s
     return out
 
 
+# A number as models write it in a string: at most 15 digits each side, no exponent.
+_DECIMAL = re.compile(r"-?\d{1,15}(\.\d{1,15})?")
+
+
 def _as_sent(p: Param, value: Any) -> Any:
     """What models often send for a typed argument, read as that type: a number
     written as a string ("3", "0.8"), or one string (or a comma list) for an array.
@@ -322,9 +326,6 @@ def _as_sent(p: Param, value: Any) -> Any:
     if isinstance(value, str) and p.type == "array":
         return [part.strip() for part in value.split(",") if part.strip()]
     return value
-
-
-_DECIMAL = re.compile(r"-?\d{1,15}(\.\d{1,15})?")
 
 
 def _type_problem(p: Param, value: Any) -> str | None:
