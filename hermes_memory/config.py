@@ -92,6 +92,13 @@ class RecallConfig(_Section):
     # A turn that ends with a question keeps this share of its similarity: it echoes
     # the query's words but holds no answer (chosen on LoCoMo conversations 0-2).
     question_factor: float = Field(0.8, ge=0.0, le=1.0)
+    # The assistant's turns keep this share of their similarity unless the question
+    # asks what the assistant said (api/adjust.py): in an agent's memory the person's
+    # own words carry their facts, instructions and decisions, while long answers
+    # match many questions on the topic's vocabulary. Stores without chat roles are
+    # unaffected. Chosen on BEAM conversations 1-6, checked on 7-12
+    # (docs/retrieval.md).
+    assistant_factor: float = Field(0.8, ge=0.0, le=1.0)
     # A turn with fewer content words than this keeps (words / short_turn_words) ** 0.3
     # of its similarity: "Wow, love it!" matches many questions and answers none
     # (chosen on LoCoMo conversations 0-2 from 8-12; 0 turns it off).
@@ -168,6 +175,9 @@ class Tier2Config(_Section):
     max_entities: int = Field(10_000, gt=0)
     auto_dedupe: bool = True
     max_content_chars: int = Field(20_000, gt=0)
+    # A conversation turn is kept whole up to this size (chunked for the vectors);
+    # the content limit above is for facts.
+    max_turn_chars: int = Field(500_000, gt=0)
     categories: tuple[str, ...] = DEFAULT_CATEGORIES
 
     @field_validator("categories")

@@ -34,6 +34,22 @@ def require_text(value: Any, field: str, *, max_chars: int, allow_empty: bool = 
     return value
 
 
+def clean_text(value: Any) -> Any:
+    """A string with what cannot be stored made harmless: lone surrogates become
+    U+FFFD and NUL bytes are dropped (a turn is kept rather than refused for them);
+    anything else is returned as it is, for ``require_text`` to judge."""
+    if not isinstance(value, str):
+        return value
+    if "\x00" in value:
+        value = value.replace("\x00", "")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        # Through UTF-16: a surrogate pair becomes its character, a lone one U+FFFD.
+        value = value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return value
+
+
 def require_unit(value: Any, field: str) -> float:
     """A finite number in [0, 1]."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -108,3 +124,21 @@ def require_metadata(value: Any) -> dict[str, Any]:
     if len(encoded) > 16_384:
         raise ValidationError("is larger than 16 KiB", field="metadata")
     return value
+
+
+def require_attachments(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A turn's ``metadata["attachments"]``, when given, is a list of mappings whose
+    ``caption`` and ``name`` are strings (what search reads of them)."""
+    items = metadata.get("attachments")
+    if items is None:
+        return metadata
+    field = "metadata.attachments"
+    if not isinstance(items, list):
+        raise ValidationError("must be a list of mappings", field=field)
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ValidationError("must be a mapping", field=f"{field}[{i}]")
+        for key in ("caption", "name"):
+            if key in item and not isinstance(item[key], str):
+                raise ValidationError("must be a string", field=f"{field}[{i}].{key}")
+    return metadata

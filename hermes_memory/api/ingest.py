@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import ValidationError
 from hermes_memory.tier2 import TurnInput
-from hermes_memory.validation import require_id, require_metadata, require_text
+from hermes_memory.validation import (
+    clean_text,
+    require_attachments,
+    require_id,
+    require_metadata,
+)
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -24,33 +29,43 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
         where = f"turns[{i}]" if len(turns) > 1 else "turn"
         if not isinstance(t, dict):
             raise ValidationError("must be a mapping", field=where)
-        # A turn is what was said: stored losslessly, injection-looking text flagged
-        # (never refused); secrets still follow the configured policy.
-        text, flags = api._screen(t.get("text"), "text", injection="flag")
+        # A turn is what was said: kept whole (invalid code points replaced),
+        # injection-looking text flagged and secrets redacted, never refused: refusing
+        # would lose the rest of the turn, and the conversation around a pasted config.
+        text, flags = api._screen(
+            clean_text(t.get("text")),
+            "text",
+            injection="flag",
+            secrets="redact",
+            max_chars=api.config.tier2.max_turn_chars,
+        )
+        # The speaker's name is shown beside the text wherever the turn goes (prefetch,
+        # recall), so it passes the same guard.
+        speaker, speaker_flags = api._screen(
+            clean_text(t.get("speaker")), "speaker", injection="flag", secrets="redact",
+            max_chars=200,
+        )  # fmt: skip
+        flags += [f"speaker:{f}" for f in speaker_flags]
         ts = t.get("timestamp")
         inputs.append(
             TurnInput(
-                speaker=require_text(t.get("speaker"), "speaker", max_chars=200),
+                speaker=speaker,
                 text=text,
                 session_id=require_id(t.get("session_id"), "session_id"),
                 message_id=require_id(t.get("message_id"), "message_id"),
                 timestamp=now if ts is None else parse_time(ts, "timestamp"),
-                metadata=require_metadata(t.get("metadata")),
+                metadata=require_attachments(require_metadata(t.get("metadata"))),
                 flags=tuple(flags),
             )
         )
+    # What each turn says is read before the write transaction: the lock is held for
+    # the inserts alone, however long the messages are.
+    readings = [api._read(t.text, t.timestamp, speaker=t.speaker) for t in inputs]
     entities: list[str] = []
     with api.db.transaction():
         stored = api.episodes.add_many(api.owner, inputs, now=now, actor=api.actor)
-        for episode, created in stored:
+        for (episode, created), reading in zip(stored, readings, strict=True):
             if created:
-                links = api._link(
-                    "episode",
-                    episode.rowid,
-                    episode.uuid,
-                    episode.text,
-                    episode.timestamp,
-                    speaker=episode.speaker,
-                )
+                links = api._link("episode", episode.rowid, episode.uuid, episode.text, reading)
                 entities.extend(links.new_entity_uuids if links else [])
     return stored, entities

@@ -22,7 +22,7 @@ from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import DerivedTierError, NotFoundError, ValidationError
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
-from hermes_memory.graph.linker import Linker, LinkReport
+from hermes_memory.graph.linker import Linker, LinkReport, Reading, read
 from hermes_memory.graph.temporal import event_time
 from hermes_memory.tier1 import CuratedStore
 from hermes_memory.tier2 import (
@@ -195,6 +195,7 @@ class MemoryAPI:
             text, flags = self._screen(content, "content")
             now = self.clock()
             valid = optional_time(valid_at, "valid_at")
+            reading = self._read(text, now)  # before the write lock, not under it
             with self.db.transaction():  # the fact and what it links are one write
                 fact, created = self.facts.store(
                     self.owner,
@@ -214,7 +215,9 @@ class MemoryAPI:
                     metadata=require_metadata(metadata),
                     evidence_episodes=require_id_list(evidence_ids, "evidence_ids"),
                 )
-                links = self._link("fact", fact.rowid, fact.uuid, text, now) if created else None
+                links = (
+                    self._link("fact", fact.rowid, fact.uuid, text, reading) if created else None
+                )
             new_entities = links.new_entity_uuids if links else []
             return fact.to_dict(), {
                 "created": created,
@@ -372,17 +375,17 @@ class MemoryAPI:
 
         return run("tier2", ["tier2"], work)
 
-    def _link(
-        self,
-        kind: str,
-        row_id: int,
-        uuid: str,
-        text: str,
-        written_at: float,
-        *,
-        speaker: str | None = None,
-    ) -> LinkReport | None:
+    def _read(self, text: str, written_at: float, *, speaker: str | None = None) -> Reading | None:
+        """What ``text`` says for the graph (None: the graph is off); pure, so callers
+        do it before their write transaction."""
         if self.linker is None:
+            return None
+        return read(text, written_at, speaker=speaker)
+
+    def _link(
+        self, kind: str, row_id: int, uuid: str, text: str, reading: Reading | None
+    ) -> LinkReport | None:
+        if self.linker is None or reading is None:
             return None
         return self.linker.link(
             self.owner,
@@ -390,10 +393,9 @@ class MemoryAPI:
             row_id=row_id,
             item_uuid=uuid,
             text=text,
-            written_at=written_at,
+            reading=reading,
             now=self.clock(),
             actor=self.actor,
-            speaker=speaker,
         )
 
     # -- tier 2: entities and relations -------------------------------------------------------
@@ -639,12 +641,19 @@ class MemoryAPI:
 
     # -- internals -------------------------------------------------------------------------
     def _screen(
-        self, value: Any, field: str, *, injection: str | None = None
+        self,
+        value: Any,
+        field: str,
+        *,
+        injection: str | None = None,
+        secrets: str | None = None,
+        max_chars: int | None = None,
     ) -> tuple[str, list[str]]:
-        text = require_text(value, field, max_chars=self.config.tier2.max_content_chars)
+        limit = max_chars or self.config.tier2.max_content_chars
+        text = require_text(value, field, max_chars=limit)
         return guard.screen(
             text,
             field=field,
-            secrets=self.config.security.secrets,
+            secrets=secrets or self.config.security.secrets,
             injection=injection or self.config.security.injection,
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from hermes_memory.graph.gazetteer import AMBIGUOUS, KNOWN, LONGEST
 
@@ -165,6 +166,7 @@ _ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|f
 _PLACE_CONTEXT = re.compile(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
 )
+_CONTEXT_CHARS = 120
 _TOKEN = re.compile(r"[A-Za-z0-9][\w.+#-]*[\w+#]|[A-Za-z0-9]|'s\b|[^\w\s]")
 _VERSION = re.compile(r"\b\d+(\.\d+)*\b")
 
@@ -211,6 +213,14 @@ class Extraction:
         return out
 
 
+# Bounds that keep extraction linear in the text: a message is linked to at most
+# MAX_ENTITIES distinct names, and relations are read among the first
+# MAX_RELATED_MENTIONS names of a sentence (a sentence naming more is a list, whose
+# pairs state nothing; without the cap a 150-name message took ~60 s).
+MAX_ENTITIES = 48
+MAX_MENTIONS = 256
+MAX_RELATED_MENTIONS = 12
+
 _PLAIN = re.compile(r"[A-Za-z][\w-]*")
 _CAPITALISED = re.compile(r"[A-Z][a-z]+(-[A-Z][a-z]+)?|[A-Z]{2,5}")
 
@@ -218,20 +228,41 @@ _CAPITALISED = re.compile(r"[A-Z][a-z]+(-[A-Z][a-z]+)?|[A-Z]{2,5}")
 def extract(text: str) -> Extraction:
     """Entities, relations and claims of ``text`` (one or more sentences)."""
     out = Extraction()
+    names: set[str] = set()
+    seen_rels: set[Relation] = set()
+    seen_claims: set[Claim] = set()
     for sentence in _sentences(text):
-        mentions = find_mentions(sentence)
-        out.mentions.extend(mentions)
-        rels, claims = _relations(sentence, mentions)
-        out.relations.extend(r for r in rels if r not in out.relations)
-        out.claims.extend(c for c in claims if c not in out.claims)
+        room = MAX_MENTIONS - len(out.mentions)
+        if room <= 0:
+            break
+        kept = []
+        for m in find_mentions(sentence, limit=room):
+            if m.name in names or len(names) < MAX_ENTITIES:
+                names.add(m.name)
+                kept.append(m)
+        out.mentions.extend(kept)
+        rels, claims = _relations(sentence, kept[:MAX_RELATED_MENTIONS])
+        _append_new(out.relations, rels, seen_rels)
+        _append_new(out.claims, claims, seen_claims)
     return out
+
+
+T = TypeVar("T")
+
+
+def _append_new(out: list[T], items: list[T], seen: set[T]) -> None:
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
 
 
 def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
 
 
-def find_mentions(sentence: str) -> list[Mention]:
+def find_mentions(sentence: str, limit: int | None = None) -> list[Mention]:
+    """The names in ``sentence``, in order (at most ``limit``)."""
     table = KNOWN
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     # Found once: searching each token's prefix for a verb was quadratic in the length.
@@ -251,6 +282,8 @@ def find_mentions(sentence: str) -> list[Mention]:
             continue
         mention, i = found
         out.append(mention)
+        if limit is not None and len(out) >= limit:
+            break
     return out
 
 
@@ -346,8 +379,11 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
     if not words:
         return None
     name = " ".join(w for w, _, _ in words)
-    before = sentence[: words[0][1]]
-    opens = not before.strip() and len(words) == 1
+    start = words[0][1]
+    # The words just before a name tell its kind; a bounded window keeps a long
+    # sentence of many names linear instead of re-reading its whole prefix each time.
+    before = sentence[max(0, start - _CONTEXT_CHARS) : start]
+    opens = len(before) == start and not before.strip() and len(words) == 1
     if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     if _PLACE_CONTEXT.search(before.lower()) and not re.search(r"\b(with|for)\s+$", before):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.graph.extract import ROLES, Extraction, Mention, extract
-from hermes_memory.graph.temporal import ended_by, recorded, resolve_dates
+from hermes_memory.graph.temporal import DateMention, ended_by, recorded, resolve_dates
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name
@@ -46,6 +46,26 @@ class LinkReport:
         }
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What a text says, worked out before the write transaction that records it: the
+    extraction and the date expressions are pure and can take milliseconds on a long
+    message, which must not be spent holding the database's write lock."""
+
+    extraction: Extraction
+    dates: list[DateMention]
+
+
+def read(text: str, written_at: float, *, speaker: str | None = None) -> Reading:
+    """Entities, relations, claims and dates of ``text``. A turn's speaker, when it is a
+    person's name, is one of the people it mentions."""
+    found = extract(text)
+    if speaker and _PERSON_NAME.match(speaker) and speaker.casefold() not in ROLES:
+        who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
+        found.mentions.insert(0, who)
+    return Reading(found, resolve_dates(text, written_at))
+
+
 class Linker:
     def __init__(self, db: Database, entities: EntityStore) -> None:
         self.db = db
@@ -59,17 +79,13 @@ class Linker:
         row_id: int,
         item_uuid: str,
         text: str,
-        written_at: float,
+        reading: Reading,
         now: float,
         actor: str,
-        speaker: str | None = None,
     ) -> LinkReport:
-        """Record what ``text`` (the fact or turn ``item_uuid``) says; one transaction.
-        A turn's speaker, when it is a person's name, is one of the people it mentions."""
-        found = extract(text)
-        if speaker and _PERSON_NAME.match(speaker) and speaker.casefold() not in ROLES:
-            who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
-            found.mentions.insert(0, who)
+        """Record what ``text`` (the fact or turn ``item_uuid``) says, as ``reading``
+        (``read``, done before the caller's transaction) found it; one transaction."""
+        found = reading.extraction
         report = LinkReport()
         with self.db.transaction() as conn:
             ids: dict[str, Entity] = {}  # mention name -> the entity it resolved to
@@ -122,7 +138,7 @@ class Linker:
                         (item_uuid, rel_uuid, owner.session),
                     )
                 report.relations.append(f"{r.head} {r.type} {r.tail}")
-            for d in resolve_dates(text, written_at):
+            for d in reading.dates:
                 self._timeline(conn, owner, d.phrase, d.timestamp, text, kind, item_uuid, ids, now)
                 report.dates.append(d.phrase)
             if kind == "fact":

@@ -31,6 +31,9 @@ log = logging.getLogger("hermes_memory.hermes")
 
 NAME = "hermes_memory"
 _DRAIN_ON_SHUTDOWN_S = 20.0
+_REFUSALS = frozenset({"invalid_argument", "content_refused"})
+# Turns kept in memory while the database is busy, to be stored with the next turn.
+_MAX_PENDING_TURNS = 256
 
 
 class HermesMemoryProvider(MemoryProvider):
@@ -46,6 +49,7 @@ class HermesMemoryProvider(MemoryProvider):
         self._speaker = "user"
         self._snapshot: frozenset[str] = frozenset()
         self._turn = 0
+        self._pending: list[dict[str, Any]] = []  # turns not yet stored (busy database)
 
     # -- identity and availability --------------------------------------------------------
     @property
@@ -103,6 +107,8 @@ class HermesMemoryProvider(MemoryProvider):
         api = self._api
         if api is None:
             return
+        if self._pending:
+            self._store([])  # a last try for turns a busy database turned away
         self._flush(_DRAIN_ON_SHUTDOWN_S)
         with self._lock:
             api.close()
@@ -152,15 +158,43 @@ class HermesMemoryProvider(MemoryProvider):
         ]  # fmt: skip
         if not turns:
             return
+        self._store(turns)
+
+    def _store(self, turns: list[dict[str, Any]]) -> None:
+        """Store ``turns`` with the ones kept from earlier failures first. A busy
+        database keeps them all for the next turn (their message ids make the retry
+        idempotent); a turn the API refuses is logged and the others still go in."""
+        api = self._api
+        if api is None:
+            return
+        batch = self._pending + turns
+        self._pending = []
         try:
             with self._lock:
-                env = api.ingest_turns(turns, embed=False)
-            if not env["success"]:
-                log.warning("hermes_memory: turn not stored: %s", env["error"])
-                return
-            self._index(env["data"])
-        except Exception as exc:
+                env = api.ingest_turns(batch, embed=False)
+                refused = env["meta"].get("error_detail", {}).get("code") in _REFUSALS
+                if not env["success"] and refused:
+                    # One side refused must not drop the other: store them one by one.
+                    stored: list[str] = []
+                    for turn in batch:
+                        one = api.ingest_turns([turn], embed=False)
+                        if one["success"]:
+                            stored.extend(one["data"])
+                        else:
+                            log.warning("hermes_memory: turn not stored: %s", one["error"])
+                    env = {"success": True, "data": stored}
+        except Exception as exc:  # memory must never break a turn
             log.warning("hermes_memory: sync_turn failed: %s", exc)
+            env = {"success": False, "error": str(exc), "meta": {}}
+        if not env["success"]:
+            self._pending = batch[-_MAX_PENDING_TURNS:]
+            log.warning(
+                "hermes_memory: %d turn(s) kept for the next try: %s",
+                len(self._pending),
+                env["error"],
+            )
+            return
+        self._index(env["data"])
 
     def _index(self, uuids: list[str]) -> None:
         """Embed stored turns once the model is ready; left queued for the embed job

@@ -151,7 +151,14 @@ class Database:
                     self._depth -= 1
                 return
             if self._depth == 0:
-                self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+                try:
+                    self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+                except sqlite3.Error as exc:
+                    raise StorageError(
+                        f"database busy: another writer held it past the retry budget ({exc})",
+                        path=str(self.path),
+                        busy=True,
+                    ) from None
                 self._depth = 1
                 try:
                     yield self._conn

@@ -1,0 +1,163 @@
+"""What one user sends cannot hold the write lock for long, a busy database is a clear
+error, and a turn that could not be stored is kept, never lost."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermes_memory import MemoryAPI, load_config
+from hermes_memory.errors import StorageError
+from hermes_memory.graph import extract as extract_module
+from hermes_memory.graph import linker as linker_module
+from hermes_memory.tier2.db import Database
+from hermes_memory.tier3.embedder import HashingEmbedder
+
+FIRST = "Alice Bob Carol Dmitri Elena Farid Grace Hiro Ines Jonas Kavya Liam Mei Nadia".split()
+LAST = "Smith Jones Brown Garcia Miller Davis Wilson Moore Taylor Anderson Thomas".split()
+NAMES = [f"{f} {lname}" for f in FIRST for lname in LAST][:150]
+
+
+def hostile_messages() -> list[str]:
+    """Messages a gateway may see: long lists of names, in one sentence or many."""
+    return [
+        ", ".join(NAMES) + " met at Acme.",
+        " and ".join(NAMES) + " work at Google and use PostgreSQL.",
+        ". ".join(f"{n} uses PostgreSQL and works at Spotify" for n in NAMES) + ".",
+        ("Alice " * 3000).strip(),
+    ]
+
+
+def test_a_message_of_many_names_links_a_bounded_graph(
+    tmp_path: Path, figures: dict[str, Any]
+) -> None:
+    with MemoryAPI(load_config(tmp_path, env={}), embedder=HashingEmbedder(64)) as api:
+        for i, text in enumerate(hostile_messages()):
+            api.ingest_turn("user", text, session_id="s", message_id=str(i))
+        entities = api.db.scalar("SELECT COUNT(*) FROM entities")
+        relations = api.db.scalar("SELECT COUNT(*) FROM relations")
+    # Before the bounds, the first message alone linked 150 people and 11,175 "knows"
+    # relations (one per pair), inside the write transaction.
+    assert entities <= len(hostile_messages()) * extract_module.MAX_ENTITIES
+    assert relations <= 400
+    figures.setdefault("availability", {})["hostile_name_lists"] = {
+        "messages": len(hostile_messages()),
+        "names": len(NAMES),
+        "entities": entities,
+        "relations": relations,
+    }
+
+
+def test_extraction_never_runs_inside_the_write_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+    with MemoryAPI(load_config(tmp_path, env={}), embedder=HashingEmbedder(64)) as api:
+        real = linker_module.extract
+
+        def watched(text: str) -> Any:
+            seen.append(api.db._conn.in_transaction)
+            return real(text)
+
+        monkeypatch.setattr(linker_module, "extract", watched)
+        api.ingest_turn("user", "Priya moved to Berlin and works at Spotify.",
+                        session_id="s", message_id="1")  # fmt: skip
+        api.ingest_turns(
+            [{"speaker": "user", "text": "We use PostgreSQL.", "session_id": "s",
+              "message_id": "2"}]
+        )  # fmt: skip
+        api.fact_store("The payments service depends on Kafka", category="project")
+    assert seen == [False, False, False]
+
+
+def test_a_busy_database_is_a_storage_error_not_a_raw_one(tmp_path: Path) -> None:
+    path = tmp_path / "busy.db"
+    db = Database(path, busy_timeout_ms=20)
+    with db.transaction() as conn:
+        conn.execute("CREATE TABLE t (x)")
+    other = sqlite3.connect(path, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StorageError, match="database busy") as caught, db.transaction():
+            pass
+        assert caught.value.context.get("busy") is True
+    finally:
+        other.rollback()
+        other.close()
+    with db.transaction() as conn:  # usable again once the other writer is done
+        conn.execute("INSERT INTO t VALUES (1)")
+    db.close()
+
+
+def test_the_provider_keeps_turns_a_busy_database_turned_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("agent.memory_provider")
+    from hermes_memory.hermes.provider import HermesMemoryProvider
+
+    monkeypatch.setenv("HERMES_MEMORY_TIER2__BUSY_TIMEOUT_MS", "20")
+    provider = HermesMemoryProvider(
+        api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=HashingEmbedder(64), **kw)
+    )
+    provider.initialize("chat-1", hermes_home=str(tmp_path), platform="cli")
+    api = provider._api
+    assert api is not None
+    other = sqlite3.connect(api.config.db_path, timeout=0)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        provider.sync_turn("We deploy on Fly.io", "Noted.", session_id="chat-1")
+    finally:
+        other.rollback()
+        other.close()
+    assert api.db.scalar("SELECT COUNT(*) FROM episodes") == 0
+    provider.sync_turn("Our database is Postgres", "Good to know.", session_id="chat-1")
+    texts = {r["text"] for r in api.db.query("SELECT text FROM episodes")}
+    assert texts == {"We deploy on Fly.io", "Noted.", "Our database is Postgres",
+                     "Good to know."}  # fmt: skip
+    provider.shutdown()
+
+
+def test_one_side_refused_does_not_drop_the_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("agent.memory_provider")
+    from hermes_memory.hermes.provider import HermesMemoryProvider
+
+    provider = HermesMemoryProvider(
+        api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=HashingEmbedder(64), **kw)
+    )
+    provider.initialize("chat-1", hermes_home=str(tmp_path), platform="cli")
+    api = provider._api
+    assert api is not None
+    huge = "word " * (api.config.tier2.max_turn_chars // 5 + 10)
+    provider.sync_turn(huge, "That is a lot of words.", session_id="chat-1")
+    assert [r["text"] for r in api.db.query("SELECT text FROM episodes")] == [
+        "That is a lot of words."
+    ]
+    provider.shutdown()
+
+
+def test_long_turns_and_invalid_code_points_are_kept(tmp_path: Path) -> None:
+    with MemoryAPI(load_config(tmp_path, env={}), embedder=HashingEmbedder(64)) as api:
+        long = "The deploy log follows. " + "step ok; " * 4000  # 40k chars, past the fact limit
+        assert len(long) > api.config.tier2.max_content_chars
+        api.ingest_turn("user", long, session_id="s", message_id="1")
+        api.ingest_turn("user", "broken \ud800 surrogate and a NUL\x00", session_id="s",
+                        message_id="2")  # fmt: skip
+        texts = [r["text"] for r in api.db.query("SELECT text FROM episodes ORDER BY id")]
+    assert texts[0] == long.strip()
+    assert texts[1] == "broken \ufffd surrogate and a NUL"
+
+
+def test_extraction_bounds_hold_on_hostile_messages() -> None:
+    """Speed is measured by benchmarks/extraction.py; here, the bounds that make it
+    linear: distinct names, mentions, and relations read among a sentence's names."""
+    for text in hostile_messages():
+        found = extract_module.extract(text)
+        assert len({m.name for m in found.mentions}) <= extract_module.MAX_ENTITIES
+        assert len(found.mentions) <= extract_module.MAX_MENTIONS
+        pairs = extract_module.MAX_RELATED_MENTIONS**2
+        assert len(found.relations) <= pairs * (text.count(".") + 1)
