@@ -8,10 +8,11 @@
 
 Reads ../shared/data/locomo/locomo_dev.json (CC BY-NC; never copied into the
 project). Each conversation gets a fresh profile; every turn goes in through
-``ingest_turns`` with its session's date as the timestamp and its image caption
-kept with the text; each question goes through ``recall`` with the clock set just
-after the last session. Recall@k = share of a question's evidence turns in the top
-k; hit@k = share of questions with any evidence turn in the top k.
+``ingest_turns`` with its session's date as the timestamp and its shared image as
+an attachment (the caption in its metadata); each question goes through ``recall``
+with the clock set just after the last session. Recall@k = share of a question's
+evidence turns in the top k; hit@k = share of questions with any evidence turn in the
+top k.
 """
 
 from __future__ import annotations
@@ -55,16 +56,17 @@ def turns_of(conv: dict[str, Any]) -> tuple[list[dict[str, Any]], float]:
         start = session_time(conv[f"session_{n}_date_time"])
         last = max(last, start)
         for i, t in enumerate(conv[f"session_{n}"]):
-            text = t["text"]
-            if t.get("blip_caption"):
-                text += f" [shares an image: {t['blip_caption']}]"
+            # A shared image is the turn's attachment, its caption what search reads.
+            caption = t.get("blip_caption")
+            shared = [{"type": "image", "caption": caption}] if caption else []
             turns.append(
                 {
                     "speaker": t["speaker"],
-                    "text": text,
+                    "text": t["text"],
                     "session_id": f"session_{n}",
                     "message_id": t["dia_id"],
                     "timestamp": start + i,
+                    "metadata": {"attachments": shared} if shared else None,
                 }
             )
         n += 1

@@ -586,7 +586,7 @@ def test_a_turn_of_few_content_words_keeps_less_of_its_similarity() -> None:
         return Candidate(key, f"ann: {text}", "tier2", "episode", 0.0, 0.5, speaker="ann")
 
     pool = {
-        "short": turn("short", "Wow, love it! [shares an image: a photo of a big red bowl]"),
+        "short": turn("short", "Wow, love it!"),
         "full": turn(
             "full",
             "I signed up for a pottery class downtown with my sister, "

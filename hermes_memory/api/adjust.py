@@ -3,10 +3,12 @@ candidates for one reason, and tags the ones it raised (``match_reasons``)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from hermes_memory.api.candidates import TRAILING_NOTE, Candidate
+from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
+from hermes_memory.graph.extract import ROLES
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -75,13 +77,31 @@ def prefer_valid(
 
 def discount_questions(pool: dict[str, Candidate], fused: dict[str, float], factor: float) -> None:
     """A turn that ends asking something repeats the question's words without holding
-    the answer: it keeps ``factor`` of its similarity (its reply has already shared
-    its context, _share_context)."""
+    the answer: it keeps ``factor`` of its similarity, in the measure the question is
+    the turn ("Where did you go?" all of it; a long request that states its context
+    and ends "can you help?" hardly any). Its reply has already shared its context."""
     if factor >= 1:
         return
     for key, cand in pool.items():
-        if cand.speaker is not None and asks(cand.content):
-            fused[key] *= factor
+        if cand.speaker is not None:
+            share = question_share(cand.said)
+            if share > 0:
+                fused[key] *= 1 - (1 - factor) * share
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def question_share(text: str) -> float:
+    """The share of ``text``'s words in the question it ends with (0: it ends
+    otherwise)."""
+    text = text.rstrip()
+    if not text.endswith("?"):
+        return 0.0
+    total = len(text.split())
+    parts = _SENTENCE_END.split(text)
+    asked = len(parts[-1].split()) if parts else total
+    return min(asked / total, 1.0) if total else 0.0
 
 
 def discount_short_turns(
@@ -95,13 +115,9 @@ def discount_short_turns(
     for key, cand in pool.items():
         if cand.speaker is None or fused[key] < floor:
             continue
-        words = len(cand.spoken_terms)
+        words = len(cand.terms)
         if words < enough:
             fused[key] *= (max(words, 1) / enough) ** SHORT_TURN_EXPONENT
-
-
-def asks(text: str) -> bool:
-    return TRAILING_NOTE.sub("", text).rstrip().endswith("?")
 
 
 def favour_named_speaker(
@@ -109,16 +125,50 @@ def favour_named_speaker(
 ) -> None:
     """A question about one person ("what has John done?") is answered by what that
     person said more often than by what was said to them: when the query names
-    exactly one of the candidates' speakers, that speaker's turns gain ``boost``."""
+    exactly one of the candidates' speakers, that speaker's turns gain ``boost``.
+    Chat roles are not people the query can name: "add a user table" is about no
+    one's turns."""
     if boost <= 0:
         return
-    named = named_speaker(query, {c.speaker for c in pool.values() if c.speaker})
+    people = {c.speaker for c in pool.values() if c.speaker and not is_role(c.speaker)}
+    named = named_speaker(query, people)
     if named is None:
         return
     for key, cand in pool.items():
         if cand.speaker == named:
             fused[key] *= 1 + boost
             cand.extra.append("speaker")
+
+
+# A question about what the assistant said earlier ("what did you recommend?"), as
+# opposed to one asking it for something now ("what would you suggest?").
+_ASKS_ASSISTANT = re.compile(
+    r"\b(?:did|had|have) you\b|\byou(?:'ve)? (?:said|told|recommended|suggested|"
+    r"mentioned|proposed|advised|gave|showed|explained|wrote|described|outlined)\b|"
+    r"\byour (?:suggestion|recommendation|advice|answer|explanation|example)s?\b",
+    re.IGNORECASE,
+)
+ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot", "agent"})
+
+
+def weigh_assistant_turns(
+    query: str, pool: dict[str, Candidate], fused: dict[str, float], factor: float
+) -> None:
+    """In a conversation with an assistant, the memory of the person is what they
+    said: their requests, facts, instructions and decisions. The assistant's long
+    answers elaborate on them in the topic's own words, so they match many
+    questions; they keep ``factor`` of their similarity, unless the question asks
+    what the assistant said ("how did you recommend ...?"). Stores of people talking
+    by name have no assistant turns, and nothing changes there."""
+    if factor >= 1 or _ASKS_ASSISTANT.search(query):
+        return
+    for key, cand in pool.items():
+        if cand.speaker is not None and cand.speaker.casefold() in ASSISTANT_ROLES:
+            fused[key] *= factor
+
+
+def is_role(speaker: str) -> bool:
+    return speaker.casefold() in ROLES
 
 
 def favour_window(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -11,8 +10,6 @@ from hermes_memory.tier2.fts import query_terms
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
-
-TRAILING_NOTE = re.compile(r"\s*\[[^\]]*\]\s*$")  # "[shares an image: ...]" and the like
 
 
 @dataclass
@@ -43,11 +40,6 @@ class Candidate:
     def terms(self) -> list[str]:
         """The content words of ``said`` (fts.query_terms), worked out once a recall."""
         return query_terms(self.said)
-
-    @functools.cached_property
-    def spoken_terms(self) -> list[str]:
-        """``terms`` without a trailing note ("[shares an image: ...]")."""
-        return query_terms(TRAILING_NOTE.sub("", self.said))
 
 
 def known_at(cand: Candidate, when: float) -> bool:

@@ -206,6 +206,7 @@ def _ranked(
     adjust.discount_questions(pool, fused, cfg.question_factor)
     adjust.discount_short_turns(pool, fused, cfg.short_turn_words, cfg.min_similarity)
     adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)
+    adjust.weigh_assistant_turns(query, pool, fused, cfg.assistant_factor)
     adjust.favour_window(window, pool, fused, cfg.time_boost)
     # Never surface an unrelated match, nor a clearly weaker one above a stronger one,
     # on recency or importance alone (scoring.rank_in_bands).

@@ -30,6 +30,18 @@ class TurnInput:
     flags: tuple[str, ...] = ()
 
 
+def attachment_text(metadata: dict[str, Any]) -> str:
+    """The searchable text of a turn's attachments: their captions (or names), in
+    order. ``metadata["attachments"]`` is a list of mappings, checked at the API."""
+    parts = []
+    for item in metadata.get("attachments") or ():
+        for key in ("caption", "name"):
+            if isinstance(item.get(key), str) and item[key].strip():
+                parts.append(item[key].strip())
+                break
+    return "; ".join(parts)
+
+
 class EpisodeStore:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -59,8 +71,8 @@ class EpisodeStore:
                 cur = conn.execute(
                     """INSERT INTO episodes(uuid, session_id, message_id, speaker, text,
                            content_hash, timestamp, platform, agent, user_id, session_key,
-                           created_at, flags, metadata)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                           created_at, flags, metadata, attachments)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                     (
                         uid,
                         t.session_id,
@@ -73,6 +85,7 @@ class EpisodeStore:
                         now,
                         json.dumps(list(t.flags)),
                         json.dumps(t.metadata),
+                        attachment_text(t.metadata),
                     ),
                 )
                 journal.audit(

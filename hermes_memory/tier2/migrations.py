@@ -406,6 +406,36 @@ def _reread_claims(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
 
 
+def _v10_turn_attachments(conn: sqlite3.Connection) -> None:
+    """What a turn shares besides its words (an image's caption, a file's name) is
+    kept in its metadata and, for search, as text in ``attachments``: keyword search
+    matches it and the vector index reads it with the turn, while the turn's text stays
+    what was said."""
+    conn.execute("ALTER TABLE episodes ADD COLUMN attachments TEXT NOT NULL DEFAULT ''")
+    for trigger in ("ai", "ad", "au"):
+        conn.execute(f"DROP TRIGGER episodes_fts_{trigger}")
+    conn.execute("DROP TABLE episodes_fts")
+    for sql in (
+        """CREATE VIRTUAL TABLE episodes_fts USING fts5(
+            speaker, text, attachments, content='episodes', content_rowid='id',
+            tokenize='porter unicode61 remove_diacritics 2')""",
+        """CREATE TRIGGER episodes_fts_ai AFTER INSERT ON episodes BEGIN
+            INSERT INTO episodes_fts(rowid, speaker, text, attachments)
+            VALUES (new.id, new.speaker, new.text, new.attachments); END""",
+        """CREATE TRIGGER episodes_fts_ad AFTER DELETE ON episodes BEGIN
+            INSERT INTO episodes_fts(episodes_fts, rowid, speaker, text, attachments)
+            VALUES ('delete', old.id, old.speaker, old.text, old.attachments); END""",
+        """CREATE TRIGGER episodes_fts_au AFTER UPDATE OF speaker, text, attachments
+            ON episodes BEGIN
+            INSERT INTO episodes_fts(episodes_fts, rowid, speaker, text, attachments)
+            VALUES ('delete', old.id, old.speaker, old.text, old.attachments);
+            INSERT INTO episodes_fts(rowid, speaker, text, attachments)
+            VALUES (new.id, new.speaker, new.text, new.attachments); END""",
+        "INSERT INTO episodes_fts(episodes_fts) VALUES ('rebuild')",
+    ):
+        conn.execute(sql)
+
+
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -418,6 +448,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (7, "fact_claims", _v7_fact_claims),
     (8, "reread_claims", _reread_claims),
     (9, "reread_preference_claims", _reread_claims),
+    (10, "turn_attachments", _v10_turn_attachments),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -38,7 +38,9 @@ MAX_ATTEMPTS = 5
 _ITEM_SQL = {
     "fact": "SELECT uuid, content AS text, source_id, created_at, platform, agent, user_id, "
     "session_key FROM facts WHERE uuid IN ({}) AND deleted_at IS NULL AND is_archived = 0",
-    "episode": "SELECT uuid, speaker || ': ' || text AS text, message_id AS source_id, "
+    # A turn is read with what it shared: "Ana: Look at this! [an image of a red kite]".
+    "episode": "SELECT uuid, speaker || ': ' || text || CASE WHEN attachments = '' THEN '' "
+    "ELSE ' [' || attachments || ']' END AS text, message_id AS source_id, "
     "timestamp AS created_at, platform, agent, user_id, session_key FROM episodes "
     "WHERE uuid IN ({}) AND deleted_at IS NULL AND unindexed_at IS NULL",
     "entity": "SELECT uuid, name || ' (' || entity_type || ') ' || COALESCE(description, '') "

@@ -1,0 +1,347 @@
+"""BEAM retrieval benchmark: long user/assistant project conversations (turn level).
+
+    python benchmarks/beam.py                                # 12 conversations, defaults
+    python benchmarks/beam.py --profiles /tmp/beam           # keep the built stores ...
+    python benchmarks/beam.py --profiles /tmp/beam --set recall.speaker_boost=0
+                                                             # ... and rank again on them
+    python benchmarks/beam.py --conversations 6              # tune on the first six ...
+    python benchmarks/beam.py --skip 6                       # ... check on the other six
+
+Reads ../shared/data/beam/ (evaluation only; never copied into the project). Each
+conversation gets a fresh profile: every message goes in as a turn whose speaker is
+its role, one session per batch, the message id as provenance and the time from the
+batch's time anchors (``ingest_turns``, a batch per session: the same rows, vectors
+and links as ``ingest_turn`` one message at a time, which ``--speed`` times). Each
+retrieval question (one whose ``source_chat_ids`` is a list) is recalled at one day
+after the last message. Recall@k = share of its evidence messages in the top k;
+hit@5 = share of questions with any evidence message in the top 5.
+
+The plain baselines run in the same process over whole ``role: content`` messages:
+all-MiniLM-L6-v2 cosine (the model reads the first 256 tokens), BM25 (bm25s, English
+stop words, Porter stemmer) and their reciprocal rank fusion (k = 60). Every figure
+is reported with its ratio to the best baseline.
+
+``--profiles DIR`` keeps each built store under DIR and reuses one that is complete,
+so a ranking change is measured in minutes; delete DIR after a change to what is
+stored (chunking, extraction, the embedder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from locomo import settings  # noqa: E402  (benchmarks/ is not a package)
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "beam"
+ABILITIES = (
+    "information_extraction",
+    "instruction_following",
+    "preference_following",
+    "multi_session_reasoning",
+    "event_ordering",
+    "summarization",
+)
+RRF_K = 60
+DONE = "built.json"
+
+
+def conversations(root: Path) -> list[Path]:
+    """The conversation folders in numeric order (``500K-1`` ... ``500K-12``)."""
+    found = [p for p in root.iterdir() if (p / "chat.json").exists()]
+    return sorted(found, key=lambda p: [int(n) for n in re.findall(r"\d+", p.name)])
+
+
+def parse_anchor(text: str) -> float:
+    return datetime.strptime(text, "%B-%d-%Y").replace(hour=9, tzinfo=UTC).timestamp()
+
+
+def messages_of(chat: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every message as a turn: one session per batch, times from the anchors (a
+    minute apart after each anchor)."""
+    turns: list[dict[str, Any]] = []
+    clock = None
+    for batch in chat:
+        if batch.get("time_anchor"):
+            clock = parse_anchor(batch["time_anchor"])
+        for group in batch["turns"]:
+            for m in group:
+                if m.get("time_anchor"):
+                    clock = max(clock or 0.0, parse_anchor(m["time_anchor"]))
+                clock = (clock or 0.0) + 60
+                turns.append(
+                    {
+                        "speaker": m["role"],
+                        "text": m["content"],
+                        "session_id": f"batch-{batch['batch_number']}",
+                        "message_id": str(m["id"]),
+                        "timestamp": clock,
+                    }
+                )
+    return turns
+
+
+def questions_of(probing: dict[str, list[dict[str, Any]]]) -> Iterator[tuple[str, str, set[str]]]:
+    """(ability, question, evidence ids) of the retrieval questions."""
+    for ability, items in probing.items():
+        for q in items:
+            ids = q.get("source_chat_ids")
+            if not isinstance(ids, list):
+                continue
+            flat = {str(i) for i in _flatten(ids)}
+            if flat:
+                yield ability, str(q["question"]), flat
+
+
+def _flatten(ids: list[Any]) -> Iterator[Any]:
+    for i in ids:
+        if isinstance(i, list):
+            yield from _flatten(i)
+        else:
+            yield i
+
+
+# -- plain baselines ---------------------------------------------------------------------
+
+
+class Baselines:
+    """Whole-message MiniLM cosine, BM25 and their RRF over one conversation."""
+
+    def __init__(self, turns: list[dict[str, Any]], embedder: Any, cache: Path | None) -> None:
+        import bm25s
+        import Stemmer
+
+        self.ids = [t["message_id"] for t in turns]
+        docs = [f"{t['speaker']}: {t['text']}" for t in turns]
+        self.embedder = embedder
+        self.vectors = _cached_vectors(docs, embedder, cache)
+        self.stemmer = Stemmer.Stemmer("english")
+        self.bm25 = bm25s.BM25()
+        self.bm25.index(
+            bm25s.tokenize(docs, stopwords="en", stemmer=self.stemmer, show_progress=False),
+            show_progress=False,
+        )
+
+    def rankings(self, question: str) -> dict[str, list[str]]:
+        import bm25s
+
+        q = self.embedder.embed_batch([question])[0]
+        cos = [self.ids[i] for i in np.argsort(-(self.vectors @ q), kind="stable")]
+        tokens = bm25s.tokenize(
+            [question],
+            stopwords="en",
+            stemmer=self.stemmer,
+            return_ids=False,
+            show_progress=False,
+        )[0]
+        scores = self.bm25.get_scores(tokens)
+        bm25 = [self.ids[i] for i in np.argsort(-scores, kind="stable")]
+        fused: dict[str, float] = defaultdict(float)
+        for ranking in (cos, bm25):
+            for rank, mid in enumerate(ranking):
+                fused[mid] += 1.0 / (RRF_K + rank + 1)
+        rrf = sorted(fused, key=lambda m: -fused[m])
+        return {"minilm": cos, "bm25": bm25, "rrf": rrf}
+
+
+def _cached_vectors(docs: list[str], embedder: Any, cache: Path | None) -> np.ndarray:
+    digest = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]
+    path = cache / f"baseline-{digest}.npy" if cache else None
+    if path is not None and path.exists():
+        return np.load(path)
+    vectors = np.asarray(embedder.embed_batch(docs), dtype=np.float32)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.save(path, vectors)
+    return vectors
+
+
+# -- the memory ----------------------------------------------------------------------------
+
+
+@contextmanager
+def profile(home: Path | None, overrides: dict[str, Any], last: float) -> Iterator[MemoryAPI]:
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = load_config(home or Path(tmp), env={}, overrides=overrides)
+        with MemoryAPI(cfg, clock=FrozenClock(last), actor="beam") as api:
+            yield api
+
+
+def build(api: MemoryAPI, turns: list[dict[str, Any]]) -> float:
+    """Ingest every turn, a session at a time; the seconds it took."""
+    if api.semantic is not None:
+        api.semantic.embedder.embed_batch(["warm up"])  # load outside the timing
+    started = time.perf_counter()
+    by_session: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for t in turns:
+        by_session[t["session_id"]].append(t)
+    for session in by_session.values():
+        for start in range(0, len(session), 64):
+            unwrap(api.ingest_turns(session[start : start + 64]))
+    return time.perf_counter() - started
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    folders = conversations(Path(args.data))[args.skip : args.skip + args.conversations]
+    overrides = settings(args.set)
+    rows: dict[str, dict[str, list[tuple[float, float, float]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    latencies: list[float] = []
+    built_chars = 0
+    built_s = 0.0
+    dump: list[dict[str, Any]] = []
+    embedder = None
+    for folder in folders:
+        chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
+        probing = json.loads((folder / "probing_questions.json").read_text(encoding="utf-8"))
+        turns = messages_of(chat)
+        last = max(t["timestamp"] for t in turns)
+        valid = {t["message_id"] for t in turns}
+        home = Path(args.profiles) / folder.name if args.profiles else None
+        reuse = home is not None and (home / DONE).exists()
+        if home is not None and not reuse and home.exists():
+            shutil.rmtree(home)  # a build cut short
+        with profile(home, overrides, last) as api:
+            if not reuse:
+                built_s += build(api, turns)
+                built_chars += sum(len(t["text"]) for t in turns)
+                if home is not None:
+                    (home / DONE).write_text(json.dumps({"turns": len(turns)}))
+            if embedder is None and api.semantic is not None:
+                embedder = api.semantic.embedder
+            base = Baselines(turns, embedder, Path(args.cache)) if not args.no_baselines else None
+            api.clock.set(last + 86_400)  # type: ignore[attr-defined]
+            for ability, question, evidence in questions_of(probing):
+                evidence &= valid
+                if not evidence:
+                    continue
+                t0 = time.perf_counter()
+                results = unwrap(api.recall(question, limit=10, limit_per_tier=10))
+                latencies.append((time.perf_counter() - t0) * 1000)
+                ranked = {"hermes": [str(r.get("source_id")) for r in results]}
+                if base is not None:
+                    ranked.update(base.rankings(question))
+                for name, ids in ranked.items():
+                    rows[name][ability].append(_score(ids, evidence))
+                dump.append(
+                    {
+                        "conversation": folder.name,
+                        "ability": ability,
+                        "question": question,
+                        "evidence": sorted(evidence, key=int),
+                        "hermes": ranked["hermes"],
+                        "r10": _score(ranked["hermes"], evidence)[1],
+                    }
+                )
+    if args.dump:
+        Path(args.dump).write_text(json.dumps(dump, indent=1))
+    return _report(args, folders, rows, latencies, built_chars, built_s)
+
+
+def _score(ids: list[str], evidence: set[str]) -> tuple[float, float, float]:
+    top5, top10 = set(ids[:5]), set(ids[:10])
+    return (
+        len(evidence & top5) / len(evidence),
+        len(evidence & top10) / len(evidence),
+        1.0 if evidence & top5 else 0.0,
+    )
+
+
+def _report(
+    args: argparse.Namespace,
+    folders: list[Path],
+    rows: dict[str, dict[str, list[tuple[float, float, float]]]],
+    latencies: list[float],
+    built_chars: int,
+    built_s: float,
+) -> dict[str, Any]:
+    table: dict[str, Any] = {}
+    for name, by_ability in rows.items():
+        everything = [r for rs in by_ability.values() for r in rs]
+        table[name] = {
+            "questions": len(everything),
+            "recall@5": _mean(r[0] for r in everything),
+            "recall@10": _mean(r[1] for r in everything),
+            "hit@5": _mean(r[2] for r in everything),
+            "abilities": {
+                a: _mean(r[1] for r in by_ability[a]) for a in ABILITIES if a in by_ability
+            },
+        }
+    report: dict[str, Any] = {
+        "set": args.set,
+        "conversations": [f.name for f in folders],
+        "retrievers": table,
+    }
+    plain = [n for n in ("minilm", "bm25", "rrf") if n in table]
+    if plain:
+        best = max(plain, key=lambda n: table[n]["recall@10"])
+        report["best_baseline"] = best
+        report["ratio_to_best"] = round(
+            table["hermes"]["recall@10"] / max(table[best]["recall@10"], 1e-9), 3
+        )
+        plain_cos = table["minilm"]["abilities"]
+        report["ratio_per_ability_to_minilm"] = {
+            a: round(v / plain_cos[a], 3) if plain_cos.get(a) else None
+            for a, v in table["hermes"]["abilities"].items()
+        }
+    report["recall_ms_median"] = round(statistics.median(latencies), 2)
+    report["recall_ms_p95"] = round(sorted(latencies)[int(len(latencies) * 0.95) - 1], 2)
+    if built_s:
+        report["ingest_chars_per_s"] = round(built_chars / built_s)
+    return report
+
+
+def _mean(values: Any) -> float:
+    vs = list(values)
+    return round(sum(vs) / len(vs), 4) if vs else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", default=str(DATA))
+    parser.add_argument("--conversations", type=int, default=12)
+    parser.add_argument("--skip", type=int, default=0, help="start at this conversation")
+    parser.add_argument("--profiles", help="keep the built stores here and reuse them")
+    parser.add_argument(
+        "--cache",
+        default=str(Path(tempfile.gettempdir()) / "beam-cache"),
+        help="baseline vectors are cached here",
+    )
+    parser.add_argument("--no-baselines", action="store_true")
+    parser.add_argument("--dump", help="write every question's ranking to this JSON file")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=VALUE",
+        help="override a setting, e.g. recall.speaker_boost=0 (repeatable); for ablations",
+    )
+    args = parser.parse_args()
+    if not Path(args.data).exists():
+        sys.exit(f"BEAM data not found at {args.data}")
+    print(json.dumps(run(args), indent=2))
+
+
+if __name__ == "__main__":
+    main()
