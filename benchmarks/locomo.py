@@ -5,6 +5,7 @@
     python benchmarks/locomo.py --set recall.graph_depth=0   # ablate one mechanism
     python benchmarks/locomo.py --conversations 3             # tune on 0-2 ...
     python benchmarks/locomo.py --skip 3                      # ... check on 3-4
+    python benchmarks/locomo.py --profiles /tmp/locomo        # keep the stores, rank again
 
 Reads ../shared/data/locomo/locomo_dev.json (CC BY-NC; never copied into the
 project). Each conversation gets a fresh profile; every turn goes in through
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -32,6 +34,7 @@ from typing import Any
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
+DONE = "built.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
@@ -83,19 +86,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for sample in samples:
         turns, last = turns_of(sample["conversation"])
         valid = {t["message_id"] for t in turns}
+        kept = Path(args.profiles) / str(sample["sample_id"]) if args.profiles else None
+        reuse = kept is not None and (kept / DONE).exists()
+        if kept is not None and not reuse and kept.exists():
+            shutil.rmtree(kept)  # a build cut short
         with tempfile.TemporaryDirectory() as tmp:
-            cfg = load_config(Path(tmp), env={}, overrides=settings(args.set))
+            cfg = load_config(kept or Path(tmp), env={}, overrides=settings(args.set))
             if args.preset:
                 cfg = cfg.with_recall_preset(args.preset)
             clock = FrozenClock(last)
             with MemoryAPI(cfg, clock=clock, actor="locomo") as api:
-                if api.semantic is not None:
-                    api.semantic.embedder.embed_batch(["warm up"])  # load outside the timing
-                t0 = time.perf_counter()
-                for start in range(0, len(turns), 256):
-                    unwrap(api.ingest_turns(turns[start : start + 256]))
-                ingest_s += time.perf_counter() - t0
-                n_turns += len(turns)
+                if not reuse:
+                    if api.semantic is not None:
+                        api.semantic.embedder.embed_batch(["warm up"])  # load outside timing
+                    t0 = time.perf_counter()
+                    for start in range(0, len(turns), 256):
+                        unwrap(api.ingest_turns(turns[start : start + 256]))
+                    ingest_s += time.perf_counter() - t0
+                    n_turns += len(turns)
+                    if kept is not None:
+                        (kept / DONE).write_text(json.dumps({"turns": len(turns)}))
                 clock.set(last + 86_400)
                 for qa in sample["qa"]:
                     cat = qa.get("category")
@@ -122,7 +132,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for cat, rows in sorted(per_cat.items()):
         report["categories"][CATEGORIES[cat]] = _summary(rows)
     report["overall"] = _summary(everything)
-    report["ingest_turns_per_s"] = round(n_turns / ingest_s, 1)
+    if ingest_s:
+        report["ingest_turns_per_s"] = round(n_turns / ingest_s, 1)
     report["recall_ms_median"] = round(statistics.median(latencies), 2)
     report["recall_ms_p95"] = round(sorted(latencies)[int(len(latencies) * 0.95) - 1], 2)
     return report
@@ -160,6 +171,11 @@ def main() -> None:
     parser.add_argument("--preset", help="recall preset, e.g. similarity")
     parser.add_argument("--conversations", type=int, default=5)
     parser.add_argument("--skip", type=int, default=0, help="start at this conversation")
+    parser.add_argument(
+        "--profiles",
+        help="keep the built stores here and reuse them (delete after a change to what is "
+        "stored: chunking, extraction, the embedder)",
+    )
     parser.add_argument(
         "--set",
         action="append",

@@ -34,11 +34,40 @@ _SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
         ("stripe_key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{20,}\b"),
         ("jwt", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b"),
-        ("url_credentials", r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]{3,}@"),
+        ("gitlab_token", r"\bgl(?:pat|dt|ptt|rt)-[0-9A-Za-z_-]{20,}"),
+        ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}\b"),
+        ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+        ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
+        ("azure_key", r"(?i)\b(?:Account|SharedAccess)Key\s*=\s*[A-Za-z0-9+/]{20,}={0,2}"),
+        # (a template such as {os.environ['DB_PASSWORD']} names where it lives)
+        ("url_credentials", r"\b[a-z][a-z0-9+.-]*://[^\s:/@{}]+:(?![{$])[^\s@/]{3,}@"),
         (
+            # NAME = value where the name says what it is (DB_PASSWORD, aws_secret_access_key,
+            # apiKey, "token": ...), the value a literal: a call, a dotted path or an
+            # environment lookup names where the secret lives and is left alone.
             "assigned_secret",
-            r"(?i)\b(?:api[_-]?key|secret|token|password|passwd|pwd|access[_-]?key)"
-            r"\s*[=:]\s*['\"]?[^\s'\"]{8,}",
+            r"(?i)(?<![\w.-])[\w.-]*?(?:api[_-]?key|secret|token|password|passwd|pwd|"
+            r"access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)\w*['\"]?"
+            r"\s*(?:=>|[=:])\s*"
+            r"(?!(?:process\.env|os\.environ|env\b|getenv|\$|<|\{|%\(|none\b|null\b|"
+            r"undefined\b|true\b|false\b))"
+            r"(?:(['\"])[^'\"\s]{6,}\1"
+            # unquoted: not a dotted path, a call, nor a variable's name (snake_case or
+            # camelCase letters: "password=hashed_password", "token = tokenCache")
+            r"|(?![A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\b)(?![\w$.]*\()"
+            r"(?-i:(?!(?:[a-z_]+|[a-z]+(?:[A-Z][a-z]+)+)(?![\w$])))"
+            r"[^\s'\"(),;{}\[\]]{8,})",
+        ),
+        (
+            # An environment file or shell line (DB_PASSWORD=..., export JWT_SECRET=...)
+            # assigns literals, so a lower-case word there is a secret too.
+            "env_secret",
+            r"(?<![\w.-])[A-Z0-9_]*(?:API_?KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD|ACCESS_?KEY|"
+            r"PRIVATE_?KEY|AUTH_?KEY|CREDENTIALS?)[A-Z0-9_]*=(?![$<{%])[^\s'\"]{8,}",
+        ),
+        (
+            "stated_password",
+            r"(?i)\bmy\s+(?:\w+\s+)?(?:password|passcode|passphrase|pin)\s+(?:is|was)\s*:?\s*\S{4,}",
         ),
         ("bearer_token", r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*"),
     )

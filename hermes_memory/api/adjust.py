@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
 from hermes_memory.graph.extract import ROLES
+from hermes_memory.tier2.fts import content_words
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -115,7 +116,7 @@ def discount_short_turns(
     for key, cand in pool.items():
         if cand.speaker is None or fused[key] < floor:
             continue
-        words = len(cand.terms)
+        words = content_words(cand.said, enough)
         if words < enough:
             fused[key] *= (max(words, 1) / enough) ** SHORT_TURN_EXPONENT
 

@@ -375,6 +375,10 @@ class MemoryAPI:
 
         return run("tier2", ["tier2"], work)
 
+    def _name(self, value: Any, field: str) -> str:
+        """An entity name or alias: shown wherever the graph is, so it passes the guard."""
+        return self._screen(value, field, max_chars=200)[0]
+
     def _read(self, text: str, written_at: float, *, speaker: str | None = None) -> Reading | None:
         """What ``text`` says for the graph (None: the graph is off); pure, so callers
         do it before their write transaction."""
@@ -409,10 +413,12 @@ class MemoryAPI:
         def work() -> tuple[Any, dict[str, Any]]:
             entity, created = self.entities.ensure(
                 self.owner,
-                name=require_text(name, "name", max_chars=200),
+                name=self._name(name, "name"),
                 entity_type=require_choice(entity_type, "entity_type", ENTITY_TYPES),
-                aliases=[require_text(a, "aliases", max_chars=200) for a in (aliases or [])],
-                description=optional_text(description, "description", 2000),
+                aliases=[self._name(a, "aliases") for a in (aliases or [])],
+                description=None
+                if description is None
+                else self._screen(description, "description", max_chars=2000)[0],
                 now=self.clock(),
                 actor=self.actor,
             )
@@ -435,8 +441,8 @@ class MemoryAPI:
                 raise ValidationError("must be snake_case, like depends_on", field="relation")
             relation_row, created = self.entities.link(
                 self.owner,
-                from_name=require_text(from_name, "from_name", max_chars=200),
-                to_name=require_text(to_name, "to_name", max_chars=200),
+                from_name=self._name(from_name, "from_name"),
+                to_name=self._name(to_name, "to_name"),
                 relation=rel,
                 strength=require_unit(strength, "strength"),
                 evidence_fact=optional_text(evidence_fact, "evidence_fact"),
@@ -496,10 +502,7 @@ class MemoryAPI:
                 description=desc,
                 importance=require_unit(importance, "importance"),
                 timestamp=self.clock() if timestamp is None else parse_time(timestamp, "timestamp"),
-                related_entities=[
-                    require_text(x, "related_entities", max_chars=200)
-                    for x in (related_entities or [])
-                ],
+                related_entities=[self._name(x, "related_entities") for x in related_entities or []],
                 related_facts=require_id_list(related_facts or [], "related_facts"),
                 session_id=optional_text(session_id, "session_id"),
                 now=self.clock(),

@@ -25,7 +25,7 @@ from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.expand import expand, query_entities
 from hermes_memory.graph.temporal import query_window
-from hermes_memory.tier2.fts import query_terms, words_present
+from hermes_memory.tier2.fts import query_terms, terms_missing, words_present
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -358,7 +358,7 @@ def evidence_gaps(query: str, results: list[dict[str, Any]]) -> list[str]:
     gaps = []
     text = " ".join(r["content"] for r in results)
     asked = [t for t in query_terms(query) if len(t) > 2 and t not in _HEDGES]
-    missing = [t for t in asked if not words_present([t], text)]
+    missing = terms_missing(asked, text)
     if missing:
         gaps.append("no memory mentions: " + ", ".join(missing[:8]))
     if not results:

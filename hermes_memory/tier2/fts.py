@@ -217,15 +217,30 @@ def stem_prefix(term: str) -> str:
     return stem
 
 
+def terms_missing(terms: list[str], text: str) -> list[str]:
+    """The ``terms`` that occur in ``text`` in no form (stem_prefix); the text's words
+    are read once, however many terms are asked about."""
+    words = word_set(text)
+    stems = [(t, stem_prefix(t)) for t in terms]
+    return [t for t, stem in stems if not any(w.startswith(stem) for w in words)]
+
+
 def words_present(terms: list[str], text: str) -> int:
     """How many ``terms`` occur in ``text`` in some form (stem_prefix)."""
-    words = word_set(text)
-    count = 0
-    for term in terms:
-        stem = stem_prefix(term)
-        if any(w.startswith(stem) for w in words):
-            count += 1
-    return count
+    return len(terms) - len(terms_missing(terms, text))
+
+
+def content_words(text: str, at_most: int) -> int:
+    """How many distinct content words ``text`` has, counted up to ``at_most`` only
+    (a long message is not read to its end to learn that it is not short)."""
+    seen: set[str] = set()
+    for m in _WORD.finditer(text):
+        w = m.group().casefold()
+        if w not in STOP_WORDS:
+            seen.add(w)
+            if len(seen) >= at_most:
+                break
+    return len(seen)
 
 
 def planned_search(

@@ -210,6 +210,27 @@ SECRETS = [
     ("postgres://admin:hunter2secret@db.internal:5432/app", "hunter2secret"),
     ("password = CorrectHorseBatteryStaple", "CorrectHorseBatteryStaple"),
     ("Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345", "abcdefghijklmnopqrstuvwxyz"),
+    ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "K7MDENG/bPxRfiCY"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "K7MDENG/bPxRfiCY"),
+    ("DB_PASSWORD=hunter2hunter2", "hunter2hunter2"),
+    ("export JWT_SECRET=supersecretjwtkey", "supersecretjwtkey"),
+    ("STRIPE_TOKEN: 'tok9a8b7c6d5e4f'", "tok9a8b7c6d5e4f"),
+    ("my password is Tr0ub4dor&3", "Tr0ub4dor&3"),
+    ("glpat-" + "x1Y2z3" * 4, "x1Y2z3x1Y2z3"),
+    ("hf_" + "AbCdEf123" * 4, "AbCdEf123AbCdEf123"),
+    ("npm_" + "a1b2c3d4e5f6" * 3, "a1b2c3d4e5f6a1b2"),
+    ("SG." + "q" * 22 + "." + "w9" * 20, "w9w9w9w9w9w9"),
+    ("AccountName=acct;AccountKey=" + "Zm9vYmFy" * 6 + "==;", "Zm9vYmFyZm9vYmFy"),
+]
+# Code that mentions secrets without holding one: redacting it would damage what was said.
+NOT_SECRETS = [
+    "const token = jwt.sign(payload, secret, { expiresIn: '1h' });",
+    "secret: process.env.JWT_SECRET,",
+    "token: localStorage.getItem('token')",
+    "hashed_password=hashed_password",
+    "NEW_SECRET_NAME=$NEW_SECRET_NAME",
+    "postgresql://{os.environ['RDS_USERNAME']}:{os.environ['RDS_PASSWORD']}@db/app",
+    "I reset my password yesterday",
 ]
 
 
@@ -230,6 +251,31 @@ def test_secrets_never_reach_storage(home: Path, policy: str, figures: dict[str,
         for secret, core in SECRETS:
             assert core not in dump, (policy, secret)
     figures.setdefault("security", {})[f"secret_formats_{policy}"] = len(SECRETS)
+
+
+def test_code_that_names_secrets_is_not_redacted(figures: dict[str, Any]) -> None:
+    from hermes_memory import guard
+
+    assert [t for t in NOT_SECRETS if guard.find_secrets(t)] == []
+    figures.setdefault("security", {})["secret_lookalikes_kept"] = len(NOT_SECRETS)
+
+
+def test_entity_names_and_descriptions_pass_the_guard(home: Path) -> None:
+    cfg = load_config(home, env={}, overrides={"security": {"secrets": "redact"}})
+    with MemoryAPI(cfg, embedder=HashingEmbedder(256)) as api:
+        api.entity_ensure("deploy box", aliases=["DB_PASSWORD=hunter2hunter2"],
+                          description="login: my password is Tr0ub4dor&3")  # fmt: skip
+        api.entity_link("hf_" + "AbCdEf123" * 4, "Postgres", "uses")
+        dump = "\n".join(
+            str(v)
+            for r in api.db.query(
+                "SELECT e.name, e.description, e.aliases, a.alias_norm FROM entities e "
+                "LEFT JOIN entity_aliases a ON a.entity_id = e.id"
+            )
+            for v in r
+        )
+    for core in ("hunter2hunter2", "Tr0ub4dor", "AbCdEf123AbCdEf123"):
+        assert core not in dump
 
 
 def test_memory_files_are_user_only(home: Path) -> None:
