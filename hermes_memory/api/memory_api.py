@@ -502,7 +502,9 @@ class MemoryAPI:
                 description=desc,
                 importance=require_unit(importance, "importance"),
                 timestamp=self.clock() if timestamp is None else parse_time(timestamp, "timestamp"),
-                related_entities=[self._name(x, "related_entities") for x in related_entities or []],
+                related_entities=[
+                    self._name(x, "related_entities") for x in related_entities or []
+                ],
                 related_facts=require_id_list(related_facts or [], "related_facts"),
                 session_id=optional_text(session_id, "session_id"),
                 now=self.clock(),
