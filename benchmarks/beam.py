@@ -6,6 +6,7 @@
                                                              # ... and rank again on them
     python benchmarks/beam.py --conversations 6              # tune on the first six ...
     python benchmarks/beam.py --skip 6                       # ... check on the other six
+    python benchmarks/beam.py --speed 200                    # per-turn ingest vs the model
 
 Reads ../shared/data/beam/ (evaluation only; never copied into the project). Each
 conversation gets a fresh profile: every message goes in as a turn whose speaker is
@@ -178,9 +179,13 @@ def _cached_vectors(docs: list[str], embedder: Any, cache: Path | None) -> np.nd
 
 
 @contextmanager
-def profile(home: Path | None, overrides: dict[str, Any], last: float) -> Iterator[MemoryAPI]:
+def profile(
+    home: Path | None, overrides: dict[str, Any], last: float, preset: str | None = None
+) -> Iterator[MemoryAPI]:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = load_config(home or Path(tmp), env={}, overrides=overrides)
+        if preset:
+            cfg = cfg.with_recall_preset(preset)
         with MemoryAPI(cfg, clock=FrozenClock(last), actor="beam") as api:
             yield api
 
@@ -220,7 +225,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         reuse = home is not None and (home / DONE).exists()
         if home is not None and not reuse and home.exists():
             shutil.rmtree(home)  # a build cut short
-        with profile(home, overrides, last) as api:
+        with profile(home, overrides, last, args.preset) as api:
             if not reuse:
                 built_s += build(api, turns)
                 built_chars += sum(len(t["text"]) for t in turns)
@@ -254,7 +259,60 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
     if args.dump:
         Path(args.dump).write_text(json.dumps(dump, indent=1))
-    return _report(args, folders, rows, latencies, built_chars, built_s)
+    report = _report(args, folders, rows, latencies, built_chars, built_s)
+    if embedder is not None:
+        # The unit of the latency target: one query through the model, same run.
+        asked = [q for _, q, _ in questions_of(probing)]
+        embed_ms = []
+        for q in asked * 3:
+            t0 = time.perf_counter()
+            embedder.embed_batch([q])
+            embed_ms.append((time.perf_counter() - t0) * 1000)
+        one = statistics.median(embed_ms)
+        report["query_embedding_ms_median"] = round(one, 2)
+        report["recall_p95_in_query_embeddings"] = round(report["recall_ms_p95"] / one, 2)
+    return report
+
+
+def speed(args: argparse.Namespace) -> dict[str, Any]:
+    """Per-turn ingest (``ingest_turn``, one message at a time, as the provider's
+    ``sync_turn``) against the raw embedder on the same text cut the same way, one
+    call per message, in the same process: chars/s of each and their ratio."""
+    from hermes_memory.tier3.chunks import chunk_text
+
+    folder = conversations(Path(args.data))[args.skip]
+    chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
+    turns = messages_of(chat)[: args.speed]
+    chars = sum(len(t["text"]) for t in turns)
+    with profile(None, settings(args.set), turns[-1]["timestamp"]) as api:
+        assert api.semantic is not None
+        embedder = api.semantic.embedder
+        size, overlap = api.semantic.chunk_size, api.semantic.chunk_overlap
+        embedder.embed_batch(["warm up"])
+
+        def raw() -> float:
+            t0 = time.perf_counter()
+            for t in turns:
+                embedder.embed_batch(chunk_text(f"{t['speaker']}: {t['text']}", size, overlap))
+            return time.perf_counter() - t0
+
+        raw_s = [raw()]
+        t0 = time.perf_counter()
+        for t in turns:
+            turn = {k: t[k] for k in ("session_id", "message_id", "timestamp")}
+            unwrap(api.ingest_turn(t["speaker"], t["text"], **turn))
+        ingest_s = time.perf_counter() - t0
+        raw_s.append(raw())
+    raw_rate = chars / statistics.median(raw_s)
+    return {
+        "conversation": folder.name,
+        "messages": len(turns),
+        "chars": chars,
+        "ingest_turn_chars_per_s": round(chars / ingest_s),
+        "raw_embedder_chars_per_s": round(raw_rate),
+        "share_of_raw_embedder": round(chars / ingest_s / raw_rate, 3),
+        "turns_per_s": round(len(turns) / ingest_s, 2),
+    }
 
 
 def _score(ids: list[str], evidence: set[str]) -> tuple[float, float, float]:
@@ -287,6 +345,7 @@ def _report(
             },
         }
     report: dict[str, Any] = {
+        "preset": args.preset or "default",
         "set": args.set,
         "conversations": [f.name for f in folders],
         "retrievers": table,
@@ -320,6 +379,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--data", default=str(DATA))
+    parser.add_argument("--preset", help="recall preset, e.g. similarity")
     parser.add_argument("--conversations", type=int, default=12)
     parser.add_argument("--skip", type=int, default=0, help="start at this conversation")
     parser.add_argument("--profiles", help="keep the built stores here and reuse them")
@@ -331,6 +391,12 @@ def main() -> None:
     parser.add_argument("--no-baselines", action="store_true")
     parser.add_argument("--dump", help="write every question's ranking to this JSON file")
     parser.add_argument(
+        "--speed",
+        type=int,
+        metavar="N",
+        help="instead: time per-turn ingest of the first N messages against the raw embedder",
+    )
+    parser.add_argument(
         "--set",
         action="append",
         default=[],
@@ -340,7 +406,7 @@ def main() -> None:
     args = parser.parse_args()
     if not Path(args.data).exists():
         sys.exit(f"BEAM data not found at {args.data}")
-    print(json.dumps(run(args), indent=2))
+    print(json.dumps(speed(args) if args.speed else run(args), indent=2))
 
 
 if __name__ == "__main__":

@@ -76,6 +76,12 @@ class RecallConfig(_Section):
     # often the reply to the matching line). 0.8 was chosen on LoCoMo conversations 0-2
     # from 0.5-0.8 and checked on 3-4 (docs/retrieval.md).
     context_weight: float = Field(0.8, ge=0.0, le=1.0)
+    # A turn of more than this many words is a long one (an agent's turns run to
+    # hundreds of words, chat lines to a few dozen): it says enough to stand on its
+    # own, so it borrows only sqrt(long_turn_words / words) of the context share above,
+    # and a question it ends with discounts it only in the measure the question is the
+    # turn (0: no turn is long). Chosen on both benchmarks (docs/retrieval.md).
+    long_turn_words: int = Field(50, ge=0)
     # A query naming exactly one of the candidates' speakers raises that speaker's turns
     # by this share of their similarity (chosen on LoCoMo conversations 0-2).
     speaker_boost: float = Field(0.4, ge=0.0, le=1.0)
@@ -98,7 +104,7 @@ class RecallConfig(_Section):
     # match many questions on the topic's vocabulary. Stores without chat roles are
     # unaffected. Chosen on BEAM conversations 1-6, checked on 7-12
     # (docs/retrieval.md).
-    assistant_factor: float = Field(0.8, ge=0.0, le=1.0)
+    assistant_factor: float = Field(0.4, ge=0.0, le=1.0)
     # A turn with fewer content words than this keeps (words / short_turn_words) ** 0.3
     # of its similarity: "Wow, love it!" matches many questions and answers none
     # (chosen on LoCoMo conversations 0-2 from 8-12; 0 turns it off).

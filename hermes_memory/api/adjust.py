@@ -3,6 +3,7 @@ candidates for one reason, and tags the ones it raised (``match_reasons``)."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING
 
@@ -25,10 +26,13 @@ def share_context(
     fused: dict[str, float],
     weight: float,
     known: dict[int, tuple[int, int]],
+    enough_words: int = 0,
 ) -> None:
     """Raise each turn toward its best-matching neighbour in the same session: the
     turns next to it share ``weight``, the ones two away half of that (an answer is
-    often the reply to the matching line, or the line after that reply). ``known``
+    often the reply to the matching line, or the line after that reply). A long turn
+    says enough to stand on its own: past ``enough_words`` words it borrows
+    ``sqrt(enough_words / words)`` of that (0: every turn borrows fully). ``known``
     caches the turns' neighbours across the rankings of one recall."""
     by_row = {c.provenance["rowid"]: k for k, c in pool.items() if c.kind == "episode"}
     if weight <= 0 or not by_row:
@@ -38,10 +42,11 @@ def share_context(
     base = dict(fused)
     for rowid, (prev, nxt) in near.items():
         key = by_row[rowid]
-        reach = [(prev, weight), (nxt, weight)]
+        own = weight * _borrowing(pool[key].said, enough_words)
+        reach = [(prev, own), (nxt, own)]
         reach += [
-            (beyond.get(prev, (0, 0))[0], weight / 2),
-            (beyond.get(nxt, (0, 0))[1], weight / 2),
+            (beyond.get(prev, (0, 0))[0], own / 2),
+            (beyond.get(nxt, (0, 0))[1], own / 2),
         ]
         lifted = max(
             ((1 - w) * base[key] + w * base[by_row[n]] for n, w in reach if n in by_row),
@@ -50,6 +55,13 @@ def share_context(
         if lifted > base[key]:
             fused[key] = lifted
             pool[key].extra.append("context")
+
+
+def _borrowing(text: str, enough_words: int) -> float:
+    if enough_words <= 0:
+        return 1.0
+    words = len(text.split())
+    return 1.0 if words <= enough_words else math.sqrt(enough_words / words)
 
 
 def _neighbours(
@@ -76,16 +88,19 @@ def prefer_valid(
         cand.extra.append("superseded")
 
 
-def discount_questions(pool: dict[str, Candidate], fused: dict[str, float], factor: float) -> None:
+def discount_questions(
+    pool: dict[str, Candidate], fused: dict[str, float], factor: float, long_words: int = 0
+) -> None:
     """A turn that ends asking something repeats the question's words without holding
-    the answer: it keeps ``factor`` of its similarity, in the measure the question is
-    the turn ("Where did you go?" all of it; a long request that states its context
-    and ends "can you help?" hardly any). Its reply has already shared its context."""
+    the answer: it keeps ``factor`` of its similarity (its reply has already shared its
+    context). A long turn (over ``long_words`` words; 0: none is) that states its
+    context and ends "can you help?" is discounted only in the measure the question
+    is the turn."""
     if factor >= 1:
         return
     for key, cand in pool.items():
         if cand.speaker is not None:
-            share = question_share(cand.said)
+            share = question_share(cand.said, long_words)
             if share > 0:
                 fused[key] *= 1 - (1 - factor) * share
 
@@ -93,16 +108,18 @@ def discount_questions(pool: dict[str, Candidate], fused: dict[str, float], fact
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def question_share(text: str) -> float:
-    """The share of ``text``'s words in the question it ends with (0: it ends
-    otherwise)."""
+def question_share(text: str, long_words: int = 0) -> float:
+    """How much of ``text`` is the question it ends with: 0 when it ends otherwise,
+    1 for a turn of up to ``long_words`` words (0: any length), else the share of its
+    words in that last sentence."""
     text = text.rstrip()
     if not text.endswith("?"):
         return 0.0
     total = len(text.split())
-    parts = _SENTENCE_END.split(text)
-    asked = len(parts[-1].split()) if parts else total
-    return min(asked / total, 1.0) if total else 0.0
+    if total <= long_words or long_words <= 0:
+        return 1.0
+    asked = len(_SENTENCE_END.split(text)[-1].split())
+    return min(asked / total, 1.0)
 
 
 def discount_short_turns(

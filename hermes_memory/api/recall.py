@@ -201,9 +201,9 @@ def _ranked(
     """Adjust ``fused`` (in place) and rank: the keys of at most ``limit`` results
     (``neighbours``: adjust.share_context's cache)."""
     cfg = api.config.recall
-    adjust.share_context(api, pool, fused, cfg.context_weight, neighbours)
+    adjust.share_context(api, pool, fused, cfg.context_weight, neighbours, cfg.long_turn_words)
     adjust.prefer_valid(pool, fused, when, cfg.invalid_factor)
-    adjust.discount_questions(pool, fused, cfg.question_factor)
+    adjust.discount_questions(pool, fused, cfg.question_factor, cfg.long_turn_words)
     adjust.discount_short_turns(pool, fused, cfg.short_turn_words, cfg.min_similarity)
     adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)
     adjust.weigh_assistant_turns(query, pool, fused, cfg.assistant_factor)
@@ -345,7 +345,8 @@ def split_query(text: str, deep_chars: int) -> list[str]:
 
     parts = [p.strip() for p in re.split(r"(?<=[.?!;])\s+|\n+", text) if len(p.strip()) > 12]
     subs = list(dict.fromkeys(parts))[:6]
-    return subs + [text] if subs else [text]
+    # One sentence is the query itself: searching it twice would only cost twice.
+    return subs + [text] if len(subs) > 1 else [text]
 
 
 # How a question hedges ("What might ...?") is not something it asks about. ("may" is

@@ -1,0 +1,139 @@
+"""Recall on the agent's own shape of conversation: a person and an assistant (the chat
+roles), long turns, attachments kept beside the words."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_memory import MemoryAPI, unwrap
+from hermes_memory.api.adjust import (
+    discount_questions,
+    favour_named_speaker,
+    question_share,
+    share_context,
+    weigh_assistant_turns,
+)
+from hermes_memory.api.candidates import Candidate
+from hermes_memory.tier2.fts import content_words, terms_missing
+
+
+def turn(key: str, speaker: str, text: str, rowid: int = 0) -> Candidate:
+    return Candidate(
+        key, f"{speaker}: {text}", "tier2", "episode", 0.0, 0.5, speaker=speaker,
+        provenance={"rowid": rowid},
+    )  # fmt: skip
+
+
+def test_chat_roles_are_never_boosted_as_named_speakers() -> None:
+    pool = {
+        "u": turn("u", "user", "Let's add a column for the email"),
+        "a": turn("a", "assistant", "Here is the migration for the user table"),
+    }
+    fused = dict.fromkeys(pool, 0.5)
+    favour_named_speaker("how do we add a user table?", pool, fused, 0.4)
+    assert fused == dict.fromkeys(pool, 0.5)
+    assert not any("speaker" in c.extra for c in pool.values())
+
+
+def test_a_named_person_is_still_boosted_beside_the_roles() -> None:
+    pool = {
+        "p": turn("p", "Priya", "I moved the cron job to Sunday"),
+        "u": turn("u", "user", "Priya said something about cron"),
+    }
+    fused = dict.fromkeys(pool, 0.5)
+    favour_named_speaker("What did Priya change?", pool, fused, 0.4)
+    assert fused["p"] == pytest.approx(0.7) and fused["u"] == 0.5
+
+
+def test_the_assistants_turns_weigh_less_unless_asked_what_it_said() -> None:
+    def pool() -> dict[str, Candidate]:
+        return {
+            "u": turn("u", "user", "I prefer Redis pub/sub over in-memory emitters"),
+            "a": turn("a", "assistant", "Redis pub/sub scales across instances because ..."),
+        }
+
+    asked, fused = pool(), {"u": 0.5, "a": 0.5}
+    weigh_assistant_turns("How should events reach every server?", asked, fused, 0.5)
+    assert fused == {"u": 0.5, "a": 0.25}
+    for question in ("How did you recommend handling the delays?", "What did you suggest?"):
+        asked, fused = pool(), {"u": 0.5, "a": 0.5}
+        weigh_assistant_turns(question, asked, fused, 0.5)
+        assert fused == {"u": 0.5, "a": 0.5}, question
+    people = {"j": turn("j", "John", "Redis is fast"), "m": turn("m", "Maria", "Sure")}
+    fused = {"j": 0.5, "m": 0.5}
+    weigh_assistant_turns("What is fast?", people, fused, 0.5)
+    assert fused == {"j": 0.5, "m": 0.5}  # people talking by name: nothing changes
+
+
+def test_a_question_is_discounted_in_the_measure_it_is_the_turn() -> None:
+    assert question_share("Where did you go?") == 1.0
+    assert question_share("I went hiking.") == 0.0
+    chat_line = "That's awesome, Mel! I love the pottery. What inspired you to start painting?"
+    assert question_share(chat_line, 40) == 1.0  # a chat line: all of it is the question
+    assert question_share(chat_line, 5) < 1.0  # were it a long turn
+    request = (
+        "I'm deploying the React frontend on Render with Docker and aiming for an initial "
+        "deployment by March 1, 2024. Can you help?"
+    )
+    assert 0 < question_share(request, 10) < 0.15
+    pool = {"q": turn("q", "Ann", "Where did you go?"), "r": turn("r", "user", request)}
+    fused = {"q": 0.5, "r": 0.5}
+    discount_questions(pool, fused, 0.8, 10)
+    assert fused["q"] == pytest.approx(0.4)
+    assert 0.48 < fused["r"] < 0.5  # "Can you help?" is 3 of its 22 words
+
+
+class _Neighbours:
+    """The one method share_context asks of the episode store."""
+
+    def __init__(self, pairs: dict[int, tuple[int, int]]) -> None:
+        self.pairs = pairs
+
+    def neighbours(self, owner: object, rowids: list[int]) -> dict[int, tuple[int, int]]:
+        return {r: self.pairs[r] for r in rowids if r in self.pairs}
+
+
+class _Api:
+    owner = None
+
+    def __init__(self, pairs: dict[int, tuple[int, int]]) -> None:
+        self.episodes = _Neighbours(pairs)
+
+
+def test_a_long_turn_borrows_less_of_its_neighbours_context() -> None:
+    long_text = " ".join(["word"] * 80)
+    pool = {
+        "hit": turn("hit", "assistant", "the answer", rowid=1),
+        "short": turn("short", "user", "yes please", rowid=2),
+        "long": turn("long", "user", long_text, rowid=3),
+    }
+    api = _Api({1: (0, 2), 2: (1, 3), 3: (2, 0)})
+    fused = {"hit": 1.0, "short": 0.2, "long": 0.2}
+    share_context(api, pool, fused, 0.8, {}, enough_words=20)  # type: ignore[arg-type]
+    assert fused["short"] == pytest.approx(0.2 * 0.2 + 0.8 * 1.0)
+    # two away from the hit, at half weight, scaled by sqrt(20 / 80) = 0.5
+    assert fused["long"] == pytest.approx(0.8 * 0.2 + 0.2 * 1.0)
+
+
+def test_attachments_are_metadata_and_searchable(api: MemoryAPI) -> None:
+    unwrap(
+        api.ingest_turn(
+            "Ana", "Look what I made!", session_id="s", message_id="1",
+            metadata={"attachments": [{"type": "image", "caption": "a blue ceramic vase"}]},
+        )
+    )  # fmt: skip
+    stored = api.db.query("SELECT text, attachments FROM episodes")
+    assert [tuple(r) for r in stored] == [("Look what I made!", "a blue ceramic vase")]
+    found = unwrap(api.recall("ceramic vase", tiers=["tier2"]))
+    assert found and found[0]["content"] == "Ana: Look what I made!"
+    bad = api.ingest_turn(
+        "Ana", "x", session_id="s", message_id="2", metadata={"attachments": [{"caption": 3}]}
+    )
+    assert not bad["success"]
+    assert bad["meta"]["error_detail"]["field"] == "metadata.attachments[0].caption"
+
+
+def test_word_helpers_stop_early_and_read_once() -> None:
+    assert content_words("the quick brown fox jumps", 10) == 4
+    assert content_words(" ".join(f"w{i}" for i in range(10_000)), 10) == 10
+    assert terms_missing(["deploy", "kafka"], "We deployed it yesterday") == ["kafka"]
