@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_memory.errors import CapacityError
 from hermes_memory.graph.extract import ROLES, Extraction, Mention, extract
 from hermes_memory.graph.temporal import DateMention, ended_by, recorded, resolve_dates
 from hermes_memory.tier2 import claims
@@ -36,6 +37,7 @@ class LinkReport:
     superseded: list[str] = field(default_factory=list)
     dates: list[str] = field(default_factory=list)
     new_entity_uuids: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # names past the entity limit
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -43,6 +45,7 @@ class LinkReport:
             "relations": self.relations,
             "superseded": self.superseded,
             "dates": self.dates,
+            **({"skipped_entities": self.skipped} if self.skipped else {}),
         }
 
 
@@ -97,15 +100,21 @@ class Linker:
                 # ambiguous when a second person of that name appears.
                 differs = normalize_name(m.surface) != normalize_name(name)
                 aliases = [m.surface] if differs and name == m.name else []
-                ent, created = self.entities.ensure(
-                    owner,
-                    name=name,
-                    entity_type=m.type,
-                    aliases=aliases,
-                    description=None,
-                    now=now,
-                    actor=actor,
-                )
+                try:
+                    ent, created = self.entities.ensure(
+                        owner,
+                        name=name,
+                        entity_type=m.type,
+                        aliases=aliases,
+                        description=None,
+                        now=now,
+                        actor=actor,
+                    )
+                except CapacityError:
+                    # The owner's entity limit: the graph misses this name, the fact or
+                    # turn being linked is still written.
+                    report.skipped.append(name)
+                    continue
                 ids[m.name] = ent
                 conn.execute(
                     "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (ent.rowid, kind, row_id)

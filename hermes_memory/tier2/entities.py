@@ -12,7 +12,7 @@ from hermes_memory.errors import CapacityError, NotFoundError
 from hermes_memory.tier2 import journal
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.fts import match_expression
-from hermes_memory.tier2.records import Entity, Owner, Relation, new_uuid
+from hermes_memory.tier2.records import Entity, Owner, Relation, new_uuid, owner_count
 
 ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept", "event", "other")
 
@@ -311,10 +311,11 @@ class EntityStore:
         now: float,
         actor: str,
     ) -> Entity:
-        live = conn.execute("SELECT n FROM live_counts WHERE name = 'entities'").fetchone()[0]
+        live = owner_count(conn, "entities", owner)
         if live >= self.max_entities:
             raise CapacityError(
-                f"the store holds {live:,} entities, the configured maximum (tier2.max_entities)",
+                f"this owner holds {live:,} entities, the configured maximum per owner "
+                "(tier2.max_entities)",
                 limit=self.max_entities,
             )
         uid = new_uuid()

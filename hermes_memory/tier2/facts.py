@@ -12,7 +12,7 @@ from hermes_memory.errors import CapacityError, NotFoundError, ValidationError
 from hermes_memory.tier2 import claims, journal
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.fts import df_at_least, planned_search, query_terms
-from hermes_memory.tier2.records import Fact, Owner, content_hash, new_uuid
+from hermes_memory.tier2.records import Fact, Owner, content_hash, new_uuid, owner_count
 
 # Categories whose facts stay local to the session they were stored in.
 LOCAL_CATEGORIES = frozenset({"scratch"})
@@ -123,10 +123,10 @@ class FactStore:
                 )
                 row = conn.execute("SELECT * FROM facts WHERE id = ?", (existing["id"],)).fetchone()
                 return self._hydrate(conn, row), False
-            live = conn.execute("SELECT n FROM live_counts WHERE name = 'facts'").fetchone()[0]
+            live = owner_count(conn, "facts", owner)
             if live >= self.max_facts:
                 raise CapacityError(
-                    f"the store holds {live:,} facts, the configured maximum "
+                    f"this owner holds {live:,} facts, the configured maximum per owner "
                     "(tier2.max_facts); consolidate or prune first",
                     limit=self.max_facts,
                 )

@@ -436,6 +436,43 @@ def _v10_turn_attachments(conn: sqlite3.Connection) -> None:
         conn.execute(sql)
 
 
+def _v11_owner_counts(conn: sqlite3.Connection) -> None:
+    """Live facts and entities counted per owner (platform, agent, user), by triggers:
+    the capacity limits are each owner's, so one tenant filling the store cannot
+    block everyone else's writes."""
+    conn.execute(
+        """CREATE TABLE owner_counts (
+            name TEXT NOT NULL, platform TEXT NOT NULL, agent TEXT NOT NULL,
+            user_id TEXT NOT NULL, n INTEGER NOT NULL,
+            PRIMARY KEY (name, platform, agent, user_id)) WITHOUT ROWID"""
+    )
+    for table in ("facts", "entities"):
+        conn.execute(
+            f"""INSERT INTO owner_counts SELECT '{table}', platform, agent, user_id, COUNT(*)
+                FROM {table} WHERE deleted_at IS NULL GROUP BY platform, agent, user_id"""
+        )
+        for statement in _owner_counter_triggers(table):
+            conn.execute(statement)
+
+
+def _owner_counter_triggers(table: str) -> list[str]:
+    def bump(row: str, delta: str) -> str:
+        return (
+            f"INSERT INTO owner_counts VALUES ('{table}', {row}.platform, {row}.agent, "
+            f"{row}.user_id, {delta}) ON CONFLICT DO UPDATE SET n = n + ({delta})"
+        )
+
+    return [
+        f"""CREATE TRIGGER {table}_owner_ai AFTER INSERT ON {table}
+            WHEN new.deleted_at IS NULL BEGIN {bump("new", "1")}; END""",
+        f"""CREATE TRIGGER {table}_owner_ad AFTER DELETE ON {table}
+            WHEN old.deleted_at IS NULL BEGIN {bump("old", "-1")}; END""",
+        f"""CREATE TRIGGER {table}_owner_soft AFTER UPDATE OF deleted_at ON {table}
+            WHEN (old.deleted_at IS NULL) != (new.deleted_at IS NULL)
+            BEGIN {bump("new", "CASE WHEN new.deleted_at IS NULL THEN 1 ELSE -1 END")}; END""",
+    ]
+
+
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -449,6 +486,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (8, "reread_claims", _reread_claims),
     (9, "reread_preference_claims", _reread_claims),
     (10, "turn_attachments", _v10_turn_attachments),
+    (11, "owner_counts", _v11_owner_counts),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

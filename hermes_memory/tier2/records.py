@@ -50,6 +50,15 @@ class Owner:
         }
 
 
+def owner_count(conn: sqlite3.Connection, table: str, owner: Owner) -> int:
+    """Live rows of ``table`` (facts, entities) that belong to ``owner`` (migration 11)."""
+    row = conn.execute(
+        "SELECT n FROM owner_counts WHERE name = ? AND platform = ? AND agent = ? AND user_id = ?",
+        (table, owner.platform, owner.agent, owner.user_id),
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
 def new_uuid() -> str:
     return str(uuid_mod.uuid4())
 

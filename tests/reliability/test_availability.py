@@ -161,3 +161,29 @@ def test_extraction_bounds_hold_on_hostile_messages() -> None:
         assert len(found.mentions) <= extract_module.MAX_MENTIONS
         pairs = extract_module.MAX_RELATED_MENTIONS**2
         assert len(found.relations) <= pairs * (text.count(".") + 1)
+
+
+def test_limits_are_each_owners_and_linking_past_them_keeps_the_write(
+    tmp_path: Path, figures: dict[str, Any]
+) -> None:
+    from hermes_memory.tier2.records import Owner
+
+    cfg = load_config(tmp_path, env={}, overrides={"tier2": {"max_facts": 3, "max_entities": 2}})
+    noisy = Owner("telegram", "default", "noisy", "chat:1")
+    quiet = Owner("telegram", "default", "quiet", "chat:2")
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=noisy) as api:
+        for i in range(3):
+            assert api.fact_store(f"Noisy note number {i}", category="general")["success"]
+        full = api.fact_store("One more noisy note", category="general")
+        assert not full["success"] and "per owner" in full["error"]
+        # Past the entity limit, a turn naming new people is still stored.
+        stored = api.ingest_turn(
+            "user", "Alice, Bob and Carol joined Dmitri at Acme.", session_id="s", message_id="1"
+        )
+        assert stored["success"]
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=quiet) as api:
+        assert api.fact_store("The quiet user's first fact", category="general")["success"]
+        assert api.entity_ensure("Quiet Project", "project")["success"]
+        episodes = api.db.scalar("SELECT COUNT(*) FROM episodes")
+    assert episodes == 1
+    figures.setdefault("availability", {})["per_owner_limits"] = "held"
