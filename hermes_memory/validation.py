@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from hermes_memory.clock import FIRST_TIME, LAST_TIME, parse_time
@@ -142,3 +143,22 @@ def require_attachments(metadata: dict[str, Any]) -> dict[str, Any]:
             if key in item and not isinstance(item[key], str):
                 raise ValidationError("must be a string", field=f"{field}[{i}].{key}")
     return metadata
+
+
+def require_output_outside(
+    path: Path, protected: list[Path], allowed: list[Path], field: str
+) -> Path:
+    """``path`` as a place to write a file the user asked for, refused when it lies in
+    one of the ``protected`` directories (the live database, vectors, curated files)
+    unless inside one of the ``allowed`` ones (exports, backups)."""
+    target = path.expanduser().resolve()
+
+    def within(root: Path) -> bool:
+        return target.is_relative_to(root.expanduser().resolve())
+
+    if any(within(p) for p in protected) and not any(within(a) for a in allowed):
+        raise ValidationError(
+            f"refusing to write {path} inside the memory's own files; choose a path outside them",
+            field=field,
+        )
+    return path

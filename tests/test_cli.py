@@ -162,3 +162,25 @@ def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -
     gaps = [line for line in out.splitlines() if "gaps:" in line]
     assert code == 0 and gaps == ["gaps: no memory mentions: rollback, plan"]  # once, last
     assert out.splitlines()[-1] == gaps[0]
+
+
+def test_exports_and_backups_never_overwrite_the_memory(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert call(home, capsys, "remember", "We deploy with Nix")[0] == 0
+    from hermes_memory import load_config
+
+    cfg = load_config(home, env={})
+    db = cfg.db_path
+    before = db.read_bytes()
+    for args in (
+        ("graph", "export", "--format", "json", "-o", str(db)),
+        ("backup", str(db)),
+        ("backup", str(cfg.memory_dir / "tier3" / "copy.tar.gz")),
+        ("graph", "export", "-o", str(cfg.curated_dir / "MEMORY.md")),
+    ):
+        code, out, err = call(home, capsys, *args)
+        assert code == 1 and err.count("\n") == 1 and "refusing to write" in err, args
+    assert db.read_bytes()[:100] == before[:100]
+    assert call(home, capsys, "backup")[0] == 0  # the default place is fine
+    assert call(home, capsys, "graph", "export")[0] == 0

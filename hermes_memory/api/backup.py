@@ -26,6 +26,7 @@ from hermes_memory.errors import StorageError, ValidationError
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier1.curated_store import STORES
 from hermes_memory.tier2.migrations import LATEST_VERSION
+from hermes_memory.validation import require_output_outside
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -76,9 +77,13 @@ def default_name(api: MemoryAPI) -> str:
 def backup(api: MemoryAPI, dest: Path | None = None) -> dict[str, Any]:
     """Write a backup archive to ``dest`` (a file, or a directory for the default
     name; default: the memory directory's ``backups/``)."""
+    backups = api.config.memory_dir / "backups"
     if dest is None:
-        dest = api.config.memory_dir / "backups"
+        dest = backups
     target = dest / default_name(api) if dest.is_dir() or dest.suffix == "" else dest
+    require_output_outside(
+        target, [api.config.memory_dir, api.config.curated_dir], [backups], "dest"
+    )
     with tempfile.TemporaryDirectory(dir=api.config.memory_dir) as tmp:
         db_copy = Path(tmp) / DB_NAME
         api.db.backup_to(db_copy)

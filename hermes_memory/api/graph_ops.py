@@ -17,7 +17,12 @@ from hermes_memory.graph import export as graph_export
 from hermes_memory.graph.knowledge_graph import CENTRALITY, KnowledgeGraph, export_filename
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2.entities import RELATION_NAME
-from hermes_memory.validation import require_choice, require_limit, require_text
+from hermes_memory.validation import (
+    require_choice,
+    require_limit,
+    require_output_outside,
+    require_text,
+)
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -126,8 +131,11 @@ def export(api: MemoryAPI, fmt: str, path: str | Path | None) -> Envelope:
         graph = ready(api)
         default = graph.path.parent / "export" / export_filename(api.owner, kind)
         target = Path(path) if path else default
-        if target.resolve() == graph.path.resolve():
-            raise ValidationError("that path is the graph's own cache", field="path")
+        cfg = api.config
+        require_output_outside(
+            target, [cfg.memory_dir, cfg.curated_dir], [default.parent, cfg.memory_dir / "backups"],
+            "path",
+        )  # fmt: skip
         written = graph_export.write(graph, kind, target, title=api.config.profile)
         return {"format": kind, "path": str(written), **graph_export.summary(graph, kind)}
 
