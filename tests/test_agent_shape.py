@@ -137,3 +137,23 @@ def test_word_helpers_stop_early_and_read_once() -> None:
     assert content_words("the quick brown fox jumps", 10) == 4
     assert content_words(" ".join(f"w{i}" for i in range(10_000)), 10) == 10
     assert terms_missing(["deploy", "kafka"], "We deployed it yesterday") == ["kafka"]
+
+
+def test_each_result_carries_what_every_stage_did_to_it(api: MemoryAPI) -> None:
+    unwrap(
+        api.ingest_turns(
+            [
+                {"speaker": "Priya", "text": "I adopted a greyhound called Comet last spring",
+                 "session_id": "s", "message_id": "1"},
+                {"speaker": "Omar", "text": "A greyhound! Where did you find Comet?",
+                 "session_id": "s", "message_id": "2"},
+            ]
+        )
+    )  # fmt: skip
+    results = unwrap(api.recall("Which dog did Priya adopt?", limit=5))
+    priya = next(r for r in results if r["content"].startswith("Priya:"))
+    stages = [t["stage"] for t in priya["trace"]]
+    assert stages[0] == "fused" and "speaker" in stages
+    assert priya["trace"][-1]["similarity"] >= priya["trace"][0]["similarity"]
+    omar = next(r for r in results if r["content"].startswith("Omar:"))
+    assert "speaker" not in [t["stage"] for t in omar["trace"]]

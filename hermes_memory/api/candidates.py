@@ -30,6 +30,8 @@ class Candidate:
     invalid_at: float | None = None  # when a later fact superseded it
     superseded_by: str | None = None
     speaker: str | None = None  # turns: who said it
+    # (stage, similarity after it) for fusion and each adjustment that changed it
+    trace: list[tuple[str, float]] = field(default_factory=list)
 
     @functools.cached_property
     def said(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -201,13 +201,30 @@ def _ranked(
     """Adjust ``fused`` (in place) and rank: the keys of at most ``limit`` results
     (``neighbours``: adjust.share_context's cache)."""
     cfg = api.config.recall
-    adjust.share_context(api, pool, fused, cfg.context_weight, neighbours, cfg.long_turn_words)
-    adjust.prefer_valid(pool, fused, when, cfg.invalid_factor)
-    adjust.discount_questions(pool, fused, cfg.question_factor, cfg.long_turn_words)
-    adjust.discount_short_turns(pool, fused, cfg.short_turn_words, cfg.min_similarity)
-    adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)
-    adjust.weigh_assistant_turns(query, pool, fused, cfg.assistant_factor)
-    adjust.favour_window(window, pool, fused, cfg.time_boost)
+    # The adjustment stages in order, each a named function of the candidates and its
+    # own settings (a setting at its neutral value turns a stage off: an ablation is a
+    # config change). What each does to a candidate is kept in its trace.
+    stages: tuple[tuple[str, Callable[[], None]], ...] = (
+        ("context", lambda: adjust.share_context(
+            api, pool, fused, cfg.context_weight, neighbours, cfg.long_turn_words)),
+        ("validity", lambda: adjust.prefer_valid(pool, fused, when, cfg.invalid_factor)),
+        ("question", lambda: adjust.discount_questions(
+            pool, fused, cfg.question_factor, cfg.long_turn_words)),
+        ("short_turn", lambda: adjust.discount_short_turns(
+            pool, fused, cfg.short_turn_words, cfg.min_similarity)),
+        ("speaker", lambda: adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)),
+        ("assistant", lambda: adjust.weigh_assistant_turns(
+            query, pool, fused, cfg.assistant_factor)),
+        ("time", lambda: adjust.favour_window(window, pool, fused, cfg.time_boost)),
+    )  # fmt: skip
+    for key, cand in pool.items():
+        cand.trace = [("fused", fused[key])]
+    for name, stage in stages:
+        before = dict(fused)
+        stage()
+        for key, value in fused.items():
+            if value != before[key]:
+                pool[key].trace.append((name, value))
     # Never surface an unrelated match, nor a clearly weaker one above a stronger one,
     # on recency or importance alone (scoring.rank_in_bands).
     scores = {
@@ -382,6 +399,8 @@ def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[s
         "match_reasons": scoring.match_reasons(
             comp, lexical=lexical, semantic=cand.semantic, extra=cand.extra
         ),
+        # The similarity as fusion gave it, then after each stage that changed it.
+        "trace": [{"stage": name, "similarity": round(v, 4)} for name, v in cand.trace],
         "evidence_gaps": [],
         "created_at": to_iso(cand.created_at),
         **cand.provenance,
