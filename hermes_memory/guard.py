@@ -9,6 +9,7 @@ rather than on bossy English, to keep false positives rare.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from hermes_memory.errors import ContentRefused
@@ -78,7 +79,15 @@ _INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for name, rx in (
         (
             "ignore_instructions",
-            rf"\bignore\s+{_FILL}(?:previous|all|above|prior|earlier)\s+{_FILL}(?:instructions|rules|prompts?)",
+            rf"\b(?:ignore|forget|override|overrule|drop|abandon|skip|bypass)\s+{_FILL}"
+            rf"(?:previous|all|above|prior|earlier|preceding|existing|your|any|the)\s+{_FILL}"
+            r"(?:instructions?|rules|prompts?|guidelines|directions|directives|guardrails|"
+            r"constraints|programming)",
+        ),
+        (
+            "chat_template",
+            r"<\|(?:im_start|im_end|system|user|assistant|begin_of_text|start_header_id|eot_id)"
+            r"\|>|\[/?INST\]|<</?SYS>>|(?:^|\n)\s*#{2,}\s*(?:system|instruction)s?\s*:",
         ),
         (
             "disregard_rules",
@@ -143,11 +152,36 @@ def find_secrets(text: str) -> list[Finding]:
     return sorted(found, key=lambda f: f.start)
 
 
+# Letters of other scripts that look like Latin ones ("іgnore" with a Cyrillic і):
+# folded before the injection patterns are tried, so a lookalike spelling is caught.
+_LOOKALIKES = str.maketrans(
+    "аеіјорсухѕԁɡһӏոզսᴠԝАВЕІЈКМНОРСТХЅΑΒΕΗΙΚΜΝΟΡΤΧΥΖοιαενκτ",
+    "aeijopcyxsdghlnquvwABEIJKMHOPCTXSABEHIKMNOPTXYZoiaevkt",
+)
+
+
+def fold_lookalikes(text: str) -> str:
+    """``text`` in compatibility form (NFKC: full-width and styled letters become plain)
+    with look-alike letters of other scripts mapped to Latin; same length is not kept."""
+    return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
+
+
 def find_injection(text: str) -> Finding | None:
-    """The first prompt-injection pattern in ``text``, if any."""
+    """The first prompt-injection pattern in ``text`` (or in it with look-alike
+    letters folded to Latin), if any."""
     window = text[:_MAX_SCAN]
     if m := _INVISIBLE.search(window):
         return Finding("invisible", "invisible_unicode", m.start(), m.end())
+    if not window.isascii():
+        folded = fold_lookalikes(window)
+        if folded != window:
+            hit = _first_injection(folded)
+            # Positions refer to the folded text; the name is what matters here.
+            return hit
+    return _first_injection(window)
+
+
+def _first_injection(window: str) -> Finding | None:
     if not _ANY_INJECTION.search(window):
         return None
     for name, rx in _INJECTION_PATTERNS:

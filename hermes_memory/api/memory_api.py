@@ -279,9 +279,11 @@ class MemoryAPI:
     def fact_update(self, uuid: str, **fields: Any) -> Envelope:
         def work() -> tuple[Any, dict[str, Any]]:
             changes: dict[str, Any] = {}
+            flags: list[str] = []
             for key, value in fields.items():
                 if key == "content":
-                    changes[key], _ = self._screen(value, "content")
+                    # A flagged text stays flagged: the guard's verdict goes with it.
+                    changes[key], flags = self._screen(value, "content")
                 elif key in ("importance", "confidence"):
                     changes[key] = require_unit(value, key)
                 elif key == "category":
@@ -295,7 +297,12 @@ class MemoryAPI:
                 else:
                     changes[key] = value  # the store names unknown fields in its error
             fact = self.facts.update(
-                self.owner, require_id(uuid, "uuid"), changes, now=self.clock(), actor=self.actor
+                self.owner,
+                require_id(uuid, "uuid"),
+                changes,
+                now=self.clock(),
+                actor=self.actor,
+                flags=flags if "content" in changes else None,
             )
             return fact.to_dict(), self._index_now([fact.uuid])
 

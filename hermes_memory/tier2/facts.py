@@ -179,8 +179,16 @@ class FactStore:
             return self._hydrate(conn, row), True
 
     def update(
-        self, owner: Owner, fact_uuid: str, changes: dict[str, Any], *, now: float, actor: str
+        self,
+        owner: Owner,
+        fact_uuid: str,
+        changes: dict[str, Any],
+        *,
+        now: float,
+        actor: str,
+        flags: list[str] | None = None,
     ) -> Fact:
+        """Apply ``changes``; ``flags`` (the guard's, for new content) replace the old."""
         unknown = set(changes) - UPDATABLE
         if unknown:
             raise ValidationError(
@@ -197,6 +205,8 @@ class FactStore:
             values = dict(changes)
             if "metadata" in values:
                 values["metadata"] = json.dumps(values["metadata"])
+            if flags is not None:
+                values["flags"] = json.dumps(flags)
             if "content" in values:
                 digest = content_hash(values["content"])
                 clash = conn.execute(
