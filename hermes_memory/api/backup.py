@@ -25,7 +25,7 @@ from hermes_memory.clock import to_iso
 from hermes_memory.errors import StorageError, ValidationError
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier1.curated_store import STORES
-from hermes_memory.tier2.migrations import LATEST_VERSION
+from hermes_memory.tier2.migrations import LATEST_VERSION, expected_schema, schema_objects
 from hermes_memory.validation import require_output_outside
 
 if TYPE_CHECKING:
@@ -54,19 +54,35 @@ def _file_counts(path: Path) -> dict[str, int]:
 
 
 def _check_db(path: Path) -> int:
-    """Integrity-check a database file; return its schema version."""
+    """Integrity-check a database file and its schema (exactly the objects its version's
+    migrations create: a trigger or view added to an archive, its checksum recomputed,
+    would otherwise run inside this memory); return its schema version."""
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
             verdict = conn.execute("PRAGMA integrity_check").fetchone()[0]
-            version = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
+            version = int(
+                conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0
+            )
+            found = schema_objects(conn)
         finally:
             conn.close()
     except sqlite3.Error as exc:
         raise StorageError(f"the backup's database is unreadable: {exc}") from None
     if verdict != "ok":
         raise StorageError(f"the backup's database fails its integrity check: {verdict}")
-    return int(version or 0)
+    if 0 < version <= LATEST_VERSION:
+        expected = expected_schema(version)
+        extra = sorted(f"{t} {n}" for t, n in set(found) - set(expected))
+        changed = sorted(f"{t} {n}" for k, sql in expected.items() if found.get(k) != sql
+                         for t, n in [k])  # fmt: skip
+        if extra or changed:
+            raise StorageError(
+                "the backup's database has a schema this hermes-memory did not make "
+                f"(unexpected: {', '.join(extra) or '-'}; changed or missing: "
+                f"{', '.join(changed) or '-'}); refusing to restore it"
+            )
+    return version
 
 
 def default_name(api: MemoryAPI) -> str:
@@ -164,6 +180,14 @@ def restore(api: MemoryAPI, archive: Path, *, force: bool = False) -> dict[str, 
         )
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(api.clock()))
     kept: list[str] = []
+    # Everything is verified before anything changes: the curated files too.
+    curated: dict[str, str] = {}
+    for store, name in STORES.items():
+        if name in files:
+            try:
+                curated[store] = files[name].decode("utf-8")
+            except UnicodeDecodeError:
+                raise StorageError(f"{archive}: {name} is not valid UTF-8") from None
     with tempfile.TemporaryDirectory(dir=api.config.memory_dir) as tmp:
         incoming = Path(tmp) / DB_NAME
         incoming.write_bytes(files[DB_NAME])
@@ -178,15 +202,14 @@ def restore(api: MemoryAPI, archive: Path, *, force: bool = False) -> dict[str, 
             api.db.backup_to(before)
             kept.append(str(before))
         api.db.restore_from(incoming)
-    for store, name in STORES.items():
-        if name not in files:
-            continue
+    for store, text in curated.items():
+        name = STORES[store]
         current = api.curated.read_raw(store)
         if current and current.encode("utf-8") != files[name]:
             copy = api.curated.path(store).with_name(f"{name}.before-restore-{stamp}")
             _write_bytes(copy, current.encode("utf-8"))
             kept.append(str(copy))
-        api.curated.write_raw(store, files[name].decode("utf-8"))
+        api.curated.write_raw(store, text)
     derived = _rebuild_derived(api)
     return {
         "restored_from": str(archive),
@@ -213,3 +236,17 @@ def _rebuild_derived(api: MemoryAPI) -> dict[str, Any]:
 
 def _write_bytes(path: Path, data: bytes) -> None:
     write_atomic(path, lambda fh: fh.write(data), prefix=".mem_")
+
+
+def set_aside_corrupt(db_path: Path, clock: float) -> list[str]:
+    """Move a database that cannot be opened (and its WAL files) aside, so a restore
+    can write a good one in its place; the paths it was moved to."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock))
+    moved = []
+    for suffix in ("", "-wal", "-shm"):
+        src = db_path.with_name(db_path.name + suffix)
+        if src.exists():
+            dst = db_path.with_name(f"tier2.corrupt-{stamp}.db{suffix}")
+            src.replace(dst)
+            moved.append(str(dst))
+    return moved

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import click
 
 from hermes_memory.api.backup import backup as run_backup
+from hermes_memory.api.backup import read_archive, set_aside_corrupt
 from hermes_memory.api.backup import restore as run_restore
 from hermes_memory.api.bulk_import import count_lines, import_jsonl
 from hermes_memory.cli.context import Context, pass_ctx
 from hermes_memory.cron.progress import Progress, default_mode
+from hermes_memory.errors import StorageError
 
 
 @click.command()
@@ -39,7 +42,19 @@ def backup(ctx: Context, dest: Path | None) -> None:
 @pass_ctx
 def restore(ctx: Context, archive: Path, force: bool) -> None:
     """Restore a backup: verify it, replace the truth, rebuild vectors and graph."""
-    out = run_restore(ctx.api(), archive, force=force)
+    set_aside: list[str] = []
+    try:
+        api = ctx.api()
+    except StorageError as exc:
+        # A database that cannot even be opened is replaced with --force: it is moved
+        # aside first (kept), and the backup is restored into a fresh one.
+        if not (force and exc.context.get("corrupt")):
+            raise
+        read_archive(archive)  # a bad archive must not cost the damaged file its place
+        set_aside = set_aside_corrupt(ctx.config().db_path, time.time())
+        api = ctx.api()
+    out = run_restore(api, archive, force=force)
+    out["kept"] = set_aside + out["kept"]
     if ctx.as_json:
         click.echo(json.dumps(out, indent=2))
         return

@@ -52,6 +52,19 @@ class Database:
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open {self.path}: {exc}", path=str(self.path)) from None
         self._conn.row_factory = sqlite3.Row
+        try:
+            self._setup(busy_timeout_ms, wal)
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StorageError(
+                f"{self.path} is not a readable memory database ({exc}); `hermes-memory "
+                "restore ARCHIVE --force` replaces it from a backup (the damaged file is "
+                "kept beside it)",
+                path=str(self.path),
+                corrupt=True,
+            ) from None
+
+    def _setup(self, busy_timeout_ms: int, wal: bool) -> None:
         self._retry(lambda: self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}"))
         if wal:
             mode = self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL").fetchone())

@@ -492,6 +492,34 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 
+_LEDGER = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at REAL NOT NULL)"""
+
+
+def schema_objects(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
+    """Every table, index, trigger and view of a database, with its SQL (spaces folded)."""
+    rows = conn.execute(
+        "SELECT type, name, COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    return {(r[0], r[1]): " ".join(r[2].split()) for r in rows}
+
+
+def expected_schema(version: int) -> dict[tuple[str, str], str]:
+    """The objects a database migrated to ``version`` has, and nothing else: what a
+    database from elsewhere (a backup) is checked against before it is trusted."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute(_LEDGER)
+        for number, _, apply in MIGRATIONS:
+            if number <= version:
+                apply(conn)
+        return schema_objects(conn)
+    finally:
+        conn.close()
+
+
 def current_version(db: Database) -> int:
     row = db.query_one(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
@@ -505,12 +533,7 @@ def migrate(db: Database) -> list[str]:
     """Apply pending migrations; return the names applied."""
     applied: list[str] = []
     with db.transaction() as conn:
-        conn.execute(
-            """CREATE TABLE IF NOT EXISTS schema_migrations (
-                version INTEGER PRIMARY KEY,
-                name TEXT NOT NULL,
-                applied_at REAL NOT NULL)"""
-        )
+        conn.execute(_LEDGER)
     for version, name, apply in MIGRATIONS:
         with db.transaction() as conn:
             done = conn.execute(
