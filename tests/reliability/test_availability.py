@@ -187,3 +187,33 @@ def test_limits_are_each_owners_and_linking_past_them_keeps_the_write(
         episodes = api.db.scalar("SELECT COUNT(*) FROM episodes")
     assert episodes == 1
     figures.setdefault("availability", {})["per_owner_limits"] = "held"
+
+
+def test_import_sessions_redacts_a_secret_and_goes_on(tmp_path: Path) -> None:
+    from hermes_memory.hermes.sessions import import_sessions
+
+    state = tmp_path / "state.db"
+    db = sqlite3.connect(state)
+    db.executescript(
+        """CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT,
+               session_key TEXT, chat_id TEXT, thread_id TEXT, started_at REAL NOT NULL);
+           CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT,
+               role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);"""
+    )
+    db.execute("INSERT INTO sessions VALUES ('a', 'cli', NULL, NULL, NULL, NULL, 1.7e9)")
+    for i in range(15):
+        text = f"Deploy step {i} went fine"
+        if i == 7:
+            text = "Here is the env: DB_PASSWORD=hunter2hunter2 and the rest of the config"
+        db.execute(
+            "INSERT INTO messages(session_id, role, content, timestamp) VALUES (?,?,?,?)",
+            ("a", "user" if i % 2 == 0 else "assistant", text, 1.7e9 + i),
+        )
+    db.commit()
+    db.close()
+    with MemoryAPI(load_config(tmp_path / "home", env={}), embedder=HashingEmbedder(64)) as api:
+        report = import_sessions(api, state).to_dict()
+        texts = [r["text"] for r in api.db.query("SELECT text FROM episodes ORDER BY id")]
+    assert report["imported"] == 15
+    assert "hunter2hunter2" not in "".join(texts)
+    assert "[REDACTED:" in texts[7] and texts[7].endswith("and the rest of the config")
