@@ -235,3 +235,25 @@ def test_people_sharing_a_first_name_are_not_merged(api: MemoryAPI) -> None:
     assert {"Alice Chen", "Alice Wong", "Alice"} <= people
     chen = unwrap(api.entity_query("Alice Chen"))[0]
     assert chen["name"] == "Alice Chen"
+
+
+def test_identifier_shaped_names_are_entities() -> None:
+    found = extract("The payments-api depends on the ledger-service")
+    assert [(m.name, m.type) for m in found.mentions] == [
+        ("payments-api", "project"),
+        ("ledger-service", "project"),
+    ]
+    assert [(r.head, r.type, r.tail) for r in found.relations] == [
+        ("payments-api", "depends_on", "ledger-service")
+    ]
+    tools = extract("The ledger-service stores its data in CockroachDB")
+    assert ("CockroachDB", "tech") in [(m.name, m.type) for m in tools.mentions]
+    # Hyphenated words are not services.
+    assert extract("I want real-time end-to-end tests").mentions == []
+
+
+def test_a_relative_clause_is_about_its_noun() -> None:
+    found = extract("Bob maintains auth-service, which uses Postgres 15")
+    rels = {(r.head, r.type, r.tail) for r in found.relations}
+    assert ("auth-service", "uses", "PostgreSQL") in rels
+    assert ("Bob", "uses", "PostgreSQL") not in rels and ("Bob", "works_on", "PostgreSQL") not in rels

@@ -78,6 +78,7 @@ _STOPPED = re.compile(
 # The user's own side: what "we" or "I" say, and what an agent notes about "the user".
 _WE = re.compile(r"^\s*(we|i|our team|the team|the user|user)\b")
 _REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")
+_RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
 _COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
 
 PROJECT_HEADS = frozenset(
@@ -274,6 +275,7 @@ def find_mentions(sentence: str, limit: int | None = None) -> list[Mention]:
         found = (
             _known(toks, i)
             or (_preference_object(toks, i) if toks[i][1] in objects_at else None)
+            or _identifier(toks, i)
             or _project(toks, i, table)
             or _name(sentence, toks, i)
         )
@@ -300,6 +302,26 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
         if hit[1] in ("tech", "org") and nxt < len(toks) and toks[nxt][0].lower() in ORG_HEADS:
             nxt += 1  # "Acme Corp"-style suffixes stay with the name
         return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), nxt
+    return None
+
+
+# Names shaped like identifiers: a service or component in kebab or snake case whose last
+# part is what it is ("payments-api", "ledger-service", "auth_worker"), and a product
+# name with a capital inside it ("CockroachDB", "ArgoCD") that the gazetteer lacks.
+_ID_HEADS = PROJECT_HEADS | frozenset(
+    "svc worker workers queue gateway proxy server client cli ui db store cache lambda "
+    "function functions cron daemon backend frontend engine core sdk".split()
+)
+_KEBAB = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
+_INNER_CAPITAL = re.compile(r"[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*[A-Z]{1,4}|[A-Z][a-z]+[A-Z][a-z]+")
+
+
+def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    word, start, end = toks[i]
+    if _KEBAB.fullmatch(word) and re.split(r"[-_]", word)[-1] in _ID_HEADS:
+        return Mention(word, "project", start, end, word), i + 1
+    if i > 0 and _INNER_CAPITAL.fullmatch(word):
+        return Mention(word, "tech", start, end, word), i + 1
     return None
 
 
@@ -478,7 +500,10 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
             continue
         if _COORD.match(between or ","):
             continue
-        if re.match(r"^(and|,)\s+\w+", between) and subject is not None and subject is not head:
+        relative = _RELATIVE.match(between)
+        if relative:  # "auth-service, which uses Postgres": the clause is about its noun
+            between = between[relative.end() :]
+        elif re.match(r"^(and|,)\s+\w+", between) and subject is not None and subject is not head:
             head = subject  # "reads from S3 and writes to Snowflake": same subject
             between = re.sub(r"^(and|,)\s+", "", between)
         rel = _trigger(between, head, tail)
