@@ -320,6 +320,7 @@ def test_prune_archives_expired_and_stale_keeps_history(api: MemoryAPI, clock: F
     assert report.counts["turns_unindexed"] == 1
     assert api.episodes.count() == 1
     assert api.semantic is not None
+    api.semantic.drain()  # entities wait in the outbox for the embed job
     counts = api.semantic.counts()
     assert counts["missing"] == 0 and counts["orphans"] == 0
     assert not any(kind == "episode" for kind in _vector_kinds(api))

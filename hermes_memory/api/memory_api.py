@@ -218,12 +218,14 @@ class MemoryAPI:
                 links = (
                     self._link("fact", fact.rowid, fact.uuid, text, reading) if created else None
                 )
-            new_entities = links.new_entity_uuids if links else []
             return fact.to_dict(), {
                 "created": created,
                 "deduplicated": not created,
                 "graph": links.to_dict() if links else {},
-                **self._index_now([fact.uuid, *new_entities]),
+                # The entities a write introduces wait in the outbox for the embed job:
+                # recall searches facts and turns, and a message naming many things
+                # would otherwise pay for every name's vector on the write path.
+                **self._index_now([fact.uuid]),
             }
 
         return run("tier2", ["tier2"], work)
@@ -349,7 +351,7 @@ class MemoryAPI:
 
         def work() -> tuple[Any, dict[str, Any]]:
             ((episode, created),), entities = ingest.store_turns(self, [turn])
-            extra = self._index_now([episode.uuid, *entities])
+            extra = self._index_now([episode.uuid])  # entities: the embed job (fact_store)
             return episode.to_dict(), {"created": created, **extra}
 
         return run("tier2", ["tier2"], work)
@@ -362,7 +364,7 @@ class MemoryAPI:
             stored, entities = ingest.store_turns(self, list(turns))
             created = sum(1 for _, c in stored if c)
             uuids = [e.uuid for e, _ in stored]
-            extra = self._index_now(uuids + entities) if embed else {}
+            extra = self._index_now(uuids) if embed else {}  # entities: the embed job
             return uuids, {"created": created, "skipped": len(stored) - created, **extra}
 
         return run("tier2", ["tier2"], work)

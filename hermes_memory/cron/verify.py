@@ -51,17 +51,20 @@ def _vectors(api: MemoryAPI, report: JobReport) -> None:
     if api.semantic is None:
         return
     counts = api.semantic.counts()
+    # Items waiting in the outbox are expected to be missing until the embed job runs:
+    # they are pending, not drift.
+    pending = health.queue_depth(api.db)["pending"]
+    missing = max(counts["missing"] - pending, 0)
     if counts["vector_rows"] is None:
         report.add("vectors_missing", counts["truth_items"])
         report.notes.append("the vector table cannot be read")
     else:
-        report.add("vectors_missing", counts["missing"])
+        report.add("vectors_missing", missing)
+        report.add("vectors_pending", min(pending, counts["missing"]))
         report.add("vector_orphans", counts["orphans"])
         report.add("vector_duplicates", counts["duplicates"])
     report.add("vector_rows", counts["vector_rows"] or 0)
-    pending = health.queue_depth(api.db)["pending"]
-    # Items waiting in the outbox are expected to be missing until the embed job runs.
-    unexplained = max(counts["missing"] - pending, 0) + counts["orphans"] + counts["duplicates"]
+    unexplained = missing + counts["orphans"] + counts["duplicates"]
     if unexplained and counts["status"] == "ok":
         api.semantic.mark(
             "needs_repair",
