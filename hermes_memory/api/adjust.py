@@ -42,7 +42,7 @@ def share_context(
     base = dict(fused)
     for rowid, (prev, nxt) in near.items():
         key = by_row[rowid]
-        own = weight * _borrowing(pool[key].said, enough_words)
+        own = weight * _borrowing(pool[key].words, enough_words)
         reach = [(prev, own), (nxt, own)]
         reach += [
             (beyond.get(prev, (0, 0))[0], own / 2),
@@ -57,11 +57,10 @@ def share_context(
             pool[key].extra.append("context")
 
 
-def _borrowing(text: str, enough_words: int) -> float:
-    if enough_words <= 0:
+def _borrowing(words: int, enough_words: int) -> float:
+    if enough_words <= 0 or words <= enough_words:
         return 1.0
-    words = len(text.split())
-    return 1.0 if words <= enough_words else math.sqrt(enough_words / words)
+    return math.sqrt(enough_words / words)
 
 
 def _neighbours(
@@ -99,8 +98,8 @@ def discount_questions(
     if factor >= 1:
         return
     for key, cand in pool.items():
-        if cand.speaker is not None:
-            share = question_share(cand.said, long_words)
+        if cand.speaker is not None and cand.said.rstrip().endswith("?"):
+            share = question_share(cand.said, long_words, cand.words)
             if share > 0:
                 fused[key] *= 1 - (1 - factor) * share
 
@@ -108,14 +107,14 @@ def discount_questions(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def question_share(text: str, long_words: int = 0) -> float:
+def question_share(text: str, long_words: int = 0, words: int | None = None) -> float:
     """How much of ``text`` is the question it ends with: 0 when it ends otherwise,
     1 for a turn of up to ``long_words`` words (0: any length), else the share of its
-    words in that last sentence."""
+    words in that last sentence (``words``: its word count, when known)."""
     text = text.rstrip()
     if not text.endswith("?"):
         return 0.0
-    total = len(text.split())
+    total = len(text.split()) if words is None else words
     if total <= long_words or long_words <= 0:
         return 1.0
     asked = len(_SENTENCE_END.split(text)[-1].split())

@@ -39,6 +39,11 @@ class Candidate:
         return self.content.removeprefix(f"{self.speaker}: ") if self.speaker else self.content
 
     @functools.cached_property
+    def words(self) -> int:
+        """How many words ``said`` has (a long turn stands on its own: adjust.py)."""
+        return len(self.said.split())
+
+    @functools.cached_property
     def terms(self) -> list[str]:
         """The content words of ``said`` (fts.query_terms), worked out once a recall."""
         return query_terms(self.said)
