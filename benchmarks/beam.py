@@ -211,6 +211,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         lambda: defaultdict(list)
     )
     latencies: list[float] = []
+    stage_ms: dict[str, list[float]] = defaultdict(list)
     built_chars = 0
     built_s = 0.0
     dump: list[dict[str, Any]] = []
@@ -240,8 +241,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if not evidence:
                     continue
                 t0 = time.perf_counter()
-                results = unwrap(api.recall(question, limit=10, limit_per_tier=10))
+                env = api.recall(question, limit=10, limit_per_tier=10)
                 latencies.append((time.perf_counter() - t0) * 1000)
+                results = unwrap(env)
+                for stage, ms in env["meta"].get("timings_ms", {}).items():
+                    stage_ms[stage].append(ms)
                 ranked = {"hermes": [str(r.get("source_id")) for r in results]}
                 if base is not None:
                     ranked.update(base.rankings(question))
@@ -260,6 +264,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.dump:
         Path(args.dump).write_text(json.dumps(dump, indent=1))
     report = _report(args, folders, rows, latencies, built_chars, built_s)
+    report["stage_ms_median"] = {k: round(statistics.median(v), 3) for k, v in stage_ms.items()}
     if embedder is not None:
         # The unit of the latency target: one query through the model, same run.
         asked = [q for _, q, _ in questions_of(probing)]

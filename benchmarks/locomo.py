@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     ingest_s = 0.0
     n_turns = 0
     latencies: list[float] = []
+    stage_ms: dict[str, list[float]] = defaultdict(list)
     for sample in samples:
         turns, last = turns_of(sample["conversation"])
         valid = {t["message_id"] for t in turns}
@@ -115,8 +116,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     if not evidence:
                         continue
                     t1 = time.perf_counter()
-                    results = unwrap(api.recall(str(qa["question"]), limit=10, limit_per_tier=10))
+                    env = api.recall(str(qa["question"]), limit=10, limit_per_tier=10)
                     latencies.append((time.perf_counter() - t1) * 1000)
+                    results = unwrap(env)
+                    for stage, ms in env["meta"].get("timings_ms", {}).items():
+                        stage_ms[stage].append(ms)
                     ids = [r.get("source_id") for r in results]
                     r5 = len(evidence & set(ids[:5])) / len(evidence)
                     r10 = len(evidence & set(ids[:10])) / len(evidence)
@@ -136,6 +140,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         report["ingest_turns_per_s"] = round(n_turns / ingest_s, 1)
     report["recall_ms_median"] = round(statistics.median(latencies), 2)
     report["recall_ms_p95"] = round(sorted(latencies)[int(len(latencies) * 0.95) - 1], 2)
+    report["stage_ms_median"] = {k: round(statistics.median(v), 3) for k, v in stage_ms.items()}
     return report
 
 

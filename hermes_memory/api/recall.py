@@ -131,7 +131,7 @@ def recall(
     # The ranking's tags, to start the second ranking from (feedback, below).
     tags = {key: list(c.extra) for key, c in pool.items()} if wants_feedback else {}
     first = max(limit, feedback.FEEDBACK_POOL) if wants_feedback else limit
-    order = _ranked(api, query, pool, fused, window, now, when, first, neighbours)
+    order = _ranked(api, query, pool, fused, window, now, when, first, neighbours, timings)
     if wants_feedback:
         with stage("feedback"):
             added = feedback.add_candidates(
@@ -151,7 +151,9 @@ def recall(
             lexical, fused = _fused(pool)
             for key, lifted in graph.items():
                 fused[key] = max(fused[key], lifted)
-            order = _ranked(api, query, pool, fused, window, now, when, limit, neighbours)
+            order = _ranked(
+                api, query, pool, fused, window, now, when, limit, neighbours, timings
+            )
     order = order[:limit]
     # A boosted similarity may pass 1 in the ranking, so that two boosted matches keep
     # their order instead of tying (and going by recency); what is shown is capped at 1.
@@ -197,9 +199,11 @@ def _ranked(
     when: float,
     limit: int,
     neighbours: dict[int, tuple[int, int]],
+    timings: dict[str, float],
 ) -> list[str]:
     """Adjust ``fused`` (in place) and rank: the keys of at most ``limit`` results
-    (``neighbours``: adjust.share_context's cache)."""
+    (``neighbours``: adjust.share_context's cache; each stage's wall time is added to
+    ``timings`` as ``stage:<name>``)."""
     cfg = api.config.recall
     # The adjustment stages in order, each a named function of the candidates and its
     # own settings (a setting at its neutral value turns a stage off: an ablation is a
@@ -221,7 +225,10 @@ def _ranked(
         cand.trace = [("fused", fused[key])]
     for name, stage in stages:
         before = dict(fused)
+        started = time.perf_counter()
         stage()
+        spent = (time.perf_counter() - started) * 1000
+        timings[f"stage:{name}"] = timings.get(f"stage:{name}", 0.0) + spent
         for key, value in fused.items():
             if value != before[key]:
                 pool[key].trace.append((name, value))
