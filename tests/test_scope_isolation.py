@@ -117,3 +117,21 @@ def test_no_reader_sees_or_touches_another_scopes_rows(plan: list[tuple[int, str
             assert all(r["deleted_at"] is None and "hijacked" not in r["content"] for r in facts)
         finally:
             base.close()
+
+
+def test_a_fact_moved_to_scratch_stays_in_its_chat(tmp_path: Path) -> None:
+    cfg = load_config(tmp_path, env={})
+    chat_a = Owner("telegram", "default", "u1", "chat:1")
+    chat_b = Owner("telegram", "default", "u1", "chat:2")
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=chat_a) as api:
+        fact = api.fact_store("The staging password rotates on Mondays", category="ops")["data"]
+        moved = api.fact_update(fact["uuid"], category="scratch")
+        assert moved["success"]
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=chat_b) as api:
+        assert not api.fact_get(fact["uuid"])["success"]
+        assert api.fact_query("staging password")["data"] == []
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=chat_a) as api:
+        assert api.fact_get(fact["uuid"])["success"]
+        api.fact_update(fact["uuid"], category="ops")  # and back: the owner's again
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=chat_b) as api:
+        assert api.fact_get(fact["uuid"])["success"]

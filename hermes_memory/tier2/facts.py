@@ -207,6 +207,12 @@ class FactStore:
                 values["metadata"] = json.dumps(values["metadata"])
             if flags is not None:
                 values["flags"] = json.dumps(flags)
+            if "category" in values:
+                # Moving into or out of a local category moves the fact with it: a
+                # scratch note belongs to this chat only, any other fact to the owner.
+                values["session_key"] = owner.columns(local=values["category"] in LOCAL_CATEGORIES)[
+                    "session_key"
+                ]
             if "content" in values:
                 digest = content_hash(values["content"])
                 clash = conn.execute(
@@ -241,7 +247,7 @@ class FactStore:
                 target_uuid=fact_uuid,
                 diff={"old": old, "new": changes},
             )
-            if "content" in changes:
+            if "content" in changes or "category" in changes:  # the vector row's keys too
                 journal.enqueue_embedding(conn, now=now, kind="fact", item_uuid=fact_uuid)
             fresh = conn.execute("SELECT * FROM facts WHERE id = ?", (row["id"],)).fetchone()
             return self._hydrate(conn, fresh)
