@@ -5,6 +5,7 @@
     python benchmarks/extraction.py --chat         # chat-style development set (50)
     python benchmarks/extraction.py --chat --held-out   # chat-style held-out set (20)
     python benchmarks/extraction.py --errors       # and every miss / false positive
+    python benchmarks/extraction.py --speed        # hostile messages of up to 20,000 chars
 
 Entities match on canonical name (case-insensitive); relations on (head, type, tail).
 """
@@ -64,12 +65,56 @@ def score(path: Path = GOLD, *, errors: bool = False) -> dict[str, Any]:
     return report
 
 
+def hostile_texts(limit: int = 20_000) -> dict[str, str]:
+    """Messages up to the size a turn's extraction reads, made to be slow: long lists of
+    names in one sentence and in many, a name repeated, tool names, a long code-like
+    message of identifiers."""
+    first = "Alice Bob Carol Dmitri Elena Farid Grace Hiro Ines Jonas Kavya Liam Mei Nadia"
+    last = "Smith Jones Brown Garcia Miller Davis Wilson Moore Taylor Anderson Thomas"
+    names = [f"{f} {n}" for f in first.split() for n in last.split()][:150]
+    names += [f"{f} {n}{i}" for i, f in enumerate(first.split() * 11) for n in ("Lee",)][:150]
+    texts = {
+        "300 names, one sentence": ", ".join(names) + " met at Acme.",
+        "150 names joined by and": " and ".join(names[:150]) + " work at Google.",
+        "300 short statements": ". ".join(f"{n} uses PostgreSQL at Spotify" for n in names),
+        "one name 4,000 times": "Alice " * 4000,
+        "tools listed": "We use " + ", ".join(["PostgreSQL", "Redis", "Kafka", "Docker"] * 800),
+        "code-like identifiers": " ".join(
+            f"svc_{i}-api calls ledger_{i}-service via GatewayClient{i}" for i in range(600)
+        ),
+    }
+    return {k: v[:limit] for k, v in texts.items()}
+
+
+def speed(repeats: int = 5) -> dict[str, Any]:
+    """Median extraction time of each hostile message (ms), and the worst of them."""
+    import statistics
+    import time
+
+    out: dict[str, Any] = {}
+    for name, text in hostile_texts().items():
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            extract(text)
+            times.append((time.perf_counter() - started) * 1000)
+        out[name] = round(statistics.median(times), 2)
+    out["worst_ms"] = max(v for v in out.values())
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--speed", action="store_true", help="time hostile messages of up to 20,000 chars"
+    )
     parser.add_argument("--errors", action="store_true")
     parser.add_argument("--held-out", action="store_true", help="score the held-out set")
     parser.add_argument("--chat", action="store_true", help="score the chat-style sets")
     args = parser.parse_args()
+    if args.speed:
+        print(json.dumps(speed(), indent=2))
+        return
     if args.chat:
         path = CHAT_HELD_OUT if args.held_out else CHAT
     else:
