@@ -65,7 +65,9 @@ def test_four_writers_four_readers_and_cron_at_once(home: Path, figures: dict[st
     db.close()
     ops = sum(o["ops"] for o in outs)
     by_role = {r: sum(o["ops"] for o in outs if o["role"] == r) for r in ("writer", "reader")}
-    assert by_role["writer"] > 50 and by_role["reader"] > 50
+    # Correctness, not speed (a busy CI machine runs this at any rate; the rate is a
+    # figure below): every process got through some of its work, none starved.
+    assert all(o["ops"] > 0 for o in outs if o["role"] in by_role), [o["ops"] for o in outs]
     jobs = outs[-1]["jobs"]
     figures["concurrency"] = {
         "processes": "4 writers, 4 readers, 1 cron",
