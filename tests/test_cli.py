@@ -184,3 +184,15 @@ def test_exports_and_backups_never_overwrite_the_memory(
     assert db.read_bytes()[:100] == before[:100]
     assert call(home, capsys, "backup")[0] == 0  # the default place is fine
     assert call(home, capsys, "graph", "export")[0] == 0
+
+
+def test_forget_takes_the_id_the_cli_shows(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(home, capsys, "remember", "We deploy with Nix")
+    short = out.split()[1]  # "stored: 57b600e3  [general] ..."
+    assert code == 0 and len(short) == 8
+    code, out, err = call(home, capsys, "forget", short)
+    assert code == 0, err
+    code, out, _ = call(home, capsys, "facts", "Nix")
+    assert "We deploy with Nix" not in out
+    code, _, err = call(home, capsys, "forget", "zzzzzzzz")
+    assert code == 1 and "no fact" in err

@@ -266,7 +266,7 @@ class MemoryAPI:
         (``meta.merged_from``)."""
 
         def work() -> tuple[Any, dict[str, Any]]:
-            wanted = require_id(uuid, "uuid")
+            wanted = self.facts.resolve(self.owner, require_id(uuid, "uuid"))
             fact = self.facts.get(self.owner, wanted, include_deleted=True)
             for _ in range(8):  # merges chain when a survivor is merged again later
                 if fact.deleted_at is None or not fact.merged_into:
@@ -300,7 +300,7 @@ class MemoryAPI:
                     changes[key] = value  # the store names unknown fields in its error
             fact = self.facts.update(
                 self.owner,
-                require_id(uuid, "uuid"),
+                self.facts.resolve(self.owner, require_id(uuid, "uuid")),
                 changes,
                 now=self.clock(),
                 actor=self.actor,
@@ -317,7 +317,7 @@ class MemoryAPI:
             lambda: self._deleted(
                 self.facts.delete(
                     self.owner,
-                    require_id(uuid, "uuid"),
+                    self.facts.resolve(self.owner, require_id(uuid, "uuid")),
                     soft=soft,
                     now=self.clock(),
                     actor=self.actor,

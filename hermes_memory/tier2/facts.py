@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_memory.errors import CapacityError, NotFoundError, ValidationError
+from hermes_memory.errors import AmbiguousMatchError, CapacityError, NotFoundError, ValidationError
 from hermes_memory.tier2 import claims, journal
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.fts import df_at_least, planned_search, query_terms
@@ -412,6 +412,21 @@ class FactStore:
             escaped = scope_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             values.extend([scope_prefix, escaped + "/%"])
         return " AND ".join(parts), values
+
+    def resolve(self, owner: Owner, id_or_prefix: str) -> str:
+        """The full id of this owner's fact that ``id_or_prefix`` names: the id itself,
+        or a unique prefix of it (the CLI shows 8 characters). Several matches are an
+        ``AmbiguousMatchError`` listing them; none is left to the lookup to report."""
+        if len(id_or_prefix) >= 36 or len(id_or_prefix) < 4:
+            return id_or_prefix
+        clause, params = owner.visible_clause(by_id=True)
+        rows = self.db.query(
+            f"SELECT uuid, content FROM facts WHERE uuid >= ? AND uuid < ? AND {clause} LIMIT 6",
+            (id_or_prefix, id_or_prefix + "\uffff", *params),
+        )
+        if len(rows) > 1:
+            raise AmbiguousMatchError(id_or_prefix, [f"{r['uuid']} {r['content']}" for r in rows])
+        return str(rows[0]["uuid"]) if rows else id_or_prefix
 
     @staticmethod
     def _visible_row(conn: sqlite3.Connection, owner: Owner, fact_uuid: str) -> sqlite3.Row:
