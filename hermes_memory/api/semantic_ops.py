@@ -3,13 +3,14 @@ rebuild and repair of the vector index."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.api import recall as recall_mod
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import parse_time
-from hermes_memory.errors import DerivedTierError
+from hermes_memory.errors import DerivedTierError, StorageError
 from hermes_memory.tier3.semantic import SemanticIndex
 from hermes_memory.validation import (
     require_choice,
@@ -80,7 +81,10 @@ def recall(
             merged.values(), key=lambda r: (places[r.get("id") or r["content"]], -r["score"])
         )[:top]
         touched = [r["rowid"] for r in ranked if r["kind"] == "fact"]
-        api.facts.touch(touched, now=api.clock())
+        # Access counts feed importance; a read must still answer when they cannot be
+        # written (a full disk, a read-only file, a busy writer).
+        with contextlib.suppress(StorageError):
+            api.facts.touch(touched, now=api.clock())
         for r in ranked:
             r.pop("rowid", None)
         return ranked, meta
