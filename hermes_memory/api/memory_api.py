@@ -500,10 +500,11 @@ class MemoryAPI:
         session_id: str | None = None,
     ) -> Envelope:
         def work() -> tuple[Any, dict[str, Any]]:
-            text, _ = self._screen(title, "title")
+            text, flags = self._screen(title, "title")
             desc = None
             if description is not None:
-                desc, _ = self._screen(description, "description")
+                desc, more = self._screen(description, "description")
+                flags += [f for f in more if f not in flags]
             event = self.timeline.add(
                 self.owner,
                 event_type=require_choice(event_type, "event_type", EVENT_TYPES),
@@ -518,6 +519,7 @@ class MemoryAPI:
                 session_id=optional_text(session_id, "session_id"),
                 now=self.clock(),
                 actor=self.actor,
+                flags=flags,
             )
             return event.to_dict(), self._index_now([event.uuid])
 

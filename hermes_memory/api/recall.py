@@ -151,9 +151,7 @@ def recall(
             lexical, fused = _fused(pool)
             for key, lifted in graph.items():
                 fused[key] = max(fused[key], lifted)
-            order = _ranked(
-                api, query, pool, fused, window, now, when, limit, neighbours, timings
-            )
+            order = _ranked(api, query, pool, fused, window, now, when, limit, neighbours, timings)
     order = order[:limit]
     # A boosted similarity may pass 1 in the ranking, so that two boosted matches keep
     # their order instead of tying (and going by recency); what is shown is capped at 1.

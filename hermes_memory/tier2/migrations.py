@@ -473,6 +473,12 @@ def _owner_counter_triggers(table: str) -> list[str]:
     ]
 
 
+def _v12_timeline_flags(conn: sqlite3.Connection) -> None:
+    """The guard's flags on a timeline event, as facts and turns have them: a flagged
+    title stays flagged wherever the event is shown."""
+    conn.execute("ALTER TABLE timeline ADD COLUMN flags TEXT NOT NULL DEFAULT '[]'")
+
+
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -487,6 +493,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (9, "reread_preference_claims", _reread_claims),
     (10, "turn_attachments", _v10_turn_attachments),
     (11, "owner_counts", _v11_owner_counts),
+    (12, "timeline_flags", _v12_timeline_flags),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

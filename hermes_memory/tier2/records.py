@@ -320,6 +320,7 @@ class TimelineEvent:
     importance: float
     created_at: float
     rowid: int = 0
+    flags: list[str] = field(default_factory=list)
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> TimelineEvent:
@@ -335,6 +336,7 @@ class TimelineEvent:
             importance=row["importance"],
             created_at=row["created_at"],
             rowid=row["id"],
+            flags=_loads(row["flags"], []),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -348,4 +350,5 @@ class TimelineEvent:
             "session_id": self.session_id,
             "timestamp": to_iso(self.timestamp),
             "importance": self.importance,
+            "flags": self.flags,
         }

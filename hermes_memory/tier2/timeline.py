@@ -31,6 +31,7 @@ class TimelineStore:
         session_id: str | None,
         now: float,
         actor: str,
+        flags: list[str] | None = None,
     ) -> TimelineEvent:
         uid = new_uuid()
         cols = owner.columns(local=False)
@@ -38,8 +39,8 @@ class TimelineStore:
             cur = conn.execute(
                 """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
                        related_facts, session_id, timestamp, importance, platform, agent,
-                       user_id, session_key, created_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                       user_id, session_key, created_at, flags)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (
                     uid,
                     event_type,
@@ -52,6 +53,7 @@ class TimelineStore:
                     importance,
                     *cols.values(),
                     now,
+                    json.dumps(flags or []),
                 ),
             )
             journal.audit(
