@@ -135,3 +135,18 @@ def test_a_fact_moved_to_scratch_stays_in_its_chat(tmp_path: Path) -> None:
         api.fact_update(fact["uuid"], category="ops")  # and back: the owner's again
     with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=chat_b) as api:
         assert api.fact_get(fact["uuid"])["success"]
+
+
+def test_the_tools_stats_show_only_the_owners_own_memory(tmp_path: Path) -> None:
+    cfg = load_config(tmp_path, env={})
+    other = Owner("telegram", "default", "u2", "chat:9")
+    me = Owner("telegram", "default", "u1", "chat:1")
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=other) as api:
+        for i in range(5):
+            api.fact_store(f"Someone else's fact {i}", category="general")
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=me) as api:
+        api.fact_store("My only fact", category="general")
+        shown = json.loads(memory_tool.handle(api, {"action": "stats"}))
+    text = json.dumps(shown)
+    assert shown["success"] and shown["data"]["tier2"]["facts"] == 1
+    assert str(tmp_path) not in text and "db_path" not in text

@@ -46,6 +46,35 @@ def stats(api: MemoryAPI) -> Envelope:
     return run("multi", ["tier1", "tier2"], work)
 
 
+_OWNED = ("facts", "episodes", "entities", "relations", "timeline")
+
+
+def owner_stats(api: MemoryAPI) -> Envelope:
+    """What an agent may see of the store: its own owner's counts and the tiers'
+    health, never another tenant's numbers, the store's totals or its paths."""
+
+    def work() -> dict[str, Any]:
+        clause, params = api.owner.visible_clause()
+        counts = {
+            table: int(
+                api.db.scalar(
+                    f"SELECT COUNT(*) FROM {table} WHERE deleted_at IS NULL AND {clause}",
+                    params,
+                )
+            )
+            for table in _OWNED
+        }
+        derived = tier2_health.derived_status(api.db)
+        return {
+            "profile": api.config.profile,
+            "tier1": {s: len(api.curated.entries(s)) for s in ("memory", "user")},
+            "tier2": counts,
+            "health": {name: d.get("status", "ok") for name, d in derived.items()},
+        }
+
+    return run("multi", ["tier1", "tier2"], work)
+
+
 def tier3_stats(api: MemoryAPI) -> dict[str, Any]:
     if api.semantic is None:
         return {"status": "disabled"}

@@ -585,9 +585,11 @@ class MemoryAPI:
         return graph_ops.export(self, format, path)
 
     # -- cross-tier: stats and health ----------------------------------------------------------
-    def stats(self) -> Envelope:
-        """Counts per tier, queue depth, derived-tier status (and degraded mode)."""
-        return api_health.stats(self)
+    def stats(self, *, owner_only: bool = False) -> Envelope:
+        """Counts per tier, queue depth, derived-tier status (and degraded mode), for the
+        operator; ``owner_only``: this owner's counts and the tiers' health alone (what
+        an agent's tool shows)."""
+        return api_health.owner_stats(self) if owner_only else api_health.stats(self)
 
     def doctor(self, *, repair: bool = False) -> Envelope:
         """Schema, integrity, FTS, queue and derived-tier health; optionally repair."""

@@ -214,7 +214,11 @@ ACTIONS: dict[str, Action] = {
                ("from_entity", "to_entity")),
         Action("graph_central", "The most connected entities (what this memory is about).",
                lambda api, a: api.graph_central_entities(a.get("limit", 10)), (), ("limit",)),
-        Action("stats", "Counts and health of every tier.", lambda api, a: api.stats()),
+        Action(
+            "stats",
+            "Your memory's counts per tier and the tiers' health.",
+            lambda api, a: api.stats(owner_only=True),
+        ),
         Action("consolidate", "Operator: merge duplicates and resolve conflicts now.",
                _job("consolidate"), writes=True, operator=True),
         Action("rebuild", "Operator: re-derive vectors and graph from SQLite truth.",
