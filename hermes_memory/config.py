@@ -127,8 +127,11 @@ class RecallConfig(_Section):
     graph_depth: int = Field(2, ge=0, le=3)
     graph_weight: float = Field(0.5, ge=0.0, le=1.0)
     graph_hop_decay: float = Field(0.8, gt=0.0, le=1.0)
-    # Queries at least this long are split into sub-queries (adaptive depth).
-    deep_query_chars: int = Field(200, ge=20)
+    # Queries of at least this many characters and two or more sentences are also
+    # searched sentence by sentence (adaptive depth). Off (0) by default: it changed no
+    # figure on either benchmark and multiplies the cost of a long message's prefetch
+    # (docs/retrieval.md).
+    deep_query_chars: int = Field(0, ge=0)
 
     @model_validator(mode="after")
     def _weights_sum_positive(self) -> RecallConfig:

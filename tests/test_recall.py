@@ -155,15 +155,21 @@ def test_recall_reports_the_time_of_each_stage(api: MemoryAPI) -> None:
     assert "tier3" not in only and "tier2" in only  # a stage that did not run is absent
 
 
-def test_long_queries_are_split_into_subqueries(api: MemoryAPI) -> None:
-    api.fact_store("The search service uses Elasticsearch", category="project")
-    api.fact_store("Alice prefers Friday releases", category="preference")
+def test_long_queries_are_split_into_subqueries_when_asked(
+    home: Path, clock: FrozenClock, api: MemoryAPI
+) -> None:
     question = (
         "I need a full picture before the planning meeting. Which engine does the "
         "search service run on? Also, when does Alice like to ship releases? "
         "Please include anything else relevant to both topics and their owners."
     )
-    env = api.recall(question, limit=5)
+    assert api.recall(question, limit=5)["meta"]["subqueries"] == [question]  # off by default
+    api.close()
+    cfg = load_config(home, env={}, overrides={"recall": {"deep_query_chars": 200}})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as deep:
+        deep.fact_store("The search service uses Elasticsearch", category="project")
+        deep.fact_store("Alice prefers Friday releases", category="preference")
+        env = deep.recall(question, limit=5)
     assert len(env["meta"]["subqueries"]) > 1
     contents = {r["content"] for r in env["data"]}
     assert {"The search service uses Elasticsearch", "Alice prefers Friday releases"} <= contents

@@ -205,8 +205,12 @@ def _ranked(
     cfg = api.config.recall
     # The adjustment stages in order, each a named function of the candidates and its
     # own settings (a setting at its neutral value turns a stage off: an ablation is a
-    # config change). What each does to a candidate is kept in its trace.
+    # config change). What each does to a candidate is kept in its trace. The assistant's
+    # turns are weighed before context is shared, so that a long answer lends its
+    # neighbours only what it is worth (BEAM R@10 0.321 -> 0.335, LoCoMo unchanged).
     stages: tuple[tuple[str, Callable[[], None]], ...] = (
+        ("assistant", lambda: adjust.weigh_assistant_turns(
+            query, pool, fused, cfg.assistant_factor)),
         ("context", lambda: adjust.share_context(
             api, pool, fused, cfg.context_weight, neighbours, cfg.long_turn_words)),
         ("validity", lambda: adjust.prefer_valid(pool, fused, when, cfg.invalid_factor)),
@@ -215,8 +219,6 @@ def _ranked(
         ("short_turn", lambda: adjust.discount_short_turns(
             pool, fused, cfg.short_turn_words, cfg.min_similarity)),
         ("speaker", lambda: adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)),
-        ("assistant", lambda: adjust.weigh_assistant_turns(
-            query, pool, fused, cfg.assistant_factor)),
         ("time", lambda: adjust.favour_window(window, pool, fused, cfg.time_boost)),
     )  # fmt: skip
     for key, cand in pool.items():
@@ -361,8 +363,9 @@ def _from_window(
 
 def split_query(text: str, deep_chars: int) -> list[str]:
     """Adaptive depth: a short query is itself; a long one becomes its sentences and
-    clauses (deterministic), each a targeted sub-query, plus the whole."""
-    if len(text) < deep_chars:
+    clauses (deterministic), each a targeted sub-query, plus the whole (``deep_chars``
+    0: never split)."""
+    if deep_chars <= 0 or len(text) < deep_chars:
         return [text]
 
     parts = [p.strip() for p in re.split(r"(?<=[.?!;])\s+|\n+", text) if len(p.strip()) > 12]
