@@ -235,14 +235,16 @@ def test_a_full_agent_turn_shows_memory_context_and_answers_the_tool(hermes_home
 
 
 # -- session import ------------------------------------------------------------------------------
+# The two tables of Hermes' state.db that the session import reads.
+STATE_SCHEMA = """CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT,
+       session_key TEXT, chat_id TEXT, thread_id TEXT, started_at REAL NOT NULL);
+   CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT,
+       role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);"""
+
+
 def _state_db(path: Path) -> Path:
     db = sqlite3.connect(path)
-    db.executescript(
-        """CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT,
-               session_key TEXT, chat_id TEXT, thread_id TEXT, started_at REAL NOT NULL);
-           CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT,
-               role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);"""
-    )
+    db.executescript(STATE_SCHEMA)
     db.execute("INSERT INTO sessions VALUES ('a', 'cli', NULL, NULL, NULL, NULL, 1.7e9)")
     db.execute(
         "INSERT INTO sessions VALUES ('b', 'telegram', 'u42', 'agent:tg:1', '1', NULL, 1.7e9)"

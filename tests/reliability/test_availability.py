@@ -191,15 +191,11 @@ def test_limits_are_each_owners_and_linking_past_them_keeps_the_write(
 
 def test_import_sessions_redacts_a_secret_and_goes_on(tmp_path: Path) -> None:
     from hermes_memory.hermes.sessions import import_sessions
+    from tests.test_hermes_provider import STATE_SCHEMA
 
     state = tmp_path / "state.db"
     db = sqlite3.connect(state)
-    db.executescript(
-        """CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT,
-               session_key TEXT, chat_id TEXT, thread_id TEXT, started_at REAL NOT NULL);
-           CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT,
-               role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);"""
-    )
+    db.executescript(STATE_SCHEMA)
     db.execute("INSERT INTO sessions VALUES ('a', 'cli', NULL, NULL, NULL, NULL, 1.7e9)")
     for i in range(15):
         text = f"Deploy step {i} went fine"

@@ -15,9 +15,9 @@ import pytest
 
 from hermes_memory import MemoryAPI, load_config
 from hermes_memory.api.backup import backup, restore
-from hermes_memory.cli.main import main
 from hermes_memory.errors import StorageError
 from hermes_memory.tier3.embedder import HashingEmbedder
+from tests.test_cli import call as _cli
 
 
 def _api(home: Path) -> MemoryAPI:
@@ -88,16 +88,6 @@ def test_an_undecodable_curated_file_changes_nothing(tmp_path: Path) -> None:
             restore(api, bad, force=True)
         contents = [r["content"] for r in api.db.query("SELECT content FROM facts")]
     assert contents == ["What was here before"]
-
-
-def _cli(home: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--home", str(home), *args])
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_a_corrupt_database_is_one_line_and_restore_brings_it_back(
