@@ -22,6 +22,8 @@ all-MiniLM-L6-v2 cosine (the model reads the first 256 tokens), BM25 (bm25s, Eng
 stop words, Porter stemmer) and their reciprocal rank fusion (k = 60). Every figure
 is reported with its ratio to the best baseline.
 
+The BM25 baseline needs the ``bench`` extra: ``pip install -e ".[bench]"``.
+
 ``--profiles DIR`` keeps each built store under DIR and reuses one that is complete,
 so a ranking change is measured in minutes; delete DIR after a change to what is
 stored (chunking, extraction, the embedder).
