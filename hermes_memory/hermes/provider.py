@@ -162,39 +162,38 @@ class HermesMemoryProvider(MemoryProvider):
 
     def _store(self, turns: list[dict[str, Any]]) -> None:
         """Store ``turns`` with the ones kept from earlier failures first. A busy
-        database keeps them all for the next turn (their message ids make the retry
+        database keeps them for the next turn (their message ids make the retry
         idempotent); a turn the API refuses is logged and the others still go in."""
         api = self._api
         if api is None:
             return
-        batch = self._pending + turns
-        self._pending = []
-        try:
-            with self._lock:
+        stored: list[str] = []
+        with self._lock:
+            batch, self._pending = self._pending + turns, []
+            try:
                 env = api.ingest_turns(batch, embed=False)
-                refused = env["meta"].get("error_detail", {}).get("code") in _REFUSALS
-                if not env["success"] and refused:
+                if env["success"]:
+                    stored = env["data"]
+                elif env["meta"].get("error_detail", {}).get("code") in _REFUSALS:
                     # One side refused must not drop the other: store them one by one.
-                    stored: list[str] = []
                     for turn in batch:
                         one = api.ingest_turns([turn], embed=False)
                         if one["success"]:
                             stored.extend(one["data"])
-                        else:
+                        elif one["meta"].get("error_detail", {}).get("code") in _REFUSALS:
                             log.warning("hermes_memory: turn not stored: %s", one["error"])
-                    env = {"success": True, "data": stored}
-        except Exception as exc:  # memory must never break a turn
-            log.warning("hermes_memory: sync_turn failed: %s", exc)
-            env = {"success": False, "error": str(exc), "meta": {}}
-        if not env["success"]:
-            self._pending = batch[-_MAX_PENDING_TURNS:]
-            log.warning(
-                "hermes_memory: %d turn(s) kept for the next try: %s",
-                len(self._pending),
-                env["error"],
-            )
-            return
-        self._index(env["data"])
+                        else:
+                            self._pending.append(turn)
+                else:
+                    self._pending = batch
+            except Exception as exc:  # memory must never break a turn
+                log.warning("hermes_memory: sync_turn failed: %s", exc)
+                self._pending = batch
+            if self._pending:
+                self._pending = self._pending[-_MAX_PENDING_TURNS:]
+                log.warning("hermes_memory: %d turn(s) kept for the next try", len(self._pending))
+        if stored:
+            self._index(stored)
 
     def _index(self, uuids: list[str]) -> None:
         """Embed stored turns once the model is ready; left queued for the embed job
