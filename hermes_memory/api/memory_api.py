@@ -75,11 +75,15 @@ class MemoryAPI:
         curated: CuratedStore | None = None,
         embedder: Embedder | None = None,
         actor: str = "api",
+        record_access: bool = True,
     ) -> None:
         self.config = config or load_config(home, profile)
         self.clock = clock
         self.owner = owner or default_owner(self.config)
         self.actor = actor
+        # Whether reads count as accesses (which feed importance): not for read-only
+        # agents (cron, subagents, flush), whose reads must change nothing.
+        self.record_access = record_access
         self.db = db or Database(
             self.config.db_path,
             busy_timeout_ms=self.config.tier2.busy_timeout_ms,

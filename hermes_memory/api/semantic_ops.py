@@ -83,8 +83,9 @@ def recall(
         touched = [r["rowid"] for r in ranked if r["kind"] == "fact"]
         # Access counts feed importance; a read must still answer when they cannot be
         # written (a full disk, a read-only file, a busy writer).
-        with contextlib.suppress(StorageError):
-            api.facts.touch(touched, now=api.clock())
+        if api.record_access:
+            with contextlib.suppress(StorageError):
+                api.facts.touch(touched, now=api.clock())
         for r in ranked:
             r.pop("rowid", None)
         return ranked, meta

@@ -67,7 +67,10 @@ class HermesMemoryProvider(MemoryProvider):
         self._session_id = session_id or ""
         self._speaker = str(kwargs.get("user_name") or "user")[:200]
         api = self._api_factory(
-            config, owner=owner_from_hermes(kwargs, config), actor=f"hermes:{NAME}"
+            config,
+            owner=owner_from_hermes(kwargs, config),
+            actor=f"hermes:{NAME}",
+            record_access=not self._read_only,
         )
         # Hermes put MEMORY.md/USER.md in the system prompt as it was now; prefetch only
         # adds curated entries written later (read live, never copied to SQLite).

@@ -227,3 +227,20 @@ def test_recall_answers_when_access_counts_cannot_be_written(tmp_path: Path) -> 
             other.rollback()
             other.close()
     assert found["success"] and found["data"][0]["content"] == "The deploy runs on Fridays"
+
+
+def test_a_read_only_agents_reads_change_nothing(tmp_path: Path) -> None:
+    pytest.importorskip("agent.memory_provider")
+    from hermes_memory.hermes.provider import HermesMemoryProvider
+
+    with MemoryAPI(load_config(tmp_path, env={}), embedder=HashingEmbedder(64)) as api:
+        api.fact_store("The deploy runs on Fridays", category="ops")
+    provider = HermesMemoryProvider(
+        api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=HashingEmbedder(64), **kw)
+    )
+    provider.initialize("s", hermes_home=str(tmp_path), platform="cli", agent_context="cron")
+    assert provider.prefetch("when does the deploy run?")
+    api = provider._api
+    assert api is not None
+    assert api.db.scalar("SELECT SUM(access_count) FROM facts") == 0
+    provider.shutdown()
