@@ -196,3 +196,15 @@ def test_forget_takes_the_id_the_cli_shows(home: Path, capsys: pytest.CaptureFix
     assert "We deploy with Nix" not in out
     code, _, err = call(home, capsys, "forget", "zzzzzzzz")
     assert code == 1 and "no fact" in err
+
+
+def test_json_is_accepted_before_and_after_the_subcommand(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert call(home, capsys, "remember", "We deploy with Nix")[0] == 0
+    for args in (("--json", "facts", "Nix"), ("facts", "Nix", "--json"), ("facts", "--json")):
+        code, out, _ = call(home, capsys, *args)
+        assert code == 0, args
+        assert json.loads(out)["success"] is True, args
+    code, out, _ = call(home, capsys, "remember", "--", "--json")  # after --, it is text
+    assert code == 0 and "--json" in out

@@ -352,10 +352,21 @@ cli.add_command(restore)
 cli.add_command(import_file)
 
 
+def _global_flags_first(argv: list[str] | None) -> list[str]:
+    """``--json`` is accepted after the subcommand too (``facts --json``): it is moved in
+    front, where click reads global options. Arguments after ``--`` stay as they are."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    end = args.index("--") if "--" in args else len(args)
+    if "--json" in args[:end]:
+        args.remove("--json")
+        args.insert(0, "--json")
+    return args
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: one clear line and a non-zero exit on any of our errors."""
     try:
-        cli.main(args=argv, prog_name="hermes-memory", standalone_mode=False)
+        cli.main(args=_global_flags_first(argv), prog_name="hermes-memory", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
