@@ -199,3 +199,18 @@ def test_invalid_utf8_is_named_and_nothing_is_written(api: MemoryAPI, tmp_path: 
     with pytest.raises(ValidationError, match="line 2: not UTF-8"):
         import_jsonl(api, src)
     assert table_counts(api) == before
+
+
+def test_the_obvious_synonyms_are_read_and_a_wrong_key_is_named(tmp_path: Path) -> None:
+    from hermes_memory.api.bulk_import import parse_line
+
+    assert parse_line(1, '{"text": "We deploy on Fridays"}') == (
+        "fact",
+        {"content": "We deploy on Fridays"},
+    )
+    kind, turn = parse_line(
+        2, '{"role": "user", "text": "hi", "session_id": "s", "message_id": "1"}'
+    )  # noqa: E501
+    assert kind == "turn" and turn["speaker"] == "user"
+    with pytest.raises(ValidationError, match="did you mean 'category'"):
+        parse_line(3, '{"content": "x", "categroy": "ops"}')

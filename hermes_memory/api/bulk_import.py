@@ -4,7 +4,8 @@ One JSON object per line: a fact (``content`` plus optional ``category``,
 ``importance``, ``confidence``, ``scope``, ``valid_at``, ``expires_at``,
 ``source_id``, ``metadata``) or a turn (``speaker``, ``text``, ``session_id``,
 ``message_id``, optional ``timestamp``, ``metadata``); ``"type": "fact"|"turn"``
-may say which, otherwise it is inferred. Lines are written a batch per
+may say which, otherwise it is inferred. ``role`` is read as ``speaker``, and a fact
+given as ``{"text": ...}`` as its ``content``. Lines are written a batch per
 transaction together with the file's checkpoint, so an interrupted import resumes
 after the last committed batch; embedding runs per batch, batched. A bad line
 stops the import with its line number (its batch rolled back, nothing
@@ -14,6 +15,7 @@ half-written) unless ``skip_invalid``, which reports it and goes on.
 from __future__ import annotations
 
 import copy
+import difflib
 import hashlib
 import json
 from collections.abc import Callable, Iterator
@@ -106,13 +108,23 @@ def parse_line(number: int, line: str) -> tuple[str, dict[str, Any]] | None:
         raise ValidationError(f"not JSON ({exc.msg})", field=where) from None
     if not isinstance(obj, dict):
         raise ValidationError("must be a JSON object", field=where)
+    if "role" in obj and "speaker" not in obj:
+        obj["speaker"] = obj.pop("role")  # chat exports name the speaker by role
     kind = obj.get("type") or ("turn" if "speaker" in obj and "text" in obj else "fact")
     if kind not in ("fact", "turn"):
         raise ValidationError("type must be fact or turn", field=where)
+    if kind == "fact" and "content" not in obj and "text" in obj:
+        obj["content"] = obj.pop("text")  # {"text": ...} alone is a fact's text
     allowed = FACT_KEYS if kind == "fact" else TURN_KEYS
     unknown = sorted(set(obj) - allowed)
     if unknown:
-        raise ValidationError(f"unknown key {unknown[0]!r} for a {kind}", field=where)
+        close = difflib.get_close_matches(unknown[0], sorted(allowed), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValidationError(
+            f"unknown key {unknown[0]!r} for a {kind}{hint}; a {kind} takes "
+            f"{', '.join(sorted(allowed - {'type'}))}",
+            field=where,
+        )
     obj.pop("type", None)
     return kind, obj
 

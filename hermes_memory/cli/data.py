@@ -85,7 +85,18 @@ def restore(ctx: Context, archive: Path, force: bool) -> None:
 def import_file(
     ctx: Context, file: Path, skip_invalid: bool, no_embed: bool, batch_size: int
 ) -> None:
-    """Import facts and turns from a JSONL file (resumes where an earlier run stopped)."""
+    """Import facts and turns from a JSONL file (resumes where an earlier run stopped).
+
+    One JSON object a line. A fact: content, and optionally category, importance,
+    confidence, scope, valid_at, expires_at, source_id, metadata. A turn: speaker (or
+    role), text, session_id, message_id, and optionally timestamp, metadata. "type":
+    "fact" or "turn" says which; otherwise a line with speaker and text is a turn, and
+    {"text": ...} alone is a fact. For example:
+
+    \b
+    {"content": "We deploy on Fridays", "category": "decision", "importance": 0.8}
+    {"speaker": "user", "text": "Use tabs", "session_id": "s1", "message_id": "1"}
+    """
     api = ctx.api()
     total = count_lines(file) if file.is_file() else 0
     with Progress(default_mode()).stage("import", total) as advance:
