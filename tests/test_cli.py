@@ -208,3 +208,9 @@ def test_json_is_accepted_before_and_after_the_subcommand(
         assert json.loads(out)["success"] is True, args
     code, out, _ = call(home, capsys, "remember", "--", "--json")  # after --, it is text
     assert code == 0 and "--json" in out
+
+
+def test_usage_errors_are_one_line(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (("facts", "--limit", "many"), ("no-such-command",), ("remember",)):
+        code, _, err = call(home, capsys, *args)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), (args, err)

@@ -175,8 +175,8 @@ def restore(api: MemoryAPI, archive: Path, *, force: bool = False) -> dict[str, 
     if live and not force:
         raise ValidationError(
             f"this profile already holds {live} facts and turns; "
-            "restore with force to replace them (a copy of them is kept)",
-            field="force",
+            "restore with --force to replace them (a copy of them is kept)",
+            field="--force",
         )
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(api.clock()))
     kept: list[str] = []

@@ -370,6 +370,11 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except click.UsageError as exc:
+        # One line, as for every other error: what was wrong, and where to read more.
+        where = f"{exc.ctx.command_path} --help" if exc.ctx else "hermes-memory --help"
+        click.echo(f"error: {exc.format_message()} (see {where})", err=True)
+        sys.exit(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
