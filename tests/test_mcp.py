@@ -7,10 +7,12 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
 
+import hermes_memory
 from hermes_memory import MemoryAPI, load_config
 from hermes_memory.tier3.embedder import HashingEmbedder
 
@@ -33,9 +35,10 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
         env={k: v for k, v in os.environ.items() if k.startswith(("HERMES_MEMORY_", "PATH"))},
     )
 
-    async def session() -> tuple[list[str], dict, dict]:
+    async def session() -> tuple[Any, ...]:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
-            await client.initialize()
+            init = await client.initialize()
+            version = init.server_info.version
             tools = sorted(t.name for t in (await client.list_tools()).tools)
             got = await client.call_tool("recall", {"query": "orchard pump", "limit": 3})
             bad = await client.call_tool("remember", {"content": "x", "importance": 7})
@@ -49,9 +52,10 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
                 await client.call_tool("no_such_tool", {}),
             ]
             still = await client.call_tool("stats", {})
-            return tools, _payload(got), _payload(bad), hostile, _payload(still)
+            return tools, _payload(got), _payload(bad), hostile, _payload(still), version
 
-    tools, recalled, refused, hostile, still = anyio.run(session)
+    tools, recalled, refused, hostile, still, version = anyio.run(session)
+    assert version == hermes_memory.__version__
     for result in hostile:
         assert result.is_error or _payload(result).get("success") is False, result
     assert still["success"] is True

@@ -38,8 +38,11 @@ def build_server(api: MemoryAPI) -> Any:
         result: dict[str, Any] = json.loads(out)
         return result
 
+    from hermes_memory import __version__
+
     server = MCPServer(
         "hermes-memory",
+        version=__version__,
         instructions=(
             "Long-term memory shared with the user's Hermes agent. Call `recall` before "
             "answering anything that depends on earlier sessions; `remember` durable facts."
