@@ -244,7 +244,9 @@ def _commit(
             except HermesMemoryError as exc:
                 if not skip_invalid:
                     raise  # the batch rolls back; the checkpoint stays before it
-                skipped.append(f"line {number}: {exc}")
+                where = f"line {number}"
+                said = str(exc)
+                skipped.append(said if said.startswith(f"{where}:") else f"{where}: {said}")
                 continue
             written.append(uuid)
             counts[kind if created else "dup"] += 1
