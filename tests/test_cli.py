@@ -214,3 +214,12 @@ def test_usage_errors_are_one_line(home: Path, capsys: pytest.CaptureFixture[str
     for args in (("facts", "--limit", "many"), ("no-such-command",), ("remember",)):
         code, _, err = call(home, capsys, *args)
         assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), (args, err)
+
+
+def test_entity_show_says_when_more_exist(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("alpha-service", "beta-service", "gamma-service"):
+        assert call(home, capsys, "entity", "add", name, "--type", "project")[0] == 0
+    code, out, _ = call(home, capsys, "entity", "show", "--limit", "2")
+    assert code == 0 and "more than 2 match" in out
+    code, out, _ = call(home, capsys, "entity", "show", "--limit", "3")
+    assert code == 0 and "more than" not in out

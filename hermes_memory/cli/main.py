@@ -141,13 +141,19 @@ def entity_link(ctx: Context, from_name: str, relation: str, to_name: str, stren
 @pass_ctx
 def entity_show(ctx: Context, name: str | None, entity_type: str | None, limit: int) -> None:
     """Find entities by name or alias, with their relations."""
-    env = ctx.api().entity_query(name, entity_type, limit)
+    # One more than shown tells whether more exist (the limit's own bounds still apply).
+    env = ctx.api().entity_query(name, entity_type, limit + 1 if 0 < limit < 1000 else limit)
+    more = env["success"] and len(env["data"]) > limit
+    if more:
+        env["data"] = env["data"][:limit]
 
     def render(data: list[dict[str, Any]]) -> str:
         lines = []
         for e in data:
             lines.append(f"{e['name']} ({e['entity_type']})")
             lines.extend(f"  {r['from']} -{r['relation']}-> {r['to']}" for r in e["relations"])
+        if more:
+            lines.append(f"(more than {limit} match; --limit N shows more)")
         return "\n".join(lines) or "no matching entities"
 
     emit(ctx, env, render)
