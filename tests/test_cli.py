@@ -223,3 +223,16 @@ def test_entity_show_says_when_more_exist(home: Path, capsys: pytest.CaptureFixt
     assert code == 0 and "more than 2 match" in out
     code, out, _ = call(home, capsys, "entity", "show", "--limit", "3")
     assert code == 0 and "more than" not in out
+
+
+def test_stats_and_status_are_for_people_unless_json(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert call(home, capsys, "remember", "We deploy with Nix")[0] == 0
+    code, out, _ = call(home, capsys, "stats")
+    assert code == 0 and out.startswith("profile: ") and "1 facts" in out
+    assert not out.lstrip().startswith("{")
+    code, out, _ = call(home, capsys, "stats", "--json")
+    assert code == 0 and json.loads(out)["data"]["tier2"]["facts"] == 1
+    code, out, _ = call(home, capsys, "hermes", "status", "--home", str(home))
+    assert code == 0 and "plugin: not installed" in out and "False" not in out

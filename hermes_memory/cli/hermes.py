@@ -73,5 +73,13 @@ def uninstall_cmd(ctx: Context, home: str | None) -> None:
 def status_cmd(ctx: Context, home: str | None) -> None:
     """Whether the plugin, the skill and the config entry are in place."""
     state = install.status(_home(ctx, home))
-    lines = "\n".join(f"{k}: {v}" for k, v in state.items())
+    provider = state["provider"]
+    lines = "\n".join(
+        [
+            f"plugin: {'installed' if state['plugin'] else 'not installed'}",
+            f"skill: {'installed' if state['skill'] else 'not installed'}",
+            f"memory provider: {provider or 'none set in config.yaml'}"
+            + ("" if provider in (None, "hermes_memory") else " (not hermes_memory)"),
+        ]
+    )
     click.echo(json.dumps(state) if ctx.as_json else lines)

@@ -7,7 +7,6 @@ usage errors exit 2 (click's convention).
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -318,7 +317,33 @@ def repair(ctx: Context) -> None:
 @pass_ctx
 def stats(ctx: Context) -> None:
     """Counts per tier, queue depth and derived-tier status."""
-    emit(ctx, ctx.api().stats(), lambda d: json.dumps(d, indent=2, default=str))
+    emit(ctx, ctx.api().stats(), _stats_lines)
+
+
+def _stats_lines(d: dict[str, Any]) -> str:
+    """The operator's stats for a person to read (``--json`` gives the envelope)."""
+    t2 = d["tier2"]
+    curated = ", ".join(
+        f"{k} {v['entries']} entries ({v['usage']} chars)" for k, v in d["tier1"].items()
+    )
+    queue = d["embed_queue"]
+    t3 = d["tier3"]
+    graph = d["graph"]
+    return "\n".join(
+        [
+            f"profile: {d['profile']}",
+            f"tier 1 (curated): {curated}",
+            f"tier 2 (SQLite): {t2['facts']:,} facts, {t2['episodes']:,} turns, "
+            f"{t2['entities']:,} entities, {t2['relations']:,} relations, "
+            f"{t2['timeline']:,} events; {t2['db_bytes'] / 1e6:.1f} MB at {t2['db_path']}",
+            f"embed queue: {', '.join(f'{k} {v}' for k, v in queue.items())}",
+            f"tier 3 (vectors): {t3.get('status', '?')}"
+            + (f", {t3['vector_rows']:,} rows" if t3.get("vector_rows") is not None else "")
+            + (f"; {t3['warning']}" if t3.get("warning") else ""),
+            f"graph: {graph.get('status', '?')}"
+            + (f", {graph['nodes']:,} nodes, {graph['edges']:,} edges" if "nodes" in graph else ""),
+        ]
+    )
 
 
 @cli.command()
