@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
-from hermes_memory.graph.extract import ROLES
+from hermes_memory.graph.extract import is_role
 from hermes_memory.tier2.fts import content_words
 
 if TYPE_CHECKING:
@@ -182,10 +182,6 @@ def weigh_assistant_turns(
     for key, cand in pool.items():
         if cand.speaker is not None and cand.speaker.casefold() in ASSISTANT_ROLES:
             fused[key] *= factor
-
-
-def is_role(speaker: str) -> bool:
-    return speaker.casefold() in ROLES
 
 
 def favour_window(

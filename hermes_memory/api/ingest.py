@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
 
 
-def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any], list[str]]:
-    """Store turns and link them; also return the entities they introduced."""
+def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> list[Any]:
+    """Store turns and link them: ``(episode, created)`` for each."""
     if not turns:
         raise ValidationError("no turns given", field="turns")
     now = api.clock()
@@ -61,11 +61,9 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
     # What each turn says is read before the write transaction: the lock is held for
     # the inserts alone, however long the messages are.
     readings = [api._read(t.text, t.timestamp, speaker=t.speaker) for t in inputs]
-    entities: list[str] = []
     with api.db.transaction():
         stored = api.episodes.add_many(api.owner, inputs, now=now, actor=api.actor)
         for (episode, created), reading in zip(stored, readings, strict=True):
             if created:
-                links = api._link("episode", episode.rowid, episode.uuid, episode.text, reading)
-                entities.extend(links.new_entity_uuids if links else [])
-    return stored, entities
+                api._link("episode", episode.rowid, episode.uuid, episode.text, reading)
+    return stored

@@ -354,7 +354,7 @@ class MemoryAPI:
         }
 
         def work() -> tuple[Any, dict[str, Any]]:
-            ((episode, created),), entities = ingest.store_turns(self, [turn])
+            ((episode, created),) = ingest.store_turns(self, [turn])
             extra = self._index_now([episode.uuid])  # entities: the embed job (fact_store)
             return episode.to_dict(), {"created": created, **extra}
 
@@ -365,7 +365,7 @@ class MemoryAPI:
         batches; ``embed=False`` leaves them in the outbox for the embed job."""
 
         def work() -> tuple[Any, dict[str, Any]]:
-            stored, entities = ingest.store_turns(self, list(turns))
+            stored = ingest.store_turns(self, list(turns))
             created = sum(1 for _, c in stored if c)
             uuids = [e.uuid for e, _ in stored]
             extra = self._index_now(uuids) if embed else {}  # entities: the embed job

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from hermes_memory.graph.extract import ROLES
+from hermes_memory.graph.extract import is_role
 from hermes_memory.tier2.fts import word_set
 
 
@@ -40,7 +40,7 @@ def voice_of(query: str, speakers: Iterable[str]) -> str | None:
     """``query`` in the voice of the one speaker it names, or None. Chat roles
     ("user", "assistant") are not voiced: "add a user table" names no one."""
     speaker = named_speaker(query, speakers)
-    if speaker is None or speaker.casefold() in ROLES:
+    if speaker is None or is_role(speaker):
         return None
     return in_own_voice(query, speaker)
 

@@ -156,6 +156,13 @@ _STARTERS = _PRONOUNS | frozenset(
 # Chat roles and tools are not people: "User prefers ..." is the user's own side (_WE).
 # Only names skip them; "the user service" is still a project.
 ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
+
+
+def is_role(speaker: str) -> bool:
+    """Whether ``speaker`` is a chat role ("user", "assistant" ...), not a person."""
+    return speaker.casefold() in ROLES
+
+
 # A lone capitalised word opening a sentence that reads as a gerund or an adverb
 # ("Painting has been my escape", "Unfortunately, ...") is not a name.
 _GERUND_OR_ADVERB = re.compile(

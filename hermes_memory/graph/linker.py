@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.errors import CapacityError
-from hermes_memory.graph.extract import ROLES, Extraction, Mention, extract
+from hermes_memory.graph.extract import Extraction, Mention, extract, is_role
 from hermes_memory.graph.temporal import DateMention, ended_by, recorded, resolve_dates
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
@@ -36,7 +36,6 @@ class LinkReport:
     relations: list[str] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)
     dates: list[str] = field(default_factory=list)
-    new_entity_uuids: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # names past the entity limit
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,7 +62,7 @@ def read(text: str, written_at: float, *, speaker: str | None = None) -> Reading
     """Entities, relations, claims and dates of ``text``. A turn's speaker, when it is a
     person's name, is one of the people it mentions."""
     found = extract(text)
-    if speaker and _PERSON_NAME.match(speaker) and speaker.casefold() not in ROLES:
+    if speaker and _PERSON_NAME.match(speaker) and not is_role(speaker):
         who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
         found.mentions.insert(0, who)
     return Reading(found, resolve_dates(text, written_at))
@@ -101,7 +100,7 @@ class Linker:
                 differs = normalize_name(m.surface) != normalize_name(name)
                 aliases = [m.surface] if differs and name == m.name else []
                 try:
-                    ent, created = self.entities.ensure(
+                    ent, _ = self.entities.ensure(
                         owner,
                         name=name,
                         entity_type=m.type,
@@ -120,8 +119,6 @@ class Linker:
                     "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (ent.rowid, kind, row_id)
                 )
                 report.entities.append(ent.name)
-                if created:
-                    report.new_entity_uuids.append(ent.uuid)
             for r in found.relations:
                 if r.head not in ids or r.tail not in ids:
                     continue
