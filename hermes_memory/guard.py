@@ -173,11 +173,8 @@ def find_injection(text: str) -> Finding | None:
     if m := _INVISIBLE.search(window):
         return Finding("invisible", "invisible_unicode", m.start(), m.end())
     if not window.isascii():
-        folded = fold_lookalikes(window)
-        if folded != window:
-            hit = _first_injection(folded)
-            # Positions refer to the folded text; the name is what matters here.
-            return hit
+        # Positions then refer to the folded text; the pattern's name is what matters.
+        window = fold_lookalikes(window)
     return _first_injection(window)
 
 

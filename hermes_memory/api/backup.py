@@ -74,8 +74,7 @@ def _check_db(path: Path) -> int:
     if 0 < version <= LATEST_VERSION:
         expected = expected_schema(version)
         extra = sorted(f"{t} {n}" for t, n in set(found) - set(expected))
-        changed = sorted(f"{t} {n}" for k, sql in expected.items() if found.get(k) != sql
-                         for t, n in [k])  # fmt: skip
+        changed = sorted(f"{t} {n}" for (t, n), sql in expected.items() if found.get((t, n)) != sql)
         if extra or changed:
             raise StorageError(
                 "the backup's database has a schema this hermes-memory did not make "
