@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from locomo import settings  # noqa: E402  (benchmarks/ is not a package)
+from locomo import pointed_at, settings  # noqa: E402  (benchmarks/ is not a package)
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap  # noqa: E402
 
@@ -254,9 +254,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 results = unwrap(env)
                 for stage, ms in env["meta"].get("timings_ms", {}).items():
                     stage_ms[stage].append(ms)
-                ranked = {"hermes": [str(r.get("source_id")) for r in results]}
+                ranked = {"hermes": pointed_at(results)}
                 if base is not None:
-                    ranked.update(base.rankings(question))
+                    ranked.update({k: [{i} for i in v] for k, v in base.rankings(question).items()})
                 for name, ids in ranked.items():
                     rows[name][ability].append(_score(ids, evidence))
                 dump.append(
@@ -265,7 +265,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         "ability": ability,
                         "question": question,
                         "evidence": sorted(evidence, key=int),
-                        "hermes": ranked["hermes"],
+                        "hermes": [sorted(ids) for ids in ranked["hermes"]],
                         "r10": _score(ranked["hermes"], evidence)[1],
                     }
                 )
@@ -329,8 +329,10 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _score(ids: list[str], evidence: set[str]) -> tuple[float, float, float]:
-    top5, top10 = set(ids[:5]), set(ids[:10])
+def _score(ids: list[set[str]], evidence: set[str]) -> tuple[float, float, float]:
+    """Recall@5, Recall@10 and hit@5 of a ranking (each entry: the messages one
+    result stands for)."""
+    top5, top10 = set().union(*ids[:5]), set().union(*ids[:10])
     return (
         len(evidence & top5) / len(evidence),
         len(evidence & top10) / len(evidence),

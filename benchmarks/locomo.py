@@ -121,10 +121,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     results = unwrap(env)
                     for stage, ms in env["meta"].get("timings_ms", {}).items():
                         stage_ms[stage].append(ms)
-                    ids = [r.get("source_id") for r in results]
-                    r5 = len(evidence & set(ids[:5])) / len(evidence)
-                    r10 = len(evidence & set(ids[:10])) / len(evidence)
-                    h5 = 1.0 if evidence & set(ids[:5]) else 0.0
+                    ids = pointed_at(results)
+                    top5, top10 = set().union(*ids[:5]), set().union(*ids[:10])
+                    r5 = len(evidence & top5) / len(evidence)
+                    r10 = len(evidence & top10) / len(evidence)
+                    h5 = 1.0 if evidence & top5 else 0.0
                     per_cat[cat].append((r5, r10, h5))
     report: dict[str, Any] = {
         "preset": args.preset or "default",
@@ -142,6 +143,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     report["recall_ms_p95"] = round(sorted(latencies)[int(len(latencies) * 0.95) - 1], 2)
     report["stage_ms_median"] = {k: round(statistics.median(v), 3) for k, v in stage_ms.items()}
     return report
+
+
+def pointed_at(results: list[dict[str, Any]]) -> list[set[str]]:
+    """The messages each recalled memory stands for: a turn its own id, a fact formed
+    from turns (or stored with evidence) the ids of those turns."""
+    return [{str(i) for i in r.get("evidence_ids") or [r.get("source_id")]} for r in results]
 
 
 def settings(pairs: list[str]) -> dict[str, Any]:

@@ -166,6 +166,7 @@ DEFAULT_CATEGORIES = (
     "preference",
     "project",
     "decision",
+    "instruction",
     "ops",
     "domain",
     "tool",
@@ -198,6 +199,16 @@ class Tier2Config(_Section):
             if not item or not item.replace("_", "").isalnum() or item != item.lower():
                 raise ValueError(f"category {item!r} must be lower-case letters, digits or _")
         return value
+
+
+class FormationConfig(_Section):
+    """Memory formation: durable statements in a person's turns become facts."""
+
+    enabled: bool = True
+    # Whose turns are read: the chat role of the person the memory belongs to. A store
+    # of people talking by name forms nothing unless their names are listed here.
+    speakers: tuple[str, ...] = ("user", "human")
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
 
 
 class Tier3Config(_Section):
@@ -354,6 +365,7 @@ class MemoryConfig(_Section):
     tier1: Tier1Config = Tier1Config()
     tier2: Tier2Config = Tier2Config()
     tier3: Tier3Config = Tier3Config()
+    formation: FormationConfig = FormationConfig()
     graph: GraphConfig = GraphConfig()
     cron: CronConfig = CronConfig()
     limits: LimitsConfig = LimitsConfig()

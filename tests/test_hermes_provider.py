@@ -290,3 +290,52 @@ def test_import_sessions_refuses_what_is_not_a_state_db(api: MemoryAPI, tmp_path
         import_sessions(api, bad)
     with pytest.raises(StorageError, match="no Hermes session database"):
         import_sessions(api, tmp_path / "missing.db")
+
+
+def _chat(hermes_home: Path, chat_id: str, user_id: str) -> Any:
+    from agent.memory_manager import MemoryManager
+
+    mm = MemoryManager()
+    mm.add_provider(_load())
+    mm.initialize_all(
+        session_id=f"{user_id}-{chat_id}",
+        platform="telegram",
+        agent_context="primary",
+        hermes_home=str(hermes_home),
+        user_id=user_id,
+        user_name=f"name-{user_id}",
+        chat_id=chat_id,
+    )
+    return mm
+
+
+@needs_hermes
+def test_what_a_user_states_in_one_chat_is_a_fact_in_their_next(hermes_home: Path) -> None:
+    a = _chat(hermes_home, "100", "u1")
+    a.sync_all("Cool, thanks. I'm vegetarian, by the way.", "Noted!", session_id="u1-100")
+    a.sync_all("haha that recipe looks great", "Enjoy!", session_id="u1-100")
+    a.sync_all("I use Neovim for all my coding.", "Nice.", session_id="u1-100")
+    assert a.flush_pending(timeout=30)
+    a.sync_all("Actually, I switched from Neovim to Helix.", "Got it.", session_id="u1-100")
+    assert a.flush_pending(timeout=30)
+    a.shutdown_all()
+
+    b = _chat(hermes_home, "200", "u1")  # the same user, another chat
+    out = json.loads(
+        b.handle_tool_call("hermes_memory", {"action": "fact_query", "formed": True, "limit": 10})
+    )
+    formed = [f["content"] for f in out["data"]]
+    assert "I'm vegetarian, by the way." in formed
+    assert not any("recipe" in f for f in formed)  # chit-chat stays a turn
+    assert "vegetarian" in b.prefetch_all("what should I cook for dinner? vegetarian ideas")
+    editors = json.loads(
+        b.handle_tool_call("hermes_memory", {"action": "recall", "content": "Neovim editor"})
+    )["results"]
+    facts = [r["content"] for r in editors if r["source_type"] == "formation"]
+    assert facts[0] == "I switched from Neovim to Helix."
+    b.shutdown_all()
+
+    other = _chat(hermes_home, "100", "u2")  # another user, even in the same chat
+    out = json.loads(other.handle_tool_call("hermes_memory", {"action": "fact_query"}))
+    assert out["data"] == []
+    other.shutdown_all()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.api import formation
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import ValidationError
 from hermes_memory.tier2 import TurnInput
@@ -19,8 +20,9 @@ if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
 
 
-def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> list[Any]:
-    """Store turns and link them: ``(episode, created)`` for each."""
+def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any], list[str]]:
+    """Store turns, link them and form the facts they state: ``(episode, created)`` for
+    each turn, and the uuids of the facts formed."""
     if not turns:
         raise ValidationError("no turns given", field="turns")
     now = api.clock()
@@ -61,9 +63,14 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> list[Any]:
     # What each turn says is read before the write transaction: the lock is held for
     # the inserts alone, however long the messages are.
     readings = [api._read(t.text, t.timestamp, speaker=t.speaker) for t in inputs]
+    # The provider says which turns are the person's own ("role": "user") when their
+    # speaker is a display name; otherwise the speaker is the role.
+    owners = [t.get("role") == "user" for t in turns]
+    planned = formation.plan(api, inputs, owners)
     with api.db.transaction():
         stored = api.episodes.add_many(api.owner, inputs, now=now, actor=api.actor)
         for (episode, created), reading in zip(stored, readings, strict=True):
             if created:
                 api._link("episode", episode.rowid, episode.uuid, episode.text, reading)
-    return stored
+        formed = formation.form(api, planned, stored)
+    return stored, formed

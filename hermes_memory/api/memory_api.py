@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from hermes_memory import guard
-from hermes_memory.api import graph_ops, ingest, semantic_ops
+from hermes_memory.api import formation, graph_ops, ingest, semantic_ops
 from hermes_memory.api import health as api_health
 from hermes_memory.api.envelope import Envelope, run
+from hermes_memory.api.formation import Proposer
 from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import DerivedTierError, NotFoundError, ValidationError
@@ -51,7 +52,9 @@ from hermes_memory.validation import (
     require_unit,
 )
 
-SOURCE_TYPES = ("user", "session", "memory", "tool", "cron", "import", "extraction")
+SOURCE_TYPES = (
+    "user", "session", "memory", "tool", "cron", "import", "extraction", "formation",
+)  # fmt: skip
 
 
 def default_owner(config: MemoryConfig) -> Owner:
@@ -76,6 +79,7 @@ class MemoryAPI:
         embedder: Embedder | None = None,
         actor: str = "api",
         record_access: bool = True,
+        proposer: Proposer | None = None,
     ) -> None:
         self.config = config or load_config(home, profile)
         self.clock = clock
@@ -84,6 +88,9 @@ class MemoryAPI:
         # Whether reads count as accesses (which feed importance): not for read-only
         # agents (cron, subagents, flush), whose reads must change nothing.
         self.record_access = record_access
+        # An optional statement proposer for memory formation (an LLM hook); the
+        # built-in rules run with or without it.
+        self.proposer = proposer
         self.db = db or Database(
             self.config.db_path,
             busy_timeout_ms=self.config.tier2.busy_timeout_ms,
@@ -243,8 +250,10 @@ class MemoryAPI:
         *,
         scope: str | None = None,
         include_archived: bool = False,
+        formed: bool = False,
     ) -> Envelope:
-        """Full-text search (BM25) over facts; an empty query lists the most important."""
+        """Full-text search (BM25) over facts; an empty query lists the most important.
+        ``formed``: only the facts memory formation made from what the person said."""
 
         def work() -> list[dict[str, Any]]:
             text = require_text(
@@ -260,6 +269,7 @@ class MemoryAPI:
                 scope_prefix=require_scope_path(scope) if scope else None,
                 min_confidence=require_unit(min_confidence, "min_confidence"),
                 include_archived=include_archived,
+                source_type=formation.SOURCE if formed else None,
             )
             return [{**h.fact.to_dict(), "bm25": round(h.bm25, 4)} for h in hits]
 
@@ -354,9 +364,10 @@ class MemoryAPI:
         }
 
         def work() -> tuple[Any, dict[str, Any]]:
-            ((episode, created),) = ingest.store_turns(self, [turn])
-            extra = self._index_now([episode.uuid])  # entities: the embed job (fact_store)
-            return episode.to_dict(), {"created": created, **extra}
+            ((episode, created),), formed = ingest.store_turns(self, [turn])
+            # entities: the embed job (fact_store)
+            extra = self._index_now([episode.uuid, *formed])
+            return episode.to_dict(), {"created": created, "formed": formed, **extra}
 
         return run("tier2", ["tier2"], work)
 
@@ -365,11 +376,17 @@ class MemoryAPI:
         batches; ``embed=False`` leaves them in the outbox for the embed job."""
 
         def work() -> tuple[Any, dict[str, Any]]:
-            stored = ingest.store_turns(self, list(turns))
+            stored, formed = ingest.store_turns(self, list(turns))
             created = sum(1 for _, c in stored if c)
             uuids = [e.uuid for e, _ in stored]
-            extra = self._index_now(uuids) if embed else {}  # entities: the embed job
-            return uuids, {"created": created, "skipped": len(stored) - created, **extra}
+            # entities: the embed job
+            extra = self._index_now([*uuids, *formed]) if embed else {}
+            return uuids, {
+                "created": created,
+                "skipped": len(stored) - created,
+                "formed": formed,
+                **extra,
+            }
 
         return run("tier2", ["tier2"], work)
 

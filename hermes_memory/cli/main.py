@@ -36,9 +36,10 @@ def cli(ctx: click.Context, home: str | None, profile: str | None, as_json: bool
 
 def _fact_line(f: dict[str, Any]) -> str:
     state = "" if f.get("invalid_at") is None else f"  [invalid since {f['invalid_at']}]"
+    formed = ", formed from a chat" if f.get("source_type") == "formation" else ""
     return (
         f"{f['uuid'][:8]}  [{f['category']}] {f['content']}  "
-        f"(importance {f['importance']:.2f}, {f['scope']}){state}"
+        f"(importance {f['importance']:.2f}, {f['scope']}{formed}){state}"
     )
 
 
@@ -80,10 +81,13 @@ def remember(
 @click.option("--category")
 @click.option("--scope")
 @click.option("--limit", type=int, default=10, show_default=True)
+@click.option("--formed", is_flag=True, help="Only facts formed from what you said in chats.")
 @pass_ctx
-def facts(ctx: Context, query: str, category: str | None, scope: str | None, limit: int) -> None:
+def facts(
+    ctx: Context, query: str, category: str | None, scope: str | None, limit: int, formed: bool
+) -> None:
     """Search facts by keywords (no QUERY: the most important ones)."""
-    env = ctx.api().fact_query(query, category=category, scope=scope, limit=limit)
+    env = ctx.api().fact_query(query, category=category, scope=scope, limit=limit, formed=formed)
     emit(ctx, env, lambda d: "\n".join(_fact_line(f) for f in d) or "no matching facts")
 
 

@@ -152,7 +152,7 @@ class HermesMemoryProvider(MemoryProvider):
         stamp = f"{time.time_ns()}"
         turns = [
             {"speaker": speaker, "text": text, "session_id": session,
-             "message_id": f"{stamp}-{role}"}
+             "message_id": f"{stamp}-{role}", "role": role}
             for role, speaker, text in (
                 ("user", self._speaker, user_content),
                 ("assistant", "assistant", assistant_content),

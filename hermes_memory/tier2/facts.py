@@ -319,11 +319,15 @@ class FactStore:
         min_confidence: float = 0.0,
         include_archived: bool = False,
         include_invalid: bool = True,
+        source_type: str | None = None,
     ) -> list[FactHit]:
         """Facts matching ``text`` by BM25 (or, for empty text, the most important)."""
         filters, params = self._filters(
             owner, category, scope_prefix, min_confidence, include_archived, include_invalid
         )
+        if source_type:
+            filters += " AND f.source_type = ?"
+            params.append(source_type)
         with self.db.snapshot() as conn:
             if not query_terms(text):
                 rows = conn.execute(

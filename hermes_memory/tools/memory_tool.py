@@ -88,9 +88,14 @@ PARAMS: dict[str, Param] = {
     "id": Param("string", "The id of a fact (from recall or fact_query results)."),
     "category": Param(
         "string",
-        "Fact category: user, preference, project, decision, ops, "
+        "Fact category: user, preference, instruction, project, decision, ops, "
         "domain, tool, general (shared across this user's chats) or scratch "
         "(kept to this chat only).",
+    ),
+    "formed": Param(
+        "boolean",
+        "fact_query only: just the facts formed automatically from what the user said "
+        "(standing instructions, preferences, personal facts, decisions, plans).",
     ),
     "importance": Param("number", "0-1; how much this matters later (default 0.5)."),
     "confidence": Param("number", "0-1; how sure the fact is (default 1)."),
@@ -174,8 +179,8 @@ ACTIONS: dict[str, Action] = {
         Action("fact_query", "Keyword search over facts (empty query: most important).",
                lambda api, a: api.fact_query(
                    a.get("query", ""), a.get("category"), a.get("limit", 10),
-                   scope=a.get("scope")),
-               (), ("query", "category", "scope", "limit")),
+                   scope=a.get("scope"), formed=bool(a.get("formed", False))),
+               (), ("query", "category", "scope", "limit", "formed")),
         Action("fact_update", "Change a fact by id.", _fact_update, ("id",),
                ("content", "category", "importance", "confidence", "scope", "valid_at",
                 "expires_at"), writes=True),

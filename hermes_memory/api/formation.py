@@ -1,0 +1,107 @@
+"""Memory formation: what a person states durably in a turn becomes a fact of theirs.
+
+``graph/statements.py`` finds the statements (pure); this module decides whose turns
+are read, screens each statement with the guard, and stores it as a fact in the
+owner's durable scope (so it follows them into their other chats) with the turn as
+its evidence, ``source_type = "formation"`` and an audit row. Exact repeats are
+deduplicated by the fact store (the turn is added as more evidence); near repeats
+are left to the consolidate job, like any fact. A correction ("I switched from Vim
+to Helix") supersedes what it corrects through the linker's claims, as any fact does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hermes_memory import guard
+from hermes_memory.graph.statements import Statement, find_statements
+from hermes_memory.tier2 import journal
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.graph.linker import Reading
+
+SOURCE = "formation"
+
+# An optional hook (an LLM, a rules file) proposes statements for a turn's text; what it
+# proposes goes through the same guard and store as the built-in rules' statements.
+Proposer = Callable[[str], Sequence[Statement]]
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A statement to form from the turn at ``index``, read before the write lock."""
+
+    index: int
+    statement: Statement
+    reading: Reading | None
+
+
+def plan(api: MemoryAPI, turns: Sequence[Any], owners: Sequence[bool] = ()) -> list[Planned]:
+    """The statements to form from ``turns`` (``TurnInput``s); no writes. ``owners``
+    marks the turns known to be the person's own whatever their speaker's name."""
+    cfg = api.config.formation
+    if not cfg.enabled:
+        return []
+    speakers = {s.casefold() for s in cfg.speakers}
+    out: list[Planned] = []
+    for i, turn in enumerate(turns):
+        own = i < len(owners) and owners[i]
+        if not own and turn.speaker.casefold() not in speakers:
+            continue
+        found = list(find_statements(turn.text))
+        if api.proposer is not None:
+            found += [s for s in api.proposer(turn.text) if s not in found]
+        for st in found:
+            # A statement carrying a secret or an instruction aimed at the model is not
+            # promoted, whatever the turn's own policy did with it.
+            if "[REDACTED:" in st.text or guard.find_secrets(st.text):
+                continue
+            if guard.find_injection(st.text) is not None:
+                continue
+            out.append(Planned(i, st, api._read(st.text, turn.timestamp)))
+    return out
+
+
+def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> list[str]:
+    """Store the planned statements of the turns just stored (inside the caller's
+    transaction); the uuids of the facts created."""
+    created_uuids: list[str] = []
+    categories = api.config.tier2.categories
+    now = api.clock()
+    for p in planned:
+        episode, created = stored[p.index]
+        if not created:  # a turn seen before formed its facts then
+            continue
+        st = p.statement
+        category = st.category if st.category in categories else "general"
+        fact, new = api.facts.store(
+            api.owner,
+            content=st.text,
+            category=category,
+            scope="/",
+            importance=st.importance,
+            confidence=api.config.formation.confidence,
+            source_type=SOURCE,
+            source_id=episode.message_id,
+            now=now,
+            actor=api.actor,
+            valid_at=episode.timestamp,
+            metadata={"formed": st.kind, "session_id": episode.session_id},
+            evidence_episodes=[episode.uuid],
+        )
+        with api.db.transaction() as conn:  # joins the caller's transaction
+            journal.audit(
+                conn,
+                now=now,
+                action="fact_formed",
+                actor=api.actor,
+                target_uuid=fact.uuid,
+                diff={"kind": st.kind, "episode": episode.uuid, "created": new},
+            )
+        if new:
+            api._link("fact", fact.rowid, fact.uuid, st.text, p.reading)
+            created_uuids.append(fact.uuid)
+    return created_uuids

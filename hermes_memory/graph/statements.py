@@ -1,0 +1,311 @@
+"""Durable statements in what a person says (pure functions, no LLM).
+
+``find_statements`` reads one turn and returns the sentences worth keeping beyond
+the chat they were said in: standing instructions ("Always answer in British
+English", "from now on ..."), preferences ("I prefer minimal dependencies"),
+personal facts (diet, allergies, home, work, family), decisions ("we decided to
+host it on Fly.io"), plans with a date, and corrections ("Actually, I switched
+from Neovim to Helix"). Precision comes first: a sentence is kept only when its
+own grammar says it is a first-person statement of the speaker, never a question,
+a hypothetical, a joke, a quotation or someone else's words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# What each kind of statement becomes: the fact's category and importance.
+KINDS: dict[str, tuple[str, float]] = {
+    "instruction": ("instruction", 0.8),
+    "preference": ("preference", 0.7),
+    "personal": ("user", 0.7),
+    "decision": ("decision", 0.7),
+    "plan": ("project", 0.6),
+    "correction": ("user", 0.75),
+    "tool": ("tool", 0.6),
+}
+
+MAX_SENTENCE_CHARS = 400
+MIN_WORDS = 2
+# A turn longer than this is read for its first part only: a statement of lasting
+# worth sits in the person's own prose, not page 40 of a pasted log.
+MAX_SCAN_CHARS = 20_000
+MAX_PER_TURN = 6
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str  # the sentence as said, trimmed of fillers
+    kind: str  # one of KINDS
+
+    @property
+    def category(self) -> str:
+        return KINDS[self.kind][0]
+
+    @property
+    def importance(self) -> float:
+        return KINDS[self.kind][1]
+
+
+_I = r"(?:i|we)"
+_OPENER = (
+    r"(?:(?:oh|ok(?:ay)?|so|and|also|btw|by the way|just so you know|fyi|note|please|pls)[,:]?\s+)*"
+)
+
+# Each rule is (kind, pattern); the first that matches a sentence decides its kind.
+_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "correction",
+        re.compile(
+            rf"^{_OPENER}(?:actually|correction|scratch that|to correct (?:myself|that)"
+            rf"|update)[,:]?\s+"
+            rf"|\b{_I}(?:'ve| have)?\s+(?:switched|moved|migrated"
+            rf"|changed)\s+(?:\w+\s+){{0,3}}?from\s+\S.*\bto\b"
+            rf"|\b{_I}(?:'ve| have)?\s+replaced\s+\S.*\bwith\b"
+            rf"|\b{_I}(?:'m| am|'re| are)?\s+no longer\b"
+            rf"|\b{_I}\s+(?:don't|do not)\s+\w+\s+\S.*\banymore\b",
+            re.I,
+        ),
+    ),
+    (
+        "imperative",
+        re.compile(
+            rf"^{_OPENER}(?:always|never|don't ever|do not ever|don't|do not|make sure (?:to"
+            rf"|you)|remember to)\s+"
+            r"(?!mind\b|worry\b|know\b|think\b|forget\b)[a-z]+",
+            re.I,
+        ),
+    ),
+    (
+        "instruction",
+        re.compile(
+            r"\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b,"
+            r"|\b(?:i want|i'd like|i would like|i need) you to (?:always|never)\b"
+            r"|\bwhen(?:ever)? (?:i )?(?:ask|asking|request|requesting|want"
+            r"|send)\b.*\b(?:always|please|use|give|include|answer|reply|show|want)\b"
+            r"|\bi (?:always|never) want\b",
+            re.I,
+        ),
+    ),
+    (
+        "preference",
+        re.compile(
+            r"\bi (?:really |strongly |generally |usually |much |still |also |definitely )?"
+            r"(?:prefer|like|love|enjoy|hate|dislike|detest|can't stand|cannot stand|"
+            r"don't like|do not like|don't want|do not want|prioriti[sz]e|prioriti[sz]ed|favou?r)\b"
+            r"(?!\s+(?:to know|to ask|to see if|it when you)\b)"
+            r"|\bi'd rather\b|\bi would rather\b"
+            r"|\bmy (?:favou?rite|preferred|go-to) \w+(?: \w+)? (?:is|are)\b"
+            r"|\bi(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of|into)\b"
+            r"|\b(?:i've|i have) set a preference\b",
+            re.I,
+        ),
+    ),
+    (
+        "personal",
+        re.compile(
+            r"\bi(?:'m| am) (?:a |an )?(?:vegetarian|vegan|pescatarian|allergic to|intolerant to|"
+            r"lactose intolerant|gluten[- ]free|diabetic|celiac|coeliac|left-handed|colou?r ?blind|"
+            r"pregnant|married|divorced|single|retired)\b"
+            r"|\bi (?:live|grew up|was born|reside) in\b|\bi(?:'ve| have) (?:lived|been living)"
+            r" in\b"
+            r"|\bi(?:'m| am) (?:originally )?from\b"
+            r"|\bi (?:work|worked) (?:at|for|as)\b|\bi(?:'m| am) (?:employed|working) (?:at|by"
+            r"|as)\b"
+            r"|\bmy (?:name|birthday|wife|husband|partner|fianc[eé]e?|son|daughter|kids?|children|"
+            r"mom|mum|mother|dad|father|brother|sister|dog|cat|boss|team|employer|company)"
+            r"(?:'s name)? (?:is|are|was|works|lives)\b"
+            r"|\bi have (?:a|an|one|two|three|four|\d+) (?:kids?|children|sons?|daughters?"
+            r"|dogs?|cats?|"
+            r"pets?|allerg(?:y|ies))\b"
+            r"|^as an? [a-z]+(?: [a-z]+)?(?: from [A-Z][\w ,]+)?,\s+i\b",
+            re.I,
+        ),
+    ),
+    (
+        "tool",
+        re.compile(
+            rf"^{_OPENER}{_I}(?:'m| am|'re| are)? (?:mainly |mostly |only |now |currently |still )?"
+            r"(?:use|using|run|running|code in|write in|work in|develop on|work with|rely"
+            r" on)\b(?=\s+\S)",
+            re.I,
+        ),
+    ),
+    (
+        "decision",
+        re.compile(
+            rf"\b{_I}(?:'ve| have)? (?:decided|agreed|settled) (?:to|on|that)\b"
+            rf"|\b{_I}(?:'re| are|'m| am) (?:going|sticking) with\b"
+            rf"|\blet's (?:go|stick) with\b"
+            rf"|\b{_I}(?:'ve| have)? (?:chose|chosen|picked|opted for|committed to)\b",
+            re.I,
+        ),
+    ),
+    (
+        "plan",
+        re.compile(
+            rf"\b{_I}(?:'m| am|'re| are)? (?:plan(?:ning)?|aim(?:ing)?|intend(?:ing)?|scheduled|"
+            r"going|hoping|hope|expect(?:ing)?) to\b"
+            r"|\b(?:deadline|due date|launch|release|milestone)\b.*\b(?:is|was|set|moved"
+            r"|scheduled)\b"
+            r"|\bscheduled for\b|\bdue (?:on|by)\b",
+            re.I,
+        ),
+    ),
+)
+
+# A plan is durable only with a date in it.
+_DATE = re.compile(
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
+    r"|dec)[a-z]*\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b"
+    r"|\b(?:next|this) (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday)\b"
+    r"|\b(?:tomorrow|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+    re.I,
+)
+
+# Not a statement of the speaker's own: asked, supposed, wished, joked or quoted.
+_HYPOTHETICAL = re.compile(
+    r"^(?:\W*)(?:what if|if|suppose|supposing|imagine|assuming|in case|unless|whether|"
+    r"would|could|should|can(?!')|do(?!n't| not)|does|did|is|are|am|will|shall|may|might|maybe"
+    r"|perhaps|"
+    r"i wonder|wondering|i'm not sure|not sure|i don't know|how|why|which|who|where)\b"
+    r"|\b(?:would you|could you|should i|can you|do you|what if|or should|or would|i wonder)\b",
+    re.I,
+)
+_JOKE = re.compile(
+    r"\b(?:lol|lmao|rofl|haha\w*|jk|just kidding|kidding|joking)\b"
+    r"|[\U0001F602\U0001F923\U0001F61C]",
+    re.I,
+)
+# Someone else's words: "my boss said always ...", "she told me", "he prefers".
+_REPORTED = re.compile(
+    r"\b(?:said|says|told|tells|asked|asks|wrote|writes|claims|claimed|thinks|thought|"
+    r"reckons|mentioned|suggested|suggests|recommended|recommends)\b"
+    r"|\b(?:he|she|they|it|you)(?:'s| is| are|'re)?\s+(?:prefers?|likes?|loves?|hates?|always"
+    r"|never)\b",
+    re.I,
+)
+# An instruction the assistant gave the person ("you should always ...") or a rule
+# about code ("never call this twice") said while explaining: the rule must be addressed
+# to the assistant, so a bare imperative needs a second-person or request cue.
+_FOR_ME = re.compile(
+    r"\b(?:when(?:ever)? i (?:ask|request|want|need|send|mention|talk)|"
+    r"(?:in|with|for|to) me\b|my\b|reply|respond|answer|explain|give me|show me|tell me|"
+    r"send me|call me|remind me|format|use|include|provide|write|keep|add|mention|"
+    r"ask me|suggest|recommend|in (?:british|american|english|french|german|spanish))",
+    re.I,
+)
+# Where a statement runs into a request: ", so can you ...?", " - could you ...?".
+_ASK_TAIL = re.compile(
+    r"(?:[,;:]|\s-+)\s+(?:so |and |but )?(?:can|could|would|will|do|what|how|any|is there|"
+    r"are there|should)\b[^,;]*\?$",
+    re.I,
+)
+# A liking of "this" or "that" says nothing once the chat is gone.
+_VAGUE_OBJECT = re.compile(
+    r"\s+(?:(?:it|this|that|these|those)\b(?!\s+\w+\s+(?:over|instead|rather)\b)"
+    r"|(?:your|the way you|how you|when|the following|following|the same|this code|"
+    r"the code|my code|the above)\b)",
+    re.I,
+)
+# Text after the last sentence mark that has no letters in it (a counter, an emoticon).
+_TRAILER = re.compile(r"(?<=[.!?])\s+[^A-Za-z]*$")
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+_QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”|'[^']{12,}'")
+_FILLER = re.compile(
+    rf"^{_OPENER}(?:actually|correction|update|hey|hi|hello|well|anyway|um+|uh+)?[,:]?\s*", re.I
+)
+_TRIGGER = re.compile(
+    r"\b(?:always|never|don't|do not|from now on|going forward|future|prefer|like|love|enjoy|"
+    r"hate|dislike|can't stand|cannot stand|rather|favou?rite|preferred|fan of|into|prioriti|"
+    r"vegetarian|vegan|pescatarian|allergic|intolerant|diabetic|celiac|coeliac|live|grew up|born|"
+    r"from|work|worked|employed|name|birthday|wife|husband|partner|son|daughter|kids?|children|"
+    r"decided|agreed|settled|going with|sticking with|go with|chose|chosen|picked|opted|committed|"
+    r"use|using|run|running|code|write|rely|plan|aim|intend|scheduled|deadline|due|launch"
+    r"|release|milestone|switched|moved|migrated|"
+    r"changed|replaced|no longer|anymore|preference|make sure|remember to|as an?)\b",
+    re.I,
+)
+
+
+def sentences(text: str) -> list[str]:
+    """The prose sentences of ``text``: fenced code, quoted lines and lines that look
+    like code or logs left out."""
+    prose = _FENCE.sub("\n\n", text[:MAX_SCAN_CHARS])
+    lines = [
+        ln
+        for ln in prose.splitlines()
+        if not ln.lstrip().startswith((">", "    ", "\t", "$ ", "#!", "//", "|"))
+    ]
+    out = []
+    for part in _SENTENCE.split("\n".join(lines)):
+        s = " ".join(part.split()).strip(" -*•")
+        if s:
+            out.append(s)
+    return out
+
+
+def find_statements(text: str) -> list[Statement]:
+    """The durable statements of one turn by the person it belongs to, in order."""
+    if not _TRIGGER.search(text[:MAX_SCAN_CHARS]):
+        return []
+    found: list[Statement] = []
+    seen: set[str] = set()
+    for sentence in sentences(text):
+        st = classify(sentence)
+        if st is not None and st.text.casefold() not in seen:
+            seen.add(st.text.casefold())
+            found.append(st)
+            if len(found) >= MAX_PER_TURN:
+                break
+    return found
+
+
+def classify(sentence: str) -> Statement | None:
+    """The statement ``sentence`` makes, or None when it is not a durable one."""
+    s = _TRAILER.sub("", sentence.strip())
+    if s.endswith(":"):  # introduces what follows (code, a list): says nothing alone
+        return None
+    if s.endswith("?"):
+        # "I prefer Android phones, can you recommend some?": the statement before
+        # the request stands on its own; a question alone states nothing.
+        m = _ASK_TAIL.search(s)
+        if m is None:
+            return None
+        s = s[: m.start()].rstrip(" ,;-")
+    if len(s) > MAX_SENTENCE_CHARS or not _TRIGGER.search(s):
+        return None
+    body = _FILLER.sub("", s, count=1)
+    if len(body.split()) < MIN_WORDS or _JOKE.search(body) or _HYPOTHETICAL.search(body):
+        return None
+    unquoted = _QUOTED.sub(" ", body)
+    if _REPORTED.search(unquoted):
+        return None
+    for kind, rule in _RULES:
+        m = rule.search(unquoted)
+        if m is None:
+            continue
+        if kind == "imperative":
+            # A bare rule is the person's instruction to the assistant only when it
+            # says what to do for them; "never call this twice" explains code.
+            if not _FOR_ME.search(unquoted):
+                return None
+            kind = "instruction"
+        if kind == "plan" and not _DATE.search(unquoted):
+            continue
+        if kind in ("preference", "tool") and _VAGUE_OBJECT.match(unquoted, m.end()):
+            return None
+        return Statement(_tidy(s), kind)
+    return None
+
+
+def _tidy(sentence: str) -> str:
+    s = _FILLER.sub("", sentence, count=1) or sentence
+    s = s[0].upper() + s[1:] if s else s
+    return s if s.endswith((".", "!")) else s + "."
