@@ -4,6 +4,7 @@ them into their other chats; chit-chat, questions and other people's words do no
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,9 @@ from hermes_memory.cli.main import cli
 from hermes_memory.graph.statements import Statement, classify, find_statements
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3.embedder import HashingEmbedder
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from formation import DEV, HELD_OUT, score  # noqa: E402
 
 PROMOTED = [
     ("From now on, answer me in British English.", "instruction"),
@@ -49,6 +53,13 @@ NOT_PROMOTED = [
     "I'm planning to refactor it someday.",  # a plan needs a date
     "Thanks, that works!",
 ]
+
+
+def test_formation_meets_its_targets_on_the_labelled_turns() -> None:
+    """The held-back set was written with the development set and never tuned on."""
+    for path in (DEV, HELD_OUT):
+        got = score(path)
+        assert got["turns"] >= 150 and got["precision"] >= 0.9 and got["recall"] >= 0.7, got
 
 
 @pytest.mark.parametrize(("text", "kind"), PROMOTED)

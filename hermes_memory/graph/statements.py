@@ -58,13 +58,21 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "correction",
         re.compile(
-            rf"^{_OPENER}(?:actually|correction|scratch that|to correct (?:myself|that)"
-            rf"|update)[,:]?\s+"
-            rf"|\b{_I}(?:'ve| have)?\s+(?:switched|moved|migrated"
+            rf"\b{_I}(?:'ve| have)?\s+(?:switched|moved|migrated"
             rf"|changed)\s+(?:\w+\s+){{0,3}}?from\s+\S.*\bto\b"
             rf"|\b{_I}(?:'ve| have)?\s+replaced\s+\S.*\bwith\b"
             rf"|\b{_I}(?:'m| am|'re| are)?\s+no longer\b"
             rf"|\b{_I}\s+(?:don't|do not)\s+\w+\s+\S.*\banymore\b",
+            re.I,
+        ),
+    ),
+    (
+        # "Actually, ..." corrects something only when what follows states something
+        # (another rule) or sets one thing against another ("Frankfurt, not Paris").
+        "amends",
+        re.compile(
+            rf"^{_OPENER}(?:actually|correction|scratch that|to correct (?:myself|that)"
+            r"|update)[,:]?\s+(?!never mind|nevermind|no worries|forget it)",
             re.I,
         ),
     ),
@@ -119,7 +127,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\bi have (?:a|an|one|two|three|four|\d+) (?:kids?|children|sons?|daughters?"
             r"|dogs?|cats?|"
             r"pets?|allerg(?:y|ies))\b"
-            r"|^as an? [a-z]+(?: [a-z]+)?(?: from [A-Z][\w ,]+)?,\s+i\b",
+            r"|^as an? [a-z]+(?: [a-z]+)?(?: from [A-Z][\w ,]+)?,\s+i\b"
+            r"|\bi(?:'m| am) an? (?:[a-z-]+ ){0,2}(?:engineer|developer|programmer|designer|"
+            r"teacher|nurse|doctor|paramedic|student|manager|consultant|contractor|freelancer|"
+            r"researcher|scientist|analyst|lawyer|accountant|writer|artist|musician|founder|"
+            r"architect|administrator|admin|sre|cto|ceo|intern|professor|lecturer)\b",
             re.I,
         ),
     ),
@@ -127,7 +139,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "tool",
         re.compile(
             rf"^{_OPENER}{_I}(?:'m| am|'re| are)? (?:mainly |mostly |only |now |currently |still )?"
-            r"(?:use|using|run|running|code in|write in|work in|develop on|work with|rely"
+            r"(?:use|using|run|running|code in|write|work in|develop on|work with|rely"
             r" on)\b(?=\s+\S)",
             re.I,
         ),
@@ -197,7 +209,8 @@ _FOR_ME = re.compile(
     r"\b(?:when(?:ever)? i (?:ask|request|want|need|send|mention|talk)|"
     r"(?:in|with|for|to) me\b|my\b|reply|respond|answer|explain|give me|show me|tell me|"
     r"send me|call me|remind me|format|use|include|provide|write|keep|add|mention|"
-    r"ask me|suggest|recommend|in (?:british|american|english|french|german|spanish))",
+    r"ask me|suggest|recommend|when(?:ever)? you\b|"
+    r"in (?:british|american|english|french|german|spanish))",
     re.I,
 )
 # Where a statement runs into a request: ", so can you ...?", " - could you ...?".
@@ -217,7 +230,13 @@ _VAGUE_OBJECT = re.compile(
 _TRAILER = re.compile(r"(?<=[.!?])\s+[^A-Za-z]*$")
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
-_QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”|'[^']{12,}'")
+_QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”|(?<!\w)'[^']{12,}'(?!\w)")
+_CONTRAST = re.compile(r",? not\b|\binstead\b|\brather than\b|\bnow\b", re.I)
+# Hedged or unsure: not a statement the person stands by.
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|might|not sure|unsure|don't know|no idea|wonder)\b",
+    re.I,
+)
 _FILLER = re.compile(
     rf"^{_OPENER}(?:actually|correction|update|hey|hi|hello|well|anyway|um+|uh+)?[,:]?\s*", re.I
 )
@@ -229,7 +248,8 @@ _TRIGGER = re.compile(
     r"decided|agreed|settled|going with|sticking with|go with|chose|chosen|picked|opted|committed|"
     r"use|using|run|running|code|write|rely|plan|aim|intend|scheduled|deadline|due|launch"
     r"|release|milestone|switched|moved|migrated|"
-    r"changed|replaced|no longer|anymore|preference|make sure|remember to|as an?)\b",
+    r"changed|replaced|no longer|anymore|preference|make sure|remember to|as an?|go-to|dog|cat|"
+    r"team|have|pet|company|mainly|mostly|i'm an?|i am an?|actually|correction|update)",
     re.I,
 )
 
@@ -285,12 +305,22 @@ def classify(sentence: str) -> Statement | None:
     if len(body.split()) < MIN_WORDS or _JOKE.search(body) or _HYPOTHETICAL.search(body):
         return None
     unquoted = _QUOTED.sub(" ", body)
-    if _REPORTED.search(unquoted):
+    if _REPORTED.search(unquoted) or _HEDGE.search(unquoted):
         return None
+    whole = _QUOTED.sub(" ", s)  # with its opener: "Correction: ..." is a correction
     for kind, rule in _RULES:
-        m = rule.search(unquoted)
+        m = rule.search(whole)
+        if m is not None:
+            unquoted = whole
+        else:
+            m = rule.search(unquoted)
         if m is None:
             continue
+        if kind == "amends":
+            rest = unquoted[m.end() :]
+            if not _CONTRAST.search(rest) and classify(rest) is None:
+                return None
+            kind = "correction"
         if kind == "imperative":
             # A bare rule is the person's instruction to the assistant only when it
             # says what to do for them; "never call this twice" explains code.
