@@ -339,3 +339,30 @@ def test_what_a_user_states_in_one_chat_is_a_fact_in_their_next(hermes_home: Pat
     out = json.loads(other.handle_tool_call("hermes_memory", {"action": "fact_query"}))
     assert out["data"] == []
     other.shutdown_all()
+
+
+def test_sessions_of_one_process_share_one_memory(hermes_home: Path) -> None:
+    from hermes_memory.hermes import shared
+    from hermes_memory.hermes.provider import HermesMemoryProvider
+
+    def session(chat: str, user: str) -> HermesMemoryProvider:
+        p = HermesMemoryProvider()
+        p.initialize(f"s-{chat}", hermes_home=str(hermes_home), platform="telegram",
+                     user_id=user, chat_id=chat)  # fmt: skip
+        return p
+
+    before = shared.open_count()
+    a, b, c = session("1", "u1"), session("2", "u1"), session("3", "u2")
+    assert shared.open_count() == before + 1
+    assert a._api is not None and b._api is not None and c._api is not None
+    assert a._api.db is b._api.db is c._api.db
+    assert a._api.semantic is c._api.semantic  # one model, one vector table
+    assert a._api.owner != c._api.owner  # ... seen by each as itself
+    a.sync_turn("I prefer dark roast coffee.", "Noted.", session_id="s-1")
+    a.shutdown()
+    assert shared.open_count() == before + 1  # the others still use it
+    assert "dark roast" in b.prefetch("what coffee do I like? dark roast")
+    assert c.prefetch("what coffee do I like? dark roast") == ""  # another user
+    b.shutdown()
+    c.shutdown()
+    assert shared.open_count() == before

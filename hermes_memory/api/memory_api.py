@@ -151,11 +151,15 @@ class MemoryAPI:
         return view
 
     # -- lifecycle ------------------------------------------------------------------
-    def close(self) -> None:
+    def save_graph(self) -> None:
+        """Keep this owner's graph projection for the next process (if it changed)."""
         if self._graph is not None and self._graph.dirty:
             # Derived state: a failed save only means the next load re-syncs from SQLite.
             with contextlib.suppress(OSError):
                 self._graph.save()
+
+    def close(self) -> None:
+        self.save_graph()
         if self.semantic is not None:
             self.semantic.store.close()  # the exact-search copy, for the next process
         self.db.close()

@@ -23,6 +23,7 @@ from agent.memory_provider import MemoryProvider  # type: ignore[import-untyped,
 from hermes_memory.api.memory_api import MemoryAPI
 from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import HermesMemoryError
+from hermes_memory.hermes import shared
 from hermes_memory.hermes.scope import owner_from_hermes, read_only_reason
 from hermes_memory.tools import memory_tool
 from hermes_memory.tools.context import prefetch_block
@@ -39,7 +40,9 @@ _MAX_PENDING_TURNS = 256
 class HermesMemoryProvider(MemoryProvider):
     """Tiered long-term memory for Hermes: prefetch, turn capture and one tool."""
 
-    def __init__(self, *, api_factory: Callable[..., MemoryAPI] = MemoryAPI) -> None:
+    def __init__(self, *, api_factory: Callable[..., MemoryAPI] | None = None) -> None:
+        # None: the process's shared memory for the config (hermes/shared.py); a
+        # factory (tests) makes a memory of this provider's own.
         self._api_factory = api_factory
         self._api: MemoryAPI | None = None
         self._lock = threading.RLock()
@@ -66,7 +69,8 @@ class HermesMemoryProvider(MemoryProvider):
         self._read_only = read_only_reason(kwargs)
         self._session_id = session_id or ""
         self._speaker = str(kwargs.get("user_name") or "user")[:200]
-        api = self._api_factory(
+        make = self._api_factory or shared.acquire
+        api = make(
             config,
             owner=owner_from_hermes(kwargs, config),
             actor=f"hermes:{NAME}",
@@ -114,7 +118,10 @@ class HermesMemoryProvider(MemoryProvider):
             self._store([])  # a last try for turns a busy database turned away
         self._flush(_DRAIN_ON_SHUTDOWN_S)
         with self._lock:
-            api.close()
+            if self._api_factory is None:
+                shared.release(api)
+            else:
+                api.close()
             self._api = None
 
     # -- per turn ---------------------------------------------------------------------------
