@@ -3,13 +3,13 @@
     python benchmarks/sessions.py                     # 15k items, 1 and 8 sessions
     python benchmarks/sessions.py --items 5000 --sessions 4
 
-Builds a store of ``--items`` facts from many users (deterministic hashing embedder,
+Builds a store of ``--items`` turns from eight users (deterministic hashing embedder,
 so no model download and the same vectors every run), then, in fresh child
 processes, opens ``--sessions`` Hermes provider sessions of different users and
-chats, each answering one prefetch, and reports the resident memory the sessions add to the process (VmRSS after they
-answered, less VmRSS after the imports; the median of ``--repeat`` runs): once with the
-process-wide shared memory (the default) and once with a memory per session (the
-old behaviour, through ``api_factory``).
+chats, each answering one prefetch, and reports the resident memory the sessions add
+to the process (VmRSS after they answered, less VmRSS after the imports; the median
+of ``--repeat`` runs): once with the process-wide shared memory (the default) and
+once with a memory per session (the old behaviour, through ``api_factory``).
 """
 
 from __future__ import annotations
