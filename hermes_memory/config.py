@@ -95,6 +95,10 @@ class RecallConfig(_Section):
     # cosine into the candidates (chosen on LoCoMo conversations 0-2: 0.3 before the
     # whitened cosine, 0.8 with it; docs/retrieval.md).
     time_boost: float = Field(0.8, ge=0.0, le=1.0)
+    # A query asking about the start ("what did I first use", "initially") or the
+    # latest state ("what do I use now") raises the candidates by how early (or late)
+    # they are among the candidates, up to this share of their similarity (0 off).
+    order_boost: float = Field(0.3, ge=0.0, le=1.0)
     # A turn that ends with a question keeps this share of its similarity: it echoes
     # the query's words but holds no answer (chosen on LoCoMo conversations 0-2).
     question_factor: float = Field(0.8, ge=0.0, le=1.0)

@@ -7,7 +7,9 @@ import pytest
 
 from hermes_memory import MemoryAPI, unwrap
 from hermes_memory.api.adjust import (
+    asks_order,
     discount_questions,
+    favour_order,
     favour_named_speaker,
     question_share,
     share_context,
@@ -157,3 +159,43 @@ def test_each_result_carries_what_every_stage_did_to_it(api: MemoryAPI) -> None:
     assert priya["trace"][-1]["similarity"] >= priya["trace"][0]["similarity"]
     omar = next(r for r in results if r["content"].startswith("Omar:"))
     assert "speaker" not in [t["stage"] for t in omar["trace"]]
+
+
+@pytest.mark.parametrize(
+    ("query", "direction"),
+    [
+        ("Which versions did I say I was using when I first described my setup?", "earliest"),
+        ("What deadline did I set for the initial deployment?", "earliest"),
+        ("How many entries did my dataset include at the start?", "earliest"),
+        ("Which editor do I use now?", "latest"),
+        ("What changed in the latest release?", "latest"),
+        ("What is the sum of the first 15 terms?", None),  # an ordinal of things
+        ("How long has Caroline had her current group of friends?", None),  # a span
+        ("Summarise everything from the initial setup to the final launch", None),
+        ("Which database do we use?", None),
+    ],
+)
+def test_a_query_about_the_start_or_the_present_is_recognised(
+    query: str, direction: str | None
+) -> None:
+    assert asks_order(query) == direction
+
+
+def test_the_order_stage_raises_by_place_in_time_unless_a_window_is_named() -> None:
+    def pool() -> dict[str, Candidate]:
+        out = {}
+        for i, key in enumerate(("old", "mid", "new")):
+            c = turn(key, "user", f"I use editor {key}")
+            c.created_at = 1000.0 * i
+            out[key] = c
+        return out
+
+    fused = dict.fromkeys(("old", "mid", "new"), 0.5)
+    favour_order("Which editor did I first use?", None, pool(), fused, 0.3)
+    assert fused == pytest.approx({"old": 0.65, "mid": 0.575, "new": 0.5})
+    fused = dict.fromkeys(("old", "mid", "new"), 0.5)
+    favour_order("Which editor do I use now?", None, pool(), fused, 0.3)
+    assert fused == pytest.approx({"old": 0.5, "mid": 0.575, "new": 0.65})
+    fused = dict.fromkeys(("old", "mid", "new"), 0.5)
+    favour_order("What did I first use in March?", (0.0, 1.0), pool(), fused, 0.3)
+    assert fused == dict.fromkeys(("old", "mid", "new"), 0.5)

@@ -198,3 +198,66 @@ def favour_window(
         if cand.tier != "tier1" and window[0] <= when <= window[1]:
             fused[key] *= 1 + boost
             cand.extra.append("time")
+
+
+# A question about how things started, or about how they are now. "First" counts only
+# as time ("when I first ...", "first described"), not as an ordinal of things ("the
+# first 15 terms", "the first n odd numbers").
+_EARLIEST = re.compile(
+    r"\b(?:initial(?:ly)?|original(?:ly)?|at (?:the )?(?:start|beginning|outset)|"
+    r"to (?:start|begin) (?:with|my|our|the)|(?:when|where) (?:i|we) (?:started|began)|"
+    r"earliest|in the beginning|back then|"
+    r"(?:i|we|you) first\b|first (?:mentioned|described|said|told|asked|set|chose|used|"
+    r"started|met|decided|planned|wanted|tried)|at first)\b",
+    re.IGNORECASE,
+)
+_LATEST = re.compile(
+    r"\b(?:now|currently|current|latest|final|most recent(?:ly)?|these days|nowadays|"
+    r"at the moment|right now|(?:i|we) (?:finally|ended up))\b",
+    re.IGNORECASE,
+)
+
+_SPAN = re.compile(r"\b(?:how long|since when|for how many)\b", re.IGNORECASE)
+
+
+def asks_order(query: str) -> str | None:
+    """``"earliest"``, ``"latest"`` or None: which end of the history the query asks
+    about (neither when it names both)."""
+    if _SPAN.search(query):  # "how long has ...": from the start up to now
+        return None
+    early, late = bool(_EARLIEST.search(query)), bool(_LATEST.search(query))
+    if early == late:
+        return None
+    return "earliest" if early else "latest"
+
+
+def favour_order(
+    query: str,
+    window: tuple[float, float] | None,
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    boost: float,
+) -> None:
+    """A query about how something started raises each candidate by how early it is
+    among the candidates (the earliest gains ``boost`` of its similarity, the latest
+    nothing); one about how things are now, by how late. A query naming its own
+    time ("at the beginning of November") is the time stage's; curated notes have no
+    time and are left alone."""
+    direction = asks_order(query) if boost > 0 and window is None else None
+    if direction is None:
+        return
+    timed = {
+        k: (c.valid_at if c.valid_at is not None else c.created_at)
+        for k, c in pool.items()
+        if c.tier != "tier1"
+    }
+    if len(timed) < 2:
+        return
+    lo, hi = min(timed.values()), max(timed.values())
+    if hi <= lo:
+        return
+    for key, when in timed.items():
+        place = (when - lo) / (hi - lo)  # 0: earliest, 1: latest
+        gain = boost * ((1 - place) if direction == "earliest" else place)
+        if gain > 0:
+            fused[key] *= 1 + gain

@@ -220,6 +220,7 @@ def _ranked(
             pool, fused, cfg.short_turn_words, cfg.min_similarity)),
         ("speaker", lambda: adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)),
         ("time", lambda: adjust.favour_window(window, pool, fused, cfg.time_boost)),
+        ("order", lambda: adjust.favour_order(query, window, pool, fused, cfg.order_boost)),
     )  # fmt: skip
     for key, cand in pool.items():
         cand.trace = [("fused", fused[key])]
