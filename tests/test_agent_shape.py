@@ -9,8 +9,8 @@ from hermes_memory import MemoryAPI, unwrap
 from hermes_memory.api.adjust import (
     asks_order,
     discount_questions,
-    favour_order,
     favour_named_speaker,
+    favour_order,
     question_share,
     share_context,
     weigh_assistant_turns,
