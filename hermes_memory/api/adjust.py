@@ -137,6 +137,21 @@ def discount_short_turns(
             fused[key] *= (max(words, 1) / enough) ** SHORT_TURN_EXPONENT
 
 
+STANDING = frozenset({"instruction", "preference"})
+
+
+def favour_standing(pool: dict[str, Candidate], fused: dict[str, float], boost: float) -> None:
+    """A standing instruction or preference of the person ("Always include the
+    endpoint path when I ask about endpoints") bears on every request on its topic,
+    however the request is worded: such facts gain ``boost`` of their similarity."""
+    if boost <= 0:
+        return
+    for key, cand in pool.items():
+        if cand.kind == "fact" and cand.category in STANDING:
+            fused[key] *= 1 + boost
+            cand.extra.append("standing")
+
+
 def favour_named_speaker(
     query: str, pool: dict[str, Candidate], fused: dict[str, float], boost: float
 ) -> None:

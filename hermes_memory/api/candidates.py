@@ -30,6 +30,7 @@ class Candidate:
     invalid_at: float | None = None  # when a later fact superseded it
     superseded_by: str | None = None
     speaker: str | None = None  # turns: who said it
+    category: str | None = None  # facts: their category
     # (stage, similarity after it) for fusion and each adjustment that changed it
     trace: list[tuple[str, float]] = field(default_factory=list)
 
@@ -108,6 +109,7 @@ def fact_candidate(f: Any) -> Candidate:
         superseded_by=f.superseded_by,
         key=f"fact:{f.uuid}",
         content=f.content,
+        category=f.category,
         tier="tier2",
         kind="fact",
         created_at=f.created_at,
