@@ -236,3 +236,26 @@ def test_stats_and_status_are_for_people_unless_json(
     assert code == 0 and json.loads(out)["data"]["tier2"]["facts"] == 1
     code, out, _ = call(home, capsys, "hermes", "status", "--home", str(home))
     assert code == 0 and "plugin: not installed" in out and "False" not in out
+
+
+def test_tiers_are_accepted_comma_separated_or_repeated(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call(home, capsys, "remember", "The billing service runs on PostgreSQL 16")
+    for args in (["--tiers", "tier2,graph"], ["--tier", "tier2", "--tier", "graph"]):
+        code, out, err = call(home, capsys, "--json", "recall", "billing database", *args)
+        assert code == 0, err
+        assert json.loads(out)["meta"]["tiers_queried"] == ["tier2", "graph"]
+    code, out, err = call(home, capsys, "context", "--skill", "deploy", "--tiers", "tier2",
+                          "billing")  # fmt: skip
+    assert code == 0 and "PostgreSQL" in out
+    assert "no skill 'deploy'" in err  # a missing skill is said, not silent
+
+
+def test_a_failed_restore_leaves_no_home_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "fresh"
+    code, _, err = call(home, capsys, "restore", str(tmp_path / "missing.tar.gz"))
+    assert code == 1 and err.count("\n") == 1 and "no backup" in err
+    assert not home.exists()

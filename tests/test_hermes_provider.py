@@ -366,3 +366,11 @@ def test_sessions_of_one_process_share_one_memory(hermes_home: Path) -> None:
     b.shutdown()
     c.shutdown()
     assert shared.open_count() == before
+
+
+def test_uninstall_leaves_no_empty_memory_section(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text("model:\n  default: some-model\n")
+    install.install(tmp_path)
+    assert "provider: hermes_memory" in (tmp_path / "config.yaml").read_text()
+    install.uninstall(tmp_path)
+    assert (tmp_path / "config.yaml").read_text() == "model:\n  default: some-model\n"

@@ -244,3 +244,13 @@ def test_install_cron_registers_script_jobs_in_hermes_once(home: Path) -> None:
     jobs = json.loads((home / "cron" / "jobs.json").read_text())["jobs"]
     assert not [j for j in jobs if j["name"].startswith("hermes-memory ")]
     assert not list((home / "scripts").glob("hermes_memory_*"))
+
+
+def test_cli_run_all_says_each_job_once(home: Path) -> None:
+    out = _cli(home, "cron", "run", "--all")
+    assert out.returncode == 0, out.stderr
+    said = out.stdout + out.stderr
+    for job in scheduler.JOBS:
+        assert said.count(f"{job}:") == 1, said  # its summary line, and no log line too
+    verbose = _cli(home, "cron", "run", "--all", "--verbose")
+    assert "started (manual)" in verbose.stderr

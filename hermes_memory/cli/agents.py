@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from hermes_memory.cli.context import Context, pass_ctx
+from hermes_memory.cli.context import Context, pass_ctx, split_tiers
 from hermes_memory.cron.progress import Progress, default_mode
 from hermes_memory.tools.context import TIERS, skill_recall_context
 
@@ -18,6 +18,7 @@ from hermes_memory.tools.context import TIERS, skill_recall_context
               "memory_tiers and memory_queries).")  # fmt: skip
 @click.option("--tier", "tiers", multiple=True, type=click.Choice(TIERS),
               help="Search only these tiers (repeatable; default: the skill's).")  # fmt: skip
+@click.option("--tiers", "listed", help="The same, comma-separated: tier1,tier2,tier3,graph.")
 @click.option("--limit-per-tier", type=int, default=3, show_default=True)
 @click.option("--chars", type=int, help="Character budget of the block.")
 @pass_ctx
@@ -26,13 +27,23 @@ def context(
     query: str,
     skill: str,
     tiers: tuple[str, ...],
+    listed: str | None,
     limit_per_tier: int,
     chars: int | None,
 ) -> None:
     """Cross-tier memory for a skill, as one bounded block."""
+    chosen = split_tiers(listed, tiers)
     out = skill_recall_context(
-        ctx.api(), skill, query, tiers=tiers or None, limit_per_tier=limit_per_tier, budget=chars
+        ctx.api(), skill, query, tiers=chosen, limit_per_tier=limit_per_tier, budget=chars
     )
+    if not out["manifest"]:
+        # Not an error (a skill need not declare anything), but say so: a typo in the
+        # name would otherwise quietly search every tier with no declared queries.
+        click.echo(
+            f"note: no skill {skill!r} under {ctx.api().config.hermes_home / 'skills'}; "
+            "searching with the query alone",
+            err=True,
+        )
     if ctx.as_json:
         click.echo(json.dumps(out, indent=2, ensure_ascii=False, default=str))
     else:

@@ -49,3 +49,10 @@ def emit(ctx: Context, envelope: Envelope, render: Callable[[Any], str]) -> None
     text = render(envelope["data"])
     if text:
         click.echo(text)
+
+
+def split_tiers(listed: str | None, repeated: tuple[str, ...] = ()) -> list[str] | None:
+    """The tiers of ``--tiers a,b`` and ``--tier a --tier b`` (either, or both); None
+    for all."""
+    chosen = [t.strip() for part in (listed or "", *repeated) for t in part.split(",")]
+    return list(dict.fromkeys(t for t in chosen if t)) or None

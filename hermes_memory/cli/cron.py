@@ -56,18 +56,31 @@ def list_jobs(ctx: Context) -> None:
 @click.option("--all", "run_all", is_flag=True, help="Run every job, due or not.")
 @click.option("--now", "at", help="Pretend it is this time (ISO 8601), for --due.")
 @click.option("--quiet", is_flag=True, help="Print nothing unless a job fails.")
+@click.option("--verbose", is_flag=True, help="Also log each job's start and stages.")
 @pass_ctx
 def run(
-    ctx: Context, job: str | None, due_only: bool, run_all: bool, at: str | None, quiet: bool
+    ctx: Context,
+    job: str | None,
+    due_only: bool,
+    run_all: bool,
+    at: str | None,
+    quiet: bool,
+    verbose: bool,
 ) -> None:
-    """Run JOB, or the due jobs (--due), or all of them (--all)."""
+    """Run JOB, or the due jobs (--due), or all of them (--all): one line per job."""
     if sum([job is not None, due_only, run_all]) != 1:
         raise click.UsageError("give exactly one of JOB, --due or --all")
-    _logging(quiet or ctx.as_json)
+    # The summary lines below say how each job went; the log says it again only when
+    # asked (the daemon and the Hermes script jobs log, as nothing prints for them).
+    _logging(not verbose)
     api = ctx.api()
     now = parse_time(at, "now") if at else None
     stop = _stop_on_signals()
-    progress = Progress("quiet" if quiet or ctx.as_json else default_mode(), stop=stop)
+    if quiet or ctx.as_json:
+        mode: Any = "quiet"
+    else:
+        mode = default_mode() if verbose else ("bar" if sys.stderr.isatty() else "quiet")
+    progress = Progress(mode, stop=stop)
     if job is not None:
         outcomes = [scheduler.run_job(api, job, now=now, progress=progress)]
     elif due_only:

@@ -43,6 +43,9 @@ def backup(ctx: Context, dest: Path | None) -> None:
 def restore(ctx: Context, archive: Path, force: bool) -> None:
     """Restore a backup: verify it, replace the truth, rebuild vectors and graph."""
     set_aside: list[str] = []
+    # The archive is checked before the profile is opened: a bad or missing one must
+    # not leave a new, empty home behind.
+    read_archive(archive)
     try:
         api = ctx.api()
     except StorageError as exc:
@@ -50,7 +53,6 @@ def restore(ctx: Context, archive: Path, force: bool) -> None:
         # aside first (kept), and the backup is restored into a fresh one.
         if not (force and exc.context.get("corrupt")):
             raise
-        read_archive(archive)  # a bad archive must not cost the damaged file its place
         set_aside = set_aside_corrupt(ctx.config().db_path, time.time())
         api = ctx.api()
     out = run_restore(api, archive, force=force)

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from hermes_memory.cli.agents import context, import_sessions, mcp
-from hermes_memory.cli.context import Context, emit, pass_ctx
+from hermes_memory.cli.context import Context, emit, pass_ctx, split_tiers
 from hermes_memory.cli.cron import cron
 from hermes_memory.cli.data import backup, import_file, restore
 from hermes_memory.cli.graph import graph
@@ -23,7 +23,11 @@ from hermes_memory.errors import HermesMemoryError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--home", envvar="HERMES_HOME", help="Hermes home directory (default ~/.hermes).")
+@click.option(
+    "--home",
+    envvar="HERMES_HOME",
+    help="Hermes home directory (default: $HERMES_HOME, else ~/.hermes).",
+)
 @click.option("--profile", help="Memory profile (default: 'default').")
 @click.option("--json", "as_json", is_flag=True, help="Print the raw JSON result envelope.")
 @click.version_option(package_name="hermes-memory")
@@ -270,11 +274,19 @@ def curated_remove(ctx: Context, old: str, store: str) -> None:
 @click.argument("query")
 @click.option("--limit", type=int, default=5, show_default=True)
 @click.option("--tiers", help="Comma-separated: tier1,tier2,tier3,graph (default: all).")
+@click.option("--tier", "tier", multiple=True, help="One tier to search (repeatable; as --tiers).")
 @click.option("--scope", help="Only results under this scope, e.g. /infrastructure")
 @pass_ctx
-def recall(ctx: Context, query: str, limit: int, tiers: str | None, scope: str | None) -> None:
+def recall(
+    ctx: Context,
+    query: str,
+    limit: int,
+    tiers: str | None,
+    tier: tuple[str, ...],
+    scope: str | None,
+) -> None:
     """Cross-tier recall ranked by similarity, recency and importance."""
-    chosen = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
+    chosen = split_tiers(tiers, tier)
     env = ctx.api().recall(query, chosen, limit_per_tier=max(limit, 5), limit=limit, scope=scope)
 
     def render(data: list[dict[str, Any]]) -> str:

@@ -167,6 +167,8 @@ def _set_provider(path: Path, value: str | None) -> str | None:
     previous = memory.get("provider")
     if value is None:
         memory.pop("provider", None)
+        if not memory:  # nothing else was set there: leave no empty section behind
+            del doc["memory"]
     else:
         memory["provider"] = value
     if previous != value:

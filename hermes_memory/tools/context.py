@@ -181,10 +181,12 @@ def skill_recall_context(
 ) -> dict[str, Any]:
     """Cross-tier context for a skill: ``query`` plus the skill's declared
     ``memory_queries``, over its ``memory_tiers``, answered in one bounded block."""
+    found = True
     if manifest is None:
         try:
             manifest = find_skill(api.config.hermes_home / "skills", skill_id)
         except NotFoundError:
+            found = False
             manifest = SkillManifest(name=skill_id)  # a skill without a manifest still asks
     chosen = tuple(tiers) if tiers else manifest.memory_tiers
     questions = [q for q in dict.fromkeys([query, *manifest.memory_queries]) if q.strip()]
@@ -210,6 +212,7 @@ def skill_recall_context(
     block = "\n\n".join(p for p in parts if p)
     return {
         "skill": manifest.name,
+        "manifest": found,
         "tiers": list(chosen),
         "queries": questions,
         "block": block[:limit],
