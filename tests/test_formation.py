@@ -217,3 +217,28 @@ def test_cli_lists_formed_facts(home: Path, memory: MemoryAPI) -> None:
     assert out.exit_code == 0, out.output
     assert "Fly.io" in out.output and "formed from a chat" in out.output
     assert "PostgreSQL" not in out.output
+
+
+def test_a_formed_fact_and_its_turn_are_one_result(memory: MemoryAPI) -> None:
+    memory.ingest_turn(
+        "user", "Always include the endpoint path when I ask about endpoints.",
+        session_id="s", message_id="7",
+    )  # fmt: skip
+    results = unwrap(memory.recall("endpoint path for endpoints", limit=5))
+    said = [r for r in results if "endpoint path" in r["content"]]
+    assert len(said) == 1  # the fact, or the turn: not both
+    assert said[0]["source_type"] == "formation"  # the standing instruction ranks first
+
+
+def test_standing_instructions_gain_on_requests_of_their_topic() -> None:
+    from hermes_memory.api.adjust import favour_standing
+    from hermes_memory.api.candidates import Candidate
+
+    rule = Candidate("fact:1", "Always answer in British English.", "tier2", "fact", 0.0, 0.8,
+                     category="instruction")  # fmt: skip
+    note = Candidate("fact:2", "The API speaks English.", "tier2", "fact", 0.0, 0.5,
+                     category="project")  # fmt: skip
+    pool, fused = {"fact:1": rule, "fact:2": note}, {"fact:1": 0.5, "fact:2": 0.5}
+    favour_standing(pool, fused, 0.2)
+    assert fused == pytest.approx({"fact:1": 0.6, "fact:2": 0.5})
+    assert rule.extra == ["standing"]

@@ -148,3 +148,31 @@ def episode_candidate(e: Any) -> Candidate:
             "flags": e.flags,
         },
     )
+
+
+def fold_restatements(order: list[str], pool: dict[str, Candidate]) -> list[str]:
+    """``order`` without the memories that restate a better-ranked one: a fact formed
+    from a turn, and that turn, are one memory in the results (the first to rank
+    stays, and lists the other in ``provenance.folded``)."""
+    kept: list[str] = []
+    said_by: dict[str, str] = {}  # message id -> the kept result standing for it
+    for key in order:
+        cand = pool[key]
+        ids = _restated(cand)
+        holder = next((said_by[i] for i in ids if i in said_by), None) if ids else None
+        if holder is not None:
+            pool[holder].provenance.setdefault("folded", []).append(key)
+            continue
+        kept.append(key)
+        for i in ids:
+            said_by.setdefault(i, key)
+    return kept
+
+
+def _restated(cand: Candidate) -> list[str]:
+    """The messages a turn is, or a formed fact was said in."""
+    if cand.kind == "episode":
+        return [str(cand.provenance["source_id"])]
+    if cand.kind == "fact" and cand.provenance.get("source_type") == "formation":
+        return [str(i) for i in cand.provenance.get("evidence_ids") or ()]
+    return []

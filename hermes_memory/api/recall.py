@@ -15,6 +15,7 @@ from hermes_memory.api import adjust, feedback, scoring
 from hermes_memory.api.candidates import (
     Candidate,
     fact_candidate,
+    fold_restatements,
     known_at,
     load_candidates,
     search_tier2,
@@ -130,7 +131,9 @@ def recall(
     wants_feedback = cfg.feedback_terms > 0 and query_vector is not None and "tier2" in tiers
     # The ranking's tags, to start the second ranking from (feedback, below).
     tags = {key: list(c.extra) for key, c in pool.items()} if wants_feedback else {}
-    first = max(limit, feedback.FEEDBACK_POOL) if wants_feedback else limit
+    # Room for the restatements folded away below.
+    room = 2 * limit
+    first = max(room, feedback.FEEDBACK_POOL) if wants_feedback else room
     order = _ranked(api, query, pool, fused, window, now, when, first, neighbours, timings)
     if wants_feedback:
         with stage("feedback"):
@@ -151,8 +154,8 @@ def recall(
             lexical, fused = _fused(pool)
             for key, lifted in graph.items():
                 fused[key] = max(fused[key], lifted)
-            order = _ranked(api, query, pool, fused, window, now, when, limit, neighbours, timings)
-    order = order[:limit]
+            order = _ranked(api, query, pool, fused, window, now, when, room, neighbours, timings)
+    order = fold_restatements(order, pool)[:limit]
     # A boosted similarity may pass 1 in the ranking, so that two boosted matches keep
     # their order instead of tying (and going by recency); what is shown is capped at 1.
     shown = {
