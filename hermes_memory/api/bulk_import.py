@@ -240,7 +240,7 @@ def _commit(
                 # A line that fails rolls back alone when it may be skipped; otherwise
                 # the batch rolls back, so the line needs no savepoint of its own.
                 with api.db.transaction(savepoint=skip_invalid):
-                    uuid, created = _store(api, kind, fields, number)
+                    uuids, created = _store(api, kind, fields, number)
             except HermesMemoryError as exc:
                 if not skip_invalid:
                     raise  # the batch rolls back; the checkpoint stays before it
@@ -248,7 +248,7 @@ def _commit(
                 said = str(exc)
                 skipped.append(said if said.startswith(f"{where}:") else f"{where}: {said}")
                 continue
-            written.append(uuid)
+            written.extend(uuids)
             counts[kind if created else "dup"] += 1
         conn.execute(
             """INSERT INTO imports(source, fingerprint, lines_done, items, updated_at)
@@ -266,15 +266,19 @@ def _commit(
     return written
 
 
-def _store(api: MemoryAPI, kind: str, fields: dict[str, Any], number: int) -> tuple[str, bool]:
+def _store(
+    api: MemoryAPI, kind: str, fields: dict[str, Any], number: int
+) -> tuple[list[str], bool]:
+    """Store one line: the uuids to embed (a turn's, and the facts formed from it) and
+    whether the line was new."""
     where = f"line {number}"
     if kind == "turn":
         env = api.ingest_turns([fields], embed=False)
         if not env["success"]:
             raise ValidationError(env["error"], field=where)
-        return str(env["data"][0]), bool(env["meta"]["created"])
+        return [str(env["data"][0]), *env["meta"]["formed"]], bool(env["meta"]["created"])
     content = fields.pop("content", None)
     env = api.fact_store(content, source="import", **fields)
     if not env["success"]:
         raise ValidationError(env["error"], field=where)
-    return str(env["data"]["uuid"]), bool(env["meta"]["created"])
+    return [str(env["data"]["uuid"])], bool(env["meta"]["created"])
