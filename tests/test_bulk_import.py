@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from hermes_memory import MemoryAPI, load_config
+from hermes_memory import MemoryAPI, load_config, unwrap
 from hermes_memory.api.bulk_import import import_jsonl
+from hermes_memory.cli.main import main
 from hermes_memory.clock import FrozenClock
 from hermes_memory.errors import ValidationError
 from hermes_memory.tier3.embedder import HashingEmbedder
@@ -215,3 +216,62 @@ def test_the_obvious_synonyms_are_read_and_a_wrong_key_is_named(tmp_path: Path) 
     assert kind == "turn" and turn["speaker"] == "user"
     with pytest.raises(ValidationError, match="did you mean 'category'"):
         parse_line(3, '{"content": "x", "categroy": "ops"}')
+
+
+def call(home: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = 0
+    try:
+        main(["--home", str(home), *args])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _exported(home: Path, capsys: pytest.CaptureFixture[str], path: Path) -> list[dict]:
+    code = 0
+    try:
+        main(["--home", str(home), "export", str(path)])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.startswith(f"wrote {path}: ")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _comparable(lines: list[dict]) -> list[str]:
+    # Ids are per store, and an import links its facts in another order.
+    dropped = ("id", "supersedes")
+    return sorted(json.dumps({k: v for k, v in d.items() if k not in dropped}, sort_keys=True)
+                  for d in lines)  # fmt: skip
+
+
+def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    with MemoryAPI(load_config(first, env={}), embedder=HashingEmbedder()) as api:
+        api.ingest_turn("user", "I use Neovim for everything.", session_id="s",
+                        message_id="1", timestamp="2026-01-01T10:00:00Z")  # fmt: skip
+        api.ingest_turn("user", "Actually, I switched from Neovim to Helix.", session_id="s",
+                        message_id="2", timestamp="2026-02-01T10:00:00Z")  # fmt: skip
+        api.fact_store("The billing database is PostgreSQL 16.", category="project",
+                       importance=0.9, valid_at="2025-06-01T00:00:00Z")  # fmt: skip
+        ended = unwrap(api.fact_store("Staging runs on Heroku.", category="ops"))
+        api.fact_update(ended["uuid"], invalid_at="2026-03-01T00:00:00Z")
+        api.entity_ensure("ledger-service", "service", description="Double-entry ledger")
+        api.entity_link("billing-service", "ledger-service", "depends_on", 0.7)
+        api.timeline_add("decision", "Chose Helix", timestamp="2026-02-01T10:00:00Z")
+    lines = _exported(first, capsys, tmp_path / "out.jsonl")
+    kinds = [d["type"] for d in lines]
+    assert kinds == sorted(kinds, key=["turn", "fact", "entity", "relation", "event"].index)
+    helix = next(d for d in lines if d.get("content") == "I switched from Neovim to Helix.")
+    neovim = next(d for d in lines if d.get("content") == "I use Neovim for everything.")
+    assert helix["supersedes"] == [neovim["id"]] and helix["evidence_ids"] == ["2"]
+    assert next(d for d in lines if d.get("content") == "Staging runs on Heroku.")["invalid_at"]
+    code, _, err = call(second, capsys, "import", str(tmp_path / "out.jsonl"))
+    assert code == 0, err
+    again = _exported(second, capsys, tmp_path / "again.jsonl")
+    assert _comparable(again) == _comparable(lines)
+    with MemoryAPI(load_config(second, env={}), embedder=HashingEmbedder()) as api:
+        old = unwrap(api.fact_query("Neovim everything", formed=True))[0]
+        assert old["superseded_by"] is not None

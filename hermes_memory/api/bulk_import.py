@@ -33,9 +33,24 @@ if TYPE_CHECKING:
 FACT_KEYS = frozenset(
     {"type", "content", "category", "importance", "confidence", "scope", "valid_at"}
     | {"expires_at", "source_id", "metadata"}
+    # as ``export`` writes them: its id in the exported store, where it came from, the
+    # messages it was drawn from, when it stopped holding and the facts it replaced
+    | {"id", "source", "evidence_ids", "invalid_at", "supersedes"}
 )
 TURN_KEYS = frozenset({"type", "speaker", "text", "session_id", "message_id"})
 TURN_KEYS |= {"timestamp", "metadata"}
+ENTITY_KEYS = frozenset({"type", "name", "entity_type", "aliases", "description"})
+RELATION_KEYS = frozenset({"type", "from", "relation", "to", "strength"})
+EVENT_KEYS = frozenset(
+    {"type", "event_type", "title", "description", "importance", "timestamp"} | {"related_entities"}
+)
+KEYS = {
+    "fact": FACT_KEYS,
+    "turn": TURN_KEYS,
+    "entity": ENTITY_KEYS,
+    "relation": RELATION_KEYS,
+    "event": EVENT_KEYS,
+}
 _HEAD = 64 * 1024
 
 
@@ -48,6 +63,9 @@ class ImportReport:
     duplicates: int = 0
     skipped: list[str] = field(default_factory=list)
     embedded: int = 0
+    others: int = 0  # entities, relations, events
+    # An exported fact's id -> the id it got here (for the facts that supersede it).
+    fact_ids: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +73,7 @@ class ImportReport:
             "resumed_at_line": self.resumed_at,
             "facts": self.facts,
             "turns": self.turns,
+            "entities_relations_events": self.others,
             "duplicates": self.duplicates,
             "skipped": len(self.skipped),
             "skipped_lines": self.skipped[:20],
@@ -111,11 +130,11 @@ def parse_line(number: int, line: str) -> tuple[str, dict[str, Any]] | None:
     if "role" in obj and "speaker" not in obj:
         obj["speaker"] = obj.pop("role")  # chat exports name the speaker by role
     kind = obj.get("type") or ("turn" if "speaker" in obj and "text" in obj else "fact")
-    if kind not in ("fact", "turn"):
-        raise ValidationError("type must be fact or turn", field=where)
+    if kind not in KEYS:
+        raise ValidationError(f"type must be one of {', '.join(KEYS)}", field=where)
     if kind == "fact" and "content" not in obj and "text" in obj:
         obj["content"] = obj.pop("text")  # {"text": ...} alone is a fact's text
-    allowed = FACT_KEYS if kind == "fact" else TURN_KEYS
+    allowed = KEYS[kind]
     unknown = sorted(set(obj) - allowed)
     if unknown:
         close = difflib.get_close_matches(unknown[0], sorted(allowed), n=1)
@@ -228,7 +247,7 @@ def _commit(
 ) -> list[str]:
     """Store one batch and its checkpoint in one transaction; the stored uuids."""
     written: list[str] = []
-    counts = {"fact": 0, "turn": 0, "dup": 0}
+    counts = {"fact": 0, "turn": 0, "dup": 0, "entity": 0, "relation": 0, "event": 0}
     skipped: list[str] = []
     with api.db.transaction() as conn, api.db.without_savepoints():
         for number, line in lines:
@@ -240,7 +259,7 @@ def _commit(
                 # A line that fails rolls back alone when it may be skipped; otherwise
                 # the batch rolls back, so the line needs no savepoint of its own.
                 with api.db.transaction(savepoint=skip_invalid):
-                    uuids, created = _store(api, kind, fields, number)
+                    uuids, created = _store(api, kind, fields, number, report.fact_ids)
             except HermesMemoryError as exc:
                 if not skip_invalid:
                     raise  # the batch rolls back; the checkpoint stays before it
@@ -262,23 +281,96 @@ def _commit(
     report.facts += counts["fact"]
     report.turns += counts["turn"]
     report.duplicates += counts["dup"]
+    report.others += counts["entity"] + counts["relation"] + counts["event"]
     report.skipped.extend(skipped)
     return written
 
 
 def _store(
-    api: MemoryAPI, kind: str, fields: dict[str, Any], number: int
+    api: MemoryAPI, kind: str, fields: dict[str, Any], number: int, fact_ids: dict[str, str]
 ) -> tuple[list[str], bool]:
-    """Store one line: the uuids to embed (a turn's, and the facts formed from it) and
-    whether the line was new."""
+    """Store one line: the uuids to embed (a turn's, and the facts formed from it; a
+    fact's) and whether the line was new."""
     where = f"line {number}"
     if kind == "turn":
         env = api.ingest_turns([fields], embed=False)
-        if not env["success"]:
-            raise ValidationError(env["error"], field=where)
+        _check(env, where)
         return [str(env["data"][0]), *env["meta"]["formed"]], bool(env["meta"]["created"])
+    if kind == "fact":
+        return _store_fact(api, fields, where, fact_ids)
+    need: dict[str, Any] = {k: _needed(fields, k, where) for k in _REQUIRED[kind]}
+    if kind == "entity":
+        env = api.entity_ensure(
+            need["name"], fields.get("entity_type", "concept"), fields.get("aliases"),
+            fields.get("description"),
+        )  # fmt: skip
+    elif kind == "relation":
+        env = api.entity_link(
+            need["from"], need["to"], need["relation"], fields.get("strength", 1.0)
+        )
+    else:
+        env = api.timeline_add(
+            need["event_type"], need["title"], fields.get("description"),
+            fields.get("importance", 0.5), fields.get("related_entities"),
+            timestamp=fields.get("timestamp"),
+        )  # fmt: skip
+    _check(env, where)
+    return [], True
+
+
+def _store_fact(
+    api: MemoryAPI, fields: dict[str, Any], where: str, fact_ids: dict[str, str]
+) -> tuple[list[str], bool]:
     content = fields.pop("content", None)
-    env = api.fact_store(content, source="import", **fields)
+    old_id = fields.pop("id", None)
+    replaced = fields.pop("supersedes", None) or []
+    invalid_at = fields.pop("invalid_at", None)
+    said_in = fields.pop("evidence_ids", None) or []
+    source = fields.pop("source", "import")
+    if not isinstance(said_in, list) or not isinstance(replaced, list):
+        raise ValidationError("evidence_ids and supersedes must be lists", field=where)
+    env = api.fact_store(content, source=source, evidence_ids=_episodes(api, said_in), **fields)
+    _check(env, where)
+    uuid = str(env["data"]["uuid"])
+    if old_id is not None:
+        fact_ids[str(old_id)] = uuid
+    for old in replaced:
+        if str(old) in fact_ids:
+            api.facts.supersede(
+                api.owner, fact_ids[str(old)], by=uuid, now=api.clock(), actor=api.actor
+            )
+    if invalid_at is not None:
+        _check(api.fact_update(uuid, invalid_at=invalid_at), where)
+    return [uuid], bool(env["meta"]["created"])
+
+
+def _episodes(api: MemoryAPI, message_ids: list[Any]) -> list[str]:
+    """The uuids of this owner's turns with these message ids (a fact's evidence)."""
+    if not message_ids:
+        return []
+    clause, params = api.owner.visible_clause()
+    marks = ",".join("?" * len(message_ids))
+    rows = api.db.query(
+        f"SELECT uuid FROM episodes WHERE message_id IN ({marks}) AND {clause} "
+        "AND deleted_at IS NULL",
+        (*[str(m) for m in message_ids], *params),
+    )
+    return [r["uuid"] for r in rows]
+
+
+_REQUIRED = {
+    "entity": ("name",),
+    "relation": ("from", "relation", "to"),
+    "event": ("event_type", "title"),
+}
+
+
+def _needed(fields: dict[str, Any], key: str, where: str) -> Any:
+    if fields.get(key) is None:
+        raise ValidationError(f"{key!r} is required", field=where)
+    return fields[key]
+
+
+def _check(env: dict[str, Any], where: str) -> None:
     if not env["success"]:
         raise ValidationError(env["error"], field=where)
-    return [str(env["data"]["uuid"])], bool(env["meta"]["created"])

@@ -12,6 +12,7 @@ from hermes_memory.api.backup import backup as run_backup
 from hermes_memory.api.backup import read_archive, set_aside_corrupt
 from hermes_memory.api.backup import restore as run_restore
 from hermes_memory.api.bulk_import import count_lines, import_jsonl
+from hermes_memory.api.export import export_to
 from hermes_memory.cli.context import Context, pass_ctx
 from hermes_memory.cron.progress import Progress, default_mode
 from hermes_memory.errors import StorageError
@@ -67,6 +68,24 @@ def restore(ctx: Context, archive: Path, force: bool) -> None:
     click.echo(", ".join(f"{k} {v}" for k, v in out["derived"].items()))
 
 
+@click.command("export")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@pass_ctx
+def export(ctx: Context, file: Path | None) -> None:
+    """Write your memories as JSONL that `import` reads back (FILE, or standard output).
+
+    Turns, then facts (with when they held, what they replaced and the messages they
+    came from), entities, the relations and timeline events you added. What the graph
+    derived from text is left out: an import derives it again.
+    """
+    counts = export_to(ctx.api(), None if file is None or str(file) == "-" else file)
+    if file is not None and str(file) != "-":
+        plural = {"entity": "entities"}
+        said = ", ".join(f"{n} {plural.get(k, k + 's')}" for k, n in counts.items())
+        said = said or "nothing to export"
+        click.echo(json.dumps(counts) if ctx.as_json else f"wrote {file}: {said}")
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option(
@@ -87,7 +106,8 @@ def restore(ctx: Context, archive: Path, force: bool) -> None:
 def import_file(
     ctx: Context, file: Path, skip_invalid: bool, no_embed: bool, batch_size: int
 ) -> None:
-    """Import facts and turns from a JSONL file (resumes where an earlier run stopped).
+    """Import facts and turns (or an `export`) from a JSONL file; resumes where an
+    earlier run stopped.
 
     One JSON object a line. A fact: content, and optionally category, importance,
     confidence, scope, valid_at, expires_at, source_id, metadata. A turn: speaker (or

@@ -15,7 +15,7 @@ import click
 from hermes_memory.cli.agents import context, import_sessions, mcp
 from hermes_memory.cli.context import Context, emit, pass_ctx, split_tiers
 from hermes_memory.cli.cron import cron
-from hermes_memory.cli.data import backup, import_file, restore
+from hermes_memory.cli.data import backup, export, import_file, restore
 from hermes_memory.cli.graph import graph
 from hermes_memory.cli.hermes import hermes
 from hermes_memory.cli.quickstart import quickstart
@@ -397,6 +397,7 @@ cli.add_command(mcp)
 cli.add_command(backup)
 cli.add_command(restore)
 cli.add_command(import_file)
+cli.add_command(export)
 
 
 def _global_flags_first(argv: list[str] | None) -> list[str]:

@@ -339,6 +339,24 @@ class FactStore:
             ranked = self._ranked(conn, text, filters, params, limit)
             return [FactHit(self._hydrate(conn, r), score) for r, score in ranked]
 
+    def supersede(self, owner: Owner, old_uuid: str, *, by: str, now: float, actor: str) -> bool:
+        """End the owner's fact ``old_uuid`` because ``by`` replaces it (as of when
+        ``by`` holds); False when either is not this owner's live fact."""
+        clause, params = owner.visible_clause(by_id=True)
+        with self.db.transaction() as conn:
+            old, new = (
+                conn.execute(
+                    f"SELECT * FROM facts WHERE uuid = ? AND {clause} AND deleted_at IS NULL",
+                    (u, *params),
+                ).fetchone()
+                for u in (old_uuid, by)
+            )
+            if old is None or new is None or old["invalid_at"] is not None:
+                return False
+            since = new["valid_at"] if new["valid_at"] is not None else new["created_at"]
+            mark_superseded(conn, old, by=by, since=since, now=now, actor=actor, reason="imported")
+            return True
+
     def between(self, owner: Owner, start: float, end: float, *, limit: int) -> list[str]:
         """Uuids of the live facts recorded between ``start`` and ``end``, newest first."""
         clause, params = owner.visible_clause(by_id=True)  # stay on the time index
