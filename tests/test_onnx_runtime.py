@@ -50,3 +50,22 @@ def test_onnx_vectors_equal_pytorch_and_a_broken_cache_is_re_exported(
     again = onnx_runtime.load(_model_dir())
     assert again is not None
     assert np.abs(again.encode(texts, batch_size=8, threads=2) - slow).max() < 1e-5
+
+
+def test_the_next_export_removes_graphs_unused_for_a_month(tmp_path: Path) -> None:
+    import os
+
+    from hermes_memory.tier3.onnx_runtime import STALE_AFTER_S, prune_cache
+
+    now = 2_000_000_000.0
+    stale, recent, kept = (tmp_path / f"{n}.onnx" for n in ("stale", "recent", "kept"))
+    for f, age in ((stale, STALE_AFTER_S + 60), (recent, 86_400), (kept, STALE_AFTER_S * 2)):
+        f.write_bytes(b"graph")
+        os.utime(f, (now - age, now - age))
+    (tmp_path / ".export.lock").write_bytes(b"")
+    assert prune_cache(tmp_path, keep=kept, now=now) == [stale]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".export.lock",
+        "kept.onnx",
+        "recent.onnx",
+    ]

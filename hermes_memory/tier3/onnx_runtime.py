@@ -18,6 +18,7 @@ import logging
 import os
 import tempfile
 import threading
+import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -202,6 +203,24 @@ class OnnxEncoder:
             return self._workers
 
 
+# An exported graph (~90 MB) no load has used for this long belongs to a model or an
+# install that is gone: the next export removes it.
+STALE_AFTER_S = 30 * 86_400
+
+
+def prune_cache(directory: Path, *, keep: Path, now: float | None = None) -> list[Path]:
+    """Remove the cached graphs other than ``keep`` unused for ``STALE_AFTER_S``; the
+    ones removed. A graph still in use elsewhere is only exported again (~2 s)."""
+    cutoff = (time.time() if now is None else now) - STALE_AFTER_S
+    removed = []
+    for old in directory.glob("*.onnx"):
+        with contextlib.suppress(OSError):
+            if old != keep and old.stat().st_mtime < cutoff:
+                old.unlink()
+                removed.append(old)
+    return removed
+
+
 def load(model_dir: Path) -> OnnxEncoder | None:
     """An ONNX encoder for the model, exporting it on first use; None if unsupported
     or if ONNX Runtime is not installed (the caller keeps PyTorch)."""
@@ -223,8 +242,11 @@ def load(model_dir: Path) -> OnnxEncoder | None:
                 if not graph.is_file():
                     log.info("exporting %s to ONNX (once) at %s", model_dir.name, graph)
                     _export(model_dir, graph)
+                    prune_cache(directory, keep=graph)
         encoder = OnnxEncoder(graph, model_dir, max_len)
         encoder.warm()  # a damaged cached graph fails here, not in a recall
+        with contextlib.suppress(OSError):
+            os.utime(graph)  # its time says when it was last used (prune_cache)
         return encoder
     except Exception as exc:  # no exporter, a broken cache: PyTorch still works
         log.warning("ONNX runtime unavailable, using PyTorch: %s", exc)
