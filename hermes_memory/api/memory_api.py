@@ -602,7 +602,7 @@ class MemoryAPI:
         return graph_ops.communities(self, min_size)
 
     def graph_rebuild(self) -> Envelope:
-        """Re-derive the NetworkX graph from SQLite and persist it (GraphML)."""
+        """Re-derive the NetworkX graph from SQLite and persist it (its JSON cache)."""
         return graph_ops.rebuild(self)
 
     def graph_export(self, format: str = "graphml", path: str | Path | None = None) -> Envelope:

@@ -1,1 +1,2 @@
-"""cron (built in later issues)."""
+"""Maintenance jobs (consolidate, embed_queue, graph_refresh, prune, verify), their
+schedules, leases and progress."""

@@ -1,1 +1,2 @@
-"""Integration with Hermes Agent: its scheduler (and, later, its plugin system)."""
+"""Integration with Hermes Agent: the memory provider, its install, session import and
+the maintenance jobs in Hermes' scheduler."""
