@@ -238,15 +238,26 @@ def test_vector_failure_keeps_the_fact_and_marks_needs_repair(
         )
 
 
-def test_model_change_triggers_rebuild(home: Path, clock: FrozenClock) -> None:
+def test_a_model_change_is_said_and_rebuilt_on_request(home: Path, clock: FrozenClock) -> None:
     cfg = load_config(home, env={})
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(256)) as api:
         api.fact_store("vectors from the first model", category="general")
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(128)) as api:
         assert api.semantic is not None
+        state = api.semantic.status()  # nothing re-embedded inside the constructor
+        assert state["status"] == "needs_repair" and state["embedder"] == "hashing-256"
+        assert "hermes-memory rebuild" in state["last_error"]
+        searched = api.semantic_search("first model")
+        assert not searched["success"] and "hashing-256" in searched["error"]
+        env = api.recall("vectors from the first model")  # the other tiers still answer
+        assert unwrap(env)[0]["content"] == "vectors from the first model"
+        assert any("hashing-256" in d for d in env["meta"]["degraded"])
+        api.fact_store("written before the rebuild", category="general")  # waits, unmixed
+        assert api.db.scalar("SELECT COUNT(*) FROM embed_queue WHERE status = 'pending'") == 1
+        unwrap(api.rebuild())
         state = api.semantic.status()
         assert state["embedder"] == "hashing-128" and state["dim"] == 128
-        assert api.semantic.store.count() == 1
+        assert api.semantic.store.count() == 2
         hits = unwrap(api.semantic_search("first model"))
         assert hits[0]["content"] == "vectors from the first model"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.api.formation import Proposer
 from hermes_memory.clock import Clock, parse_time, system_clock
 from hermes_memory.config import MemoryConfig, load_config
-from hermes_memory.errors import DerivedTierError, NotFoundError, ValidationError
+from hermes_memory.errors import NotFoundError, ValidationError
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 from hermes_memory.graph.linker import Linker, LinkReport, Reading, read
 from hermes_memory.graph.temporal import event_time
@@ -130,9 +130,19 @@ class MemoryAPI:
                 segments=t3.segments_per_chunk,
             )
             if self.semantic.embedder_changed():
-                # Never mix vectors of two models: re-derive the table from truth.
-                with contextlib.suppress(DerivedTierError):
-                    self.semantic.rebuild()
+                # Never mix vectors of two models, and never re-embed a whole store while
+                # a constructor's caller waits: said, and done by `rebuild` (or doctor
+                # --repair, or the embed job) with progress. Until then recall answers
+                # from the other tiers and says why.
+                state = self.semantic.status()
+                self.semantic.mark(
+                    "needs_repair",
+                    embedder=state.get("embedder"),
+                    dim=state.get("dim"),
+                    last_error=f"built with {state.get('embedder')}, the model is now "
+                    f"{self.semantic.embedder.name}: `hermes-memory rebuild` re-embeds "
+                    "every memory",
+                )
             elif self.semantic.layout_changed():
                 # Still right, only without (or with other) sentence vectors: said, not
                 # rebuilt while the caller waits.
@@ -667,9 +677,10 @@ class MemoryAPI:
         mid = message_id or f"{source_type}:{digest}"
         return self.ingest_turn(source_type, text, session_id=session_id, message_id=mid)
 
-    def rebuild(self) -> Envelope:
-        """Drop the vector table and re-derive it from SQLite truth."""
-        return run("tier3", ["tier2", "tier3"], lambda: semantic_ops.index(self).rebuild())
+    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> Envelope:
+        """Drop the vector table and re-derive it from SQLite truth (``progress(done,
+        total)`` after each batch of items)."""
+        return run("tier3", ["tier2", "tier3"], lambda: semantic_ops.index(self).rebuild(progress))
 
     def repair(self) -> Envelope:
         """Bring tier 3 back in step: drain the outbox, rebuild if anything is missing."""

@@ -7,7 +7,9 @@ usage errors exit 2 (click's convention).
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -19,6 +21,7 @@ from hermes_memory.cli.data import backup, export, import_file, restore
 from hermes_memory.cli.graph import graph
 from hermes_memory.cli.hermes import hermes
 from hermes_memory.cli.quickstart import quickstart
+from hermes_memory.cron.progress import Progress, default_mode
 from hermes_memory.errors import HermesMemoryError
 
 
@@ -310,8 +313,22 @@ def recall(
 @cli.command()
 @pass_ctx
 def rebuild(ctx: Context) -> None:
-    """Drop the vector index and rebuild it from SQLite truth."""
-    emit(ctx, ctx.api().rebuild(), lambda d: f"rebuilt: {d['items']} items, {d['vectors']} vectors")
+    """Drop the vector index and re-embed every memory from SQLite truth (after a
+    change of embedding model, say), with progress."""
+    bar = Progress("quiet" if ctx.as_json else default_mode())
+    shown = 0
+    with contextlib.ExitStack() as stack:
+        advance: Callable[[int], None] | None = None
+
+        def progress(done: int, total: int) -> None:
+            nonlocal shown, advance
+            if advance is None:  # the total is known once the items are listed
+                advance = stack.enter_context(bar.stage("re-embedding memories", total))
+            advance(done - shown)
+            shown = done
+
+        env = ctx.api().rebuild(progress)
+    emit(ctx, env, lambda d: f"rebuilt: {d['items']} items, {d['vectors']} vectors")
 
 
 @cli.command()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,24 +93,30 @@ class SemanticIndex:
         self._vectors: dict[str, np.ndarray] = {}
         self._precomputed: dict[str, Embedded] | None = None
         self._new_items = False
+        # Whether the table holds another model's vectors (None: not read yet). Until a
+        # rebuild, nothing is searched or added: two models' vectors never mix.
+        self._other_model: bool | None = None
 
     # -- health ---------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
         return health.derived_status(self.db).get(STATE, {"status": "empty"})
 
     def mark(self, status: str, **detail: Any) -> None:
-        """Record the tier's health, with the embedder it was built by."""
-        health.set_derived_status(
-            self.db,
-            STATE,
-            status,
-            self.clock(),
-            embedder=self.embedder.name,
-            dim=self.embedder.dim,
-            degraded=self.embedder.degraded,
-            segments=self.segments,
+        """Record the tier's health, with the embedder it was built by (``detail`` may
+        name another: the one whose vectors the table still holds)."""
+        recorded = {
+            "embedder": self.embedder.name,
+            "dim": self.embedder.dim,
+            "degraded": self.embedder.degraded,
+            "segments": self.segments,
             **detail,
-        )
+        }
+        if "embedder" not in detail and self.other_model:
+            # The table still holds the other model's vectors: keep saying whose, so no
+            # process takes them for this model's.
+            held = self.status()
+            recorded.update(embedder=held.get("embedder"), dim=held.get("dim"))
+        health.set_derived_status(self.db, STATE, status, self.clock(), **recorded)
 
     def layout_changed(self) -> bool:
         """Whether the table was built with another number of sentence vectors per
@@ -124,10 +130,29 @@ class SemanticIndex:
             return False
         return state.get("embedder") != self.embedder.name or state.get("dim") != self.embedder.dim
 
+    @property
+    def other_model(self) -> bool:
+        """The table holds vectors of another embedder than this one (read once)."""
+        if self._other_model is None:
+            self._other_model = self.embedder_changed()
+        return self._other_model
+
+    def _require_this_model(self) -> None:
+        if self.other_model:
+            state = self.status()
+            raise DerivedTierError(
+                f"the vectors are from {state.get('embedder')} and the model is now "
+                f"{self.embedder.name}: `hermes-memory rebuild` re-embeds every memory",
+                tier="tier3",
+            )
+
     # -- writes ------------------------------------------------------------------------
     def drain(self, *, limit: int = 1000, items: list[str] | None = None) -> DrainReport:
-        """Index the pending outbox rows (all due ones, or only ``items``)."""
+        """Index the pending outbox rows (all due ones, or only ``items``); none while
+        the table holds another model's vectors (they wait for the rebuild)."""
         report = DrainReport()
+        if self.other_model:
+            return report
         now = self.clock()
         if items is not None:
             if not items:
@@ -298,14 +323,21 @@ class SemanticIndex:
             out.extend(dict(r) for r in self.db.query(sql, part))
         return out
 
-    def rebuild(self) -> dict[str, int]:
-        """Drop the vector table and re-derive it from every live tier-2 item."""
+    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+        """Drop the vector table and re-derive it from every live tier-2 item;
+        ``progress(done, total)`` is told after each batch."""
+        self._other_model = False  # what it writes from here on is this model's
         self.mark("rebuilding")
         try:
             self.store.reset()
-            total = 0
-            for kind, batch in self._all_items():
+            batches = list(self._all_items())
+            items = sum(len(b) for _, b in batches)
+            done = total = 0
+            for kind, batch in batches:
                 total += self._index({kind: batch})
+                done += len(batch)
+                if progress is not None:
+                    progress(done, items)
             ann_index.ensure(self.store)  # a large table gets its index (measured) again
         except DerivedTierError as exc:
             self.mark("needs_repair", last_error=str(exc))
@@ -345,6 +377,7 @@ class SemanticIndex:
     def search_vector(
         self, vector: np.ndarray, owner: Owner, *, limit: int, kinds: tuple[str, ...] = ()
     ) -> list[VectorHit]:
+        self._require_this_model()
         hits = self.store.search(vector, owner, limit=limit, kinds=kinds)
         if self.store.created:
             self.store.created = False
