@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hermes_memory.errors import DerivedTierError
-from hermes_memory.tier3.onnx_runtime import OnnxEncoder
+from hermes_memory.tier3.onnx_runtime import OnnxEncoder, quiet_loading
 from hermes_memory.tier3.segments import Span, pool_spans
 
 Vectors = npt.NDArray[np.float32]
@@ -105,7 +105,8 @@ class SentenceTransformerEmbedder:
                 from sentence_transformers import SentenceTransformer
 
                 try:
-                    model = SentenceTransformer(_model_path(self.name), device="cpu")
+                    with quiet_loading():
+                        model = SentenceTransformer(_model_path(self.name), device="cpu")
                 except Exception as exc:  # any load failure is one clear error
                     raise DerivedTierError(
                         f"cannot load embedding model {self.name!r}: {exc}"

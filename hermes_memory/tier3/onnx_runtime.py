@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -67,12 +68,31 @@ def _fingerprint(model_dir: Path) -> str:
     return h.hexdigest()[:20]
 
 
+@contextlib.contextmanager
+def quiet_loading() -> Iterator[None]:
+    """No "Loading weights" bar from transformers in the middle of our own output (the
+    setting is process-wide in transformers: put back as it was)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        yield
+        return
+    was_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_on:
+            hf_logging.enable_progress_bar()
+
+
 def _export(model_dir: Path, target: Path) -> None:
     """Export the transformer to ONNX at ``target`` (atomically)."""
     import torch
     from transformers import AutoModel
 
-    model = AutoModel.from_pretrained(str(model_dir)).eval()
+    with quiet_loading():
+        model = AutoModel.from_pretrained(str(model_dir)).eval()
 
     class Hidden(torch.nn.Module):
         def __init__(self) -> None:
