@@ -103,6 +103,8 @@ class RecallConfig(_Section):
     # what the person said or stored) apply to every request on their topic: they
     # gain this share of their similarity.
     standing_boost: float = Field(0.2, ge=0.0, le=1.0)
+    # A fact formed from a turn and that turn are one result (api/candidates.py).
+    fold_restatements: bool = True
     # A turn that ends with a question keeps this share of its similarity: it echoes
     # the query's words but holds no answer (chosen on LoCoMo conversations 0-2).
     question_factor: float = Field(0.8, ge=0.0, le=1.0)

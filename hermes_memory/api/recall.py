@@ -155,7 +155,9 @@ def recall(
             for key, lifted in graph.items():
                 fused[key] = max(fused[key], lifted)
             order = _ranked(api, query, pool, fused, window, now, when, room, neighbours, timings)
-    order = fold_restatements(order, pool)[:limit]
+    if cfg.fold_restatements:
+        order = fold_restatements(order, pool)
+    order = order[:limit]
     # A boosted similarity may pass 1 in the ranking, so that two boosted matches keep
     # their order instead of tying (and going by recency); what is shown is capped at 1.
     shown = {
