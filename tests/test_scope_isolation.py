@@ -150,3 +150,29 @@ def test_the_tools_stats_show_only_the_owners_own_memory(tmp_path: Path) -> None
     text = json.dumps(shown)
     assert shown["success"] and shown["data"]["tier2"]["facts"] == 1
     assert str(tmp_path) not in text and "db_path" not in text
+
+
+def test_a_name_first_said_in_one_chat_stays_in_that_chat_until_stated_durably(
+    tmp_path: Path,
+) -> None:
+    cfg = load_config(tmp_path, env={})
+    a_owner = Owner("telegram", "default", "u1", "chat:1")
+    b_owner = Owner("telegram", "default", "u1", "chat:2")
+    with MemoryAPI(cfg, embedder=HashingEmbedder(64), owner=a_owner) as a:
+        b = a.as_owner(b_owner)
+        a.ingest_turn("user", "Zephyrine Okafor reviewed the Quillmark rollout.",
+                      session_id="s1", message_id="1")  # fmt: skip
+        a.fact_store("Brontide Labs owes us the invoice.", category="scratch")
+
+        def names(view: MemoryAPI) -> set[str]:
+            return {e["name"] for e in json.loads(json.dumps(view.entity_query("")["data"]))}
+
+        assert {"Zephyrine Okafor", "Quillmark", "Brontide Labs"} <= names(a)
+        assert not {"Zephyrine Okafor", "Quillmark", "Brontide Labs"} & names(b)
+        # Said durably (a project fact) in chat 1: the owner's from now on, in every chat.
+        a.fact_store("Quillmark is our release tool.", category="project")
+        assert "Quillmark" in names(b)
+        assert "Zephyrine Okafor" not in names(b)
+        b.ingest_turn("user", "Zephyrine Okafor joined today.", session_id="s2",
+                      message_id="1")  # fmt: skip
+        assert "Zephyrine Okafor" in names(b)  # chat 2's own now, and still chat 1's

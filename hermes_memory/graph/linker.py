@@ -90,6 +90,9 @@ class Linker:
         found = reading.extraction
         report = LinkReport()
         with self.db.transaction() as conn:
+            # What a turn or a scratch fact says stays where it was said: the entities it
+            # introduces, its relations and its dates are that chat's, like the item.
+            local = kind == "episode" or _local_fact(conn, kind, row_id)
             ids: dict[str, Entity] = {}  # mention name -> the entity it resolved to
             for m in found.mentions:
                 if m.name in ids:
@@ -108,6 +111,7 @@ class Linker:
                         description=None,
                         now=now,
                         actor=actor,
+                        local=local,
                     )
                 except CapacityError:
                     # The owner's entity limit: the graph misses this name, the fact or
@@ -133,9 +137,7 @@ class Linker:
                     evidence_fact=item_uuid if kind == "fact" else None,
                     now=now,
                     actor=actor,
-                    # What a turn says stays where it was said: a chat's own relations
-                    # and dates are that chat's, like the turn itself.
-                    local=kind == "episode",
+                    local=local,
                 )
                 if kind == "episode":
                     conn.execute(
@@ -145,7 +147,9 @@ class Linker:
                     )
                 report.relations.append(f"{r.head} {r.type} {r.tail}")
             for d in reading.dates:
-                self._timeline(conn, owner, d.phrase, d.timestamp, text, kind, item_uuid, ids, now)
+                self._timeline(
+                    conn, owner, d.phrase, d.timestamp, text, kind, item_uuid, ids, now, local
+                )
                 report.dates.append(d.phrase)
             if kind == "fact":
                 report.superseded = self._supersede(
@@ -183,8 +187,9 @@ class Linker:
         item_uuid: str,
         ids: dict[str, Entity],
         now: float,
+        local: bool,
     ) -> None:
-        cols = owner.columns(local=kind == "episode")
+        cols = owner.columns(local=local)
         conn.execute(
             """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
                    related_facts, timestamp, importance, platform, agent, user_id, session_key,
@@ -250,3 +255,11 @@ class Linker:
             )
             out.append(old["uuid"])
         return out
+
+
+def _local_fact(conn: sqlite3.Connection, kind: str, row_id: int) -> bool:
+    """Whether ``row_id`` is a fact kept to one chat (category scratch)."""
+    if kind != "fact":
+        return False
+    row = conn.execute("SELECT session_key FROM facts WHERE id = ?", (row_id,)).fetchone()
+    return bool(row is not None and row["session_key"])

@@ -64,14 +64,20 @@ class EntityStore:
         description: str | None,
         now: float,
         actor: str,
+        local: bool = False,
     ) -> tuple[Entity, bool]:
-        """Find the entity by name or alias, or create it. Idempotent."""
+        """Find the entity by name or alias, or create it. Idempotent. ``local``: it is
+        named by something kept to this chat (a turn, a scratch fact), so a new entity
+        stays this chat's too; named by something durable, a chat's own entity becomes
+        the owner's."""
         with self.db.transaction() as conn:
             row = self._resolve(conn, owner, [name, *aliases])
             if row is None:
                 return self._create(
-                    conn, owner, name, entity_type, aliases, description, now, actor
+                    conn, owner, name, entity_type, aliases, description, now, actor, local
                 ), True
+            if row["session_key"] and not local:
+                row = self._make_durable(conn, row, now)
             known = json.loads(row["aliases"])
             names = {normalize_name(a) for a in [row["name"], *known]}
             added = [a for a in [name, *aliases] if normalize_name(a) not in names]
@@ -119,6 +125,20 @@ class EntityStore:
                 last_seen=now,
                 occurrence_count=found.occurrence_count + 1,
             ), False
+
+    @staticmethod
+    def _make_durable(conn: sqlite3.Connection, row: sqlite3.Row, now: float) -> sqlite3.Row:
+        """A chat's own entity that something durable names joins the owner's entities
+        (its vector is made again, to be found from every chat)."""
+        try:
+            conn.execute("UPDATE entities SET session_key = '' WHERE id = ?", (row["id"],))
+        except sqlite3.IntegrityError:
+            return row  # the owner already has one of that name: this one stays local
+        journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=row["uuid"])
+        promoted: sqlite3.Row = conn.execute(
+            "SELECT * FROM entities WHERE id = ?", (row["id"],)
+        ).fetchone()
+        return promoted
 
     def find(self, owner: Owner, name: str) -> Entity | None:
         with self.db.snapshot() as conn:
@@ -293,7 +313,7 @@ class EntityStore:
             row = conn.execute(
                 f"""SELECT e.* FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
                     WHERE a.alias_norm = ? AND e.deleted_at IS NULL AND {clause}
-                    ORDER BY e.occurrence_count DESC LIMIT 1""",
+                    ORDER BY e.session_key = '' DESC, e.occurrence_count DESC LIMIT 1""",
                 (normalize_name(name), *params),
             ).fetchone()
             if row is not None:
@@ -310,6 +330,7 @@ class EntityStore:
         description: str | None,
         now: float,
         actor: str,
+        local: bool = False,
     ) -> Entity:
         live = owner_count(conn, "entities", owner)
         if live >= self.max_entities:
@@ -319,7 +340,7 @@ class EntityStore:
                 limit=self.max_entities,
             )
         uid = new_uuid()
-        cols = owner.columns(local=False)
+        cols = owner.columns(local=local)
         unique_aliases = [
             a for a in dict.fromkeys(aliases) if normalize_name(a) != normalize_name(name)
         ]
