@@ -259,3 +259,22 @@ def test_a_failed_restore_leaves_no_home_behind(
     code, _, err = call(home, capsys, "restore", str(tmp_path / "missing.tar.gz"))
     assert code == 1 and err.count("\n") == 1 and "no backup" in err
     assert not home.exists()
+
+
+def test_remember_leaves_embedding_to_the_next_search(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hermes_memory import MemoryAPI, load_config
+    from hermes_memory.tier3.embedder import HashingEmbedder
+
+    code, _, err = call(home, capsys, "remember", "The billing service runs PostgreSQL 14")
+    assert code == 0, err
+    with MemoryAPI(load_config(home, env={}), embedder=HashingEmbedder()) as api:
+        queued = "SELECT COUNT(*) FROM embed_queue WHERE item_kind = 'fact'"
+        assert api.db.scalar(queued) == 1  # not embedded yet
+    code, out, err = call(home, capsys, "--json", "recall", "billing PostgreSQL")
+    assert code == 0, err
+    (hit,) = json.loads(out)["data"]
+    assert "semantic" in hit["match_reasons"]  # the search embedded what waited first
+    with MemoryAPI(load_config(home, env={}), embedder=HashingEmbedder()) as api:
+        assert api.db.scalar(queued) == 0

@@ -90,12 +90,17 @@ def tier3_stats(api: MemoryAPI) -> dict[str, Any]:
 
 def _tier3_check(api: MemoryAPI) -> tier2_health.Check:
     t3 = tier3_stats(api)
-    drift = t3["missing"] or t3["orphans"] or t3["duplicates"]
+    # Items waiting in the outbox (CLI writes, bulk imports) are pending for the embed
+    # job, not drift (as in the verify job).
+    pending = min(tier2_health.queue_depth(api.db)["pending"], t3["missing"])
+    drift = (t3["missing"] - pending) or t3["orphans"] or t3["duplicates"]
     ok = t3["status"] in ("ok", "empty") and not drift
     state = (
         f"{t3['status']}, {t3['indexed_items']}/{t3['truth_items']} items "
         f"indexed ({t3['embedder']})"
     )
+    if pending:
+        state += f", {pending} waiting for the embed job"
     if t3["orphans"] or t3["duplicates"]:
         state += f"; {t3['orphans']} orphan item(s), {t3['duplicates']} duplicate row(s)"
     if "warning" in t3:

@@ -682,6 +682,16 @@ class MemoryAPI:
         total)`` after each batch of items)."""
         return run("tier3", ["tier2", "tier3"], lambda: semantic_ops.index(self).rebuild(progress))
 
+    def embed_pending(self, limit: int = 1000) -> Envelope:
+        """Embed up to ``limit`` items waiting in the outbox (what the embed job does):
+        for callers that write without inline embedding, before they search."""
+
+        def work() -> dict[str, Any]:
+            report = semantic_ops.index(self).drain(limit=limit)
+            return {"indexed": report.indexed, "deleted": report.deleted, "failed": report.failed}
+
+        return run("tier3", ["tier3"], work)
+
     def repair(self) -> Envelope:
         """Bring tier 3 back in step: drain the outbox, rebuild if anything is missing."""
         return semantic_ops.repair(self)

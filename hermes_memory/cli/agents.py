@@ -34,7 +34,7 @@ def context(
     """Cross-tier memory for a skill, as one bounded block."""
     chosen = split_tiers(listed, tiers)
     out = skill_recall_context(
-        ctx.api(), skill, query, tiers=chosen, limit_per_tier=limit_per_tier, budget=chars
+        ctx.searching(), skill, query, tiers=chosen, limit_per_tier=limit_per_tier, budget=chars
     )
     if not out["manifest"]:
         # Not an error (a skill need not declare anything), but say so: a typo in the
@@ -84,4 +84,4 @@ def mcp(ctx: Context) -> None:
     """Serve this memory to MCP clients (Claude Code, Cursor, ...) over stdio."""
     from hermes_memory.mcp.server import serve
 
-    serve(ctx.api())
+    serve(ctx.api(embed_inline=True))

@@ -24,10 +24,25 @@ class Context:
     def config(self) -> MemoryConfig:
         return load_config(self.home, self.profile)
 
-    def api(self) -> MemoryAPI:
+    def api(self, *, embed_inline: bool = False) -> MemoryAPI:
+        """The profile's memory, opened once. ``embed_inline``: for a long-running
+        server, whose next search should see what it just wrote."""
         if self._api is None:
-            self._api = MemoryAPI(self.config(), actor="cli")
+            # A command's writes go to the outbox, not through the model: `remember` in a
+            # script's loop answers in a fraction of a second instead of loading the
+            # model and the vector table each time. `recall` embeds what is waiting
+            # first (``searching``); the embed job does it for everyone else.
+            cfg = load_config(self.home, self.profile)
+            tier3 = cfg.tier3.model_copy(update={"embed_inline": embed_inline})
+            self._api = MemoryAPI(cfg.model_copy(update={"tier3": tier3}), actor="cli")
         return self._api
+
+    def searching(self) -> MemoryAPI:
+        """The API, with the outbox embedded first so a search sees every memory."""
+        api = self.api()
+        if api.semantic is not None:
+            api.embed_pending()  # a failure leaves recall lexical and says so there
+        return api
 
     def close(self) -> None:
         if self._api is not None:

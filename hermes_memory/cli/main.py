@@ -290,7 +290,9 @@ def recall(
 ) -> None:
     """Cross-tier recall ranked by similarity, recency and importance."""
     chosen = split_tiers(tiers, tier)
-    env = ctx.api().recall(query, chosen, limit_per_tier=max(limit, 5), limit=limit, scope=scope)
+    env = ctx.searching().recall(
+        query, chosen, limit_per_tier=max(limit, 5), limit=limit, scope=scope
+    )
 
     def render(data: list[dict[str, Any]]) -> str:
         if not data:
