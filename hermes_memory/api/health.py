@@ -139,7 +139,9 @@ def doctor(api: MemoryAPI, *, repair: bool = False) -> Envelope:
                 checks.append(tier2_health.Check(f"curated:{store}", False, str(exc)))
         if api.semantic is not None:
             check = _tier3_check(api)
-            if repair and not check.ok:
+            waiting = tier2_health.queue_depth(api.db)["pending"]
+            if repair and (not check.ok or waiting):
+                # A repair also embeds what waits: after it, nothing is missing.
                 api.repair()
                 repaired.append("tier3")
                 check = _tier3_check(api)
