@@ -257,10 +257,10 @@ def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFi
         api.fact_store("The billing database is PostgreSQL 16.", category="project",
                        importance=0.9, valid_at="2025-06-01T00:00:00Z")  # fmt: skip
         ended = unwrap(api.fact_store("Staging runs on Heroku.", category="ops"))
-        api.fact_update(ended["uuid"], invalid_at="2026-03-01T00:00:00Z")
-        api.entity_ensure("ledger-service", "service", description="Double-entry ledger")
-        api.entity_link("billing-service", "ledger-service", "depends_on", 0.7)
-        api.timeline_add("decision", "Chose Helix", timestamp="2026-02-01T10:00:00Z")
+        unwrap(api.fact_update(ended["uuid"], invalid_at="2026-03-01T00:00:00Z"))
+        unwrap(api.entity_ensure("ledger-service", "service", description="Double-entry ledger"))
+        unwrap(api.entity_link("billing-service", "ledger-service", "depends_on", 0.7))
+        unwrap(api.timeline_add("decision", "Chose Helix", timestamp="2026-02-01T10:00:00Z"))
     lines = _exported(first, capsys, tmp_path / "out.jsonl")
     kinds = [d["type"] for d in lines]
     assert kinds == sorted(kinds, key=["turn", "fact", "entity", "relation", "event"].index)
@@ -268,6 +268,10 @@ def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFi
     neovim = next(d for d in lines if d.get("content") == "I use Neovim for everything.")
     assert helix["supersedes"] == [neovim["id"]] and helix["evidence_ids"] == ["2"]
     assert next(d for d in lines if d.get("content") == "Staging runs on Heroku.")["invalid_at"]
+    ledger = next(d for d in lines if d.get("name") == "ledger-service")
+    assert ledger["entity_type"] == "service" and ledger["description"] == "Double-entry ledger"
+    assert {"type": "relation", "from": "billing-service", "relation": "depends_on",
+            "to": "ledger-service", "strength": 0.7} in lines  # fmt: skip
     code, _, err = call(second, capsys, "import", str(tmp_path / "out.jsonl"))
     assert code == 0, err
     again = _exported(second, capsys, tmp_path / "again.jsonl")

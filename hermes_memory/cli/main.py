@@ -23,6 +23,7 @@ from hermes_memory.cli.hermes import hermes
 from hermes_memory.cli.quickstart import quickstart
 from hermes_memory.cron.progress import Progress, default_mode
 from hermes_memory.errors import HermesMemoryError
+from hermes_memory.tier2.entities import ENTITY_TYPES
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -116,7 +117,10 @@ def entity() -> None:
 
 @entity.command("add")
 @click.argument("name")
-@click.option("--type", "entity_type", default="concept", show_default=True)
+@click.option(
+    "--type", "entity_type", default="concept", show_default=True,
+    help=f"One of: {', '.join(ENTITY_TYPES)}.",
+)  # fmt: skip
 @click.option("--alias", "aliases", multiple=True)
 @click.option("--description")
 @pass_ctx

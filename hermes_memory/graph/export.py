@@ -19,6 +19,7 @@ HTML_MAX_NODES = 600  # beyond this a drawing is a hairball; the most connected 
 _TYPE_COLOURS = {
     "person": "#e4572e",
     "project": "#17bebb",
+    "service": "#0b7a75",
     "tech": "#4c6ef5",
     "org": "#ffc914",
     "place": "#76b041",

@@ -14,7 +14,9 @@ from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.fts import match_expression
 from hermes_memory.tier2.records import Entity, Owner, Relation, new_uuid, owner_count
 
-ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept", "event", "other")
+ENTITY_TYPES = (
+    "person", "project", "service", "tech", "org", "place", "concept", "event", "other",
+)  # fmt: skip
 
 # The documented relation vocabulary; other snake_case names are accepted too.
 RELATION_TYPES = (
