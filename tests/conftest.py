@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config
+from hermes_memory.cli.main import main
 from hermes_memory.tier3.embedder import HashingEmbedder
 
 T0 = "2026-03-01T12:00:00Z"
@@ -56,3 +57,14 @@ def queued_api(home: Path, clock: FrozenClock) -> Iterator[MemoryAPI]:
     cfg = load_config(home, env={}, overrides={"tier3": {"embed_inline": False}})
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as memory:
         yield memory
+
+
+def call(home: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the CLI in-process on ``home``: (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main(["--home", str(home), *args])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err

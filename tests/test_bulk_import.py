@@ -12,11 +12,10 @@ import pytest
 
 from hermes_memory import MemoryAPI, load_config, unwrap
 from hermes_memory.api.bulk_import import import_jsonl
-from hermes_memory.cli.main import main
 from hermes_memory.clock import FrozenClock
 from hermes_memory.errors import ValidationError
 from hermes_memory.tier3.embedder import HashingEmbedder
-from tests.conftest import table_counts
+from tests.conftest import call, table_counts
 
 
 def _write(path: Path, rows: list[object]) -> Path:
@@ -218,23 +217,8 @@ def test_the_obvious_synonyms_are_read_and_a_wrong_key_is_named(tmp_path: Path) 
         parse_line(3, '{"content": "x", "categroy": "ops"}')
 
 
-def call(home: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--home", str(home), *args])
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def _exported(home: Path, capsys: pytest.CaptureFixture[str], path: Path) -> list[dict]:
-    code = 0
-    try:
-        main(["--home", str(home), "export", str(path)])
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
+    code, out, err = call(home, capsys, "export", str(path))
     assert code == 0, err
     assert out.startswith(f"wrote {path}: ")
     return [json.loads(line) for line in path.read_text().splitlines()]

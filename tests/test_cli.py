@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes_memory.cli.main import cli, main
+from hermes_memory.cli.main import cli
+from tests.conftest import call
 
 
 def run(home: Path, *args: str) -> tuple[int, str, str]:
@@ -18,16 +19,6 @@ def run(home: Path, *args: str) -> tuple[int, str, str]:
         timeout=120,
     )
     return proc.returncode, proc.stdout, proc.stderr
-
-
-def call(home: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--home", str(home), *args])
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_remember_then_facts(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
