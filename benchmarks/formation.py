@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hermes_memory import guard
+from hermes_memory.api.formation import promotable
 from hermes_memory.graph.statements import find_statements
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
@@ -36,12 +36,8 @@ def rows(path: Path) -> list[dict[str, Any]]:
 
 def formed(text: str) -> list[tuple[str, str]]:
     """What formation would promote from ``text``: the statements, less those the guard
-    stops (secrets, injections), as in ``api/formation.plan``."""
-    return [
-        (s.kind, s.text)
-        for s in find_statements(text)
-        if not guard.find_secrets(s.text) and guard.find_injection(s.text) is None
-    ]
+    stops (secrets, injections)."""
+    return [(s.kind, s.text) for s in find_statements(text) if promotable(s)]
 
 
 def score(path: Path, *, errors: bool = False) -> dict[str, Any]:

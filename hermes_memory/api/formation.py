@@ -54,15 +54,19 @@ def plan(api: MemoryAPI, turns: Sequence[Any], owners: Sequence[bool] = ()) -> l
         found = list(find_statements(turn.text))
         if api.proposer is not None:
             found += [s for s in api.proposer(turn.text) if s not in found]
-        for st in found:
-            # A statement carrying a secret or an instruction aimed at the model is not
-            # promoted, whatever the turn's own policy did with it.
-            if "[REDACTED:" in st.text or guard.find_secrets(st.text):
-                continue
-            if guard.find_injection(st.text) is not None:
-                continue
-            out.append(Planned(i, st, api._read(st.text, turn.timestamp)))
+        out.extend(
+            Planned(i, st, api._read(st.text, turn.timestamp)) for st in found if promotable(st)
+        )
     return out
+
+
+def promotable(statement: Statement) -> bool:
+    """A statement carrying a secret or an instruction aimed at the model is not
+    promoted, whatever the turn's own policy did with it."""
+    text = statement.text
+    if "[REDACTED:" in text or guard.find_secrets(text):
+        return False
+    return guard.find_injection(text) is None
 
 
 def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> list[str]:

@@ -18,7 +18,7 @@ from hermes_memory.config import MemoryConfig
 from hermes_memory.tier2.records import Owner
 
 _lock = threading.Lock()
-_open: dict[tuple[str, ...], _Entry] = {}
+_open: dict[str, _Entry] = {}
 
 
 @dataclass
@@ -27,15 +27,9 @@ class _Entry:
     users: int
 
 
-def _key(config: MemoryConfig) -> tuple[str, ...]:
-    # The same files and the same model: anything else is another memory.
-    return (
-        str(config.db_path),
-        str(config.vector_path),
-        str(config.curated_dir),
-        config.tier3.embedding_model,
-        config.model_dump_json(),
-    )
+def _key(config: MemoryConfig) -> str:
+    # The same settings (hence the same files and model): anything else is another memory.
+    return config.model_dump_json()
 
 
 def acquire(config: MemoryConfig, *, owner: Owner, actor: str, record_access: bool) -> MemoryAPI:
