@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_memory.api.formation import promotable
-from hermes_memory.graph.statements import find_statements
+from hermes_memory.text.statements import find_statements
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 DEV = DATA / "formation_dev.jsonl"

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
 from hermes_memory.cli.main import cli
-from hermes_memory.graph.statements import Statement, classify, find_statements
+from hermes_memory.text.statements import Statement, classify, find_statements
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3.embedder import HashingEmbedder
 

@@ -8,8 +8,8 @@ import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
 from hermes_memory.clock import DAY
-from hermes_memory.graph.extract import Claim, extract
-from hermes_memory.graph.temporal import contradicts, query_window, resolve_dates
+from hermes_memory.text.extract import Claim, extract
+from hermes_memory.text.temporal import contradicts, query_window, resolve_dates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 

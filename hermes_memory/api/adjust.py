@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
-from hermes_memory.graph.extract import is_role
+from hermes_memory.text.mentions import is_role
 from hermes_memory.tier2.fts import content_words
 
 if TYPE_CHECKING:

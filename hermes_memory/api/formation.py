@@ -1,6 +1,6 @@
 """Memory formation: what a person states durably in a turn becomes a fact of theirs.
 
-``graph/statements.py`` finds the statements (pure); this module decides whose turns
+``text/statements.py`` finds the statements (pure); this module decides whose turns
 are read, screens each statement with the guard, and stores it as a fact in the
 owner's durable scope (so it follows them into their other chats) with the turn as
 its evidence, ``source_type = "formation"`` and an audit row. Exact repeats are
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory import guard
-from hermes_memory.graph.statements import Statement, find_statements
+from hermes_memory.text.statements import Statement, find_statements
 from hermes_memory.tier2 import journal
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import NotFoundError, ValidationError
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 from hermes_memory.graph.linker import Linker, LinkReport, Reading, read
-from hermes_memory.graph.temporal import event_time
+from hermes_memory.text.temporal import event_time
 from hermes_memory.tier1 import CuratedStore
 from hermes_memory.tier2 import (
     Database,

@@ -25,7 +25,7 @@ from hermes_memory.api.voice import blend, voice_of
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.expand import expand, query_entities
-from hermes_memory.graph.temporal import query_window
+from hermes_memory.text.temporal import query_window
 from hermes_memory.tier2.fts import query_terms, terms_missing, words_present
 
 if TYPE_CHECKING:

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory.cron.near_duplicates import duplicate_groups, signature
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
-from hermes_memory.graph.extract import extract
-from hermes_memory.graph.temporal import ENDS_USE, FUNCTIONAL, OPPOSITE, USE, recorded
+from hermes_memory.text.extract import extract
+from hermes_memory.text.temporal import ENDS_USE, FUNCTIONAL, OPPOSITE, USE, recorded
 from hermes_memory.tier2 import claims, merges
 from hermes_memory.tier2.facts import mark_superseded
 

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from hermes_memory.graph.extract import extract
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph, Step, hub_damping
+from hermes_memory.text.extract import extract
 
 _WORD = re.compile(r"[A-Za-z0-9][\w.+#-]*[\w+#]|[A-Za-z0-9]")
 _QUESTION_WORDS = frozenset(

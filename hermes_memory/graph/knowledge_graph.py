@@ -25,7 +25,7 @@ import networkx as nx
 
 from hermes_memory.errors import DerivedTierError, NotFoundError
 from hermes_memory.fileio import write_atomic
-from hermes_memory.graph.extract import extract
+from hermes_memory.text.extract import extract
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import normalize_name
 from hermes_memory.tier2.records import Owner

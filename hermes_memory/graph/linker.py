@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.errors import CapacityError
-from hermes_memory.graph.extract import Extraction, Mention, extract, is_role
-from hermes_memory.graph.temporal import DateMention, ended_by, recorded, resolve_dates
+from hermes_memory.text.extract import Extraction, extract
+from hermes_memory.text.mentions import Mention, is_role
+from hermes_memory.text.temporal import DateMention, ended_by, recorded, resolve_dates
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name

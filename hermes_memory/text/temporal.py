@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
 
-from hermes_memory.graph.extract import Claim
+from hermes_memory.text.extract import Claim
 
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,

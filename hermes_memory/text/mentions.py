@@ -1,0 +1,294 @@
+"""Names in a sentence without a model: the gazetteer's known names, identifiers
+(``payments-api``, ``auth_service``, ``CockroachDB``), ``<name> service|team|...``
+phrases, the objects of preference verbs, and capitalised names typed by the words
+before them. Pure functions over one sentence."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
+
+ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
+
+PROJECT_HEADS = frozenset(
+    "service services project team app pipeline flow job platform api warehouse stack "
+    "repo repository database system module library dashboard site website cluster bot".split()
+)
+ORG_HEADS = frozenset(
+    ["guild", "corp", "inc", "ltd", "gmbh", "labs", "university", "company", "foundation"]
+)
+COMPONENTS = frozenset(["gateway", "frontend", "backend", "scheduler", "monolith"])
+_HEADS = PROJECT_HEADS | ORG_HEADS
+_KEEP_HEAD = frozenset({"app", "bot", "site", "website"})
+# Where a preference's object can start: just past one of these verbs and its spaces.
+_PREF_VERBS = re.compile(
+    r"\b(prefers?|likes?|loves?|enjoys?|dislikes?|hates?|learning|allergic to|"
+    r"interested in|into)\s+",
+    re.I,
+)
+# The words between a preference and what it is preferred over ("tabs over spaces"),
+# and where that other object starts.
+RANKED_BELOW = frozenset({"over", "rather than", "instead of", "more than"})
+_COMPARED = re.compile(
+    r"\b(?:prefers?|likes?|loves?|enjoys?)\s+(?:\S+\s+){1,3}?"
+    rf"(?:{'|'.join(sorted(RANKED_BELOW))})\s+",
+    re.I,
+)
+_PRONOUNS = frozenset(
+    "i it me you us him her them he she we they myself yourself yourselves himself herself "
+    "itself ourselves themselves everything everyone everybody anything anyone something "
+    "someone nothing nobody".split()
+)
+_NP_STOP = _PRONOUNS | frozenset(
+    "in on at with for over than and or but to from of by as when while because every about "
+    "into onto via per like after before during without within "
+    "each the a an this that these those his her their our my your its is are was were "
+    # "I love how ...", "I like all of it": no object worth an entity
+    "how what why where who which all most some any much many so too very just really".split()
+)
+# Words that end a preference's object ("I prefer spaces now", "I like tea best";
+# "these days" and "a lot" end at their first word).
+_OBJECT_END = _NP_STOP | frozenset(
+    "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
+    "still though anyway more less better best then also either".split()
+)
+# A light verb alone ("I love having you here") names no preference.
+_LIGHT_GERUNDS = frozenset("having being doing making taking getting seeing going".split())
+_STARTERS = _PRONOUNS | frozenset(
+    "the a an our my your his her their its this that these those "
+    "there here remember note please make use keep let lets when while if after before "
+    "since then also but and or so because yes no ok okay maybe today yesterday tomorrow "
+    "tonight last next every each all some any both either neither what why how who where "
+    "which hi hello hey thanks thank sure great good nice wow oh well just really "
+    "actually monday tuesday wednesday thursday friday saturday sunday january february "
+    "march april may june july august september october november december spring summer "
+    "autumn fall winter mr mrs ms dr sir api ui ci cd qa pr prs id ids ai llm mondays "
+    "tuesdays wednesdays thursdays fridays saturdays sundays weekends "
+    # chat: interjections, greetings and discourse markers open a sentence or come before
+    # the name they address ("Yeah Priya, ...", "Congrats Omar!"), and are not names
+    "yeah yep yup yea nope nah cool awesome glad bye goodbye congrats congratulations "
+    "anytime woah whoa aww aw haha lol hmm um uh ugh oops ooh alright absolutely definitely "
+    "totally exactly honestly hopefully unfortunately fortunately luckily sadly seriously "
+    "obviously basically anyway anyways lately finally agreed cheers sounds welcome dang "
+    "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
+    "stay ha hah heh hehe huh ah ahh eh yikes oof ouch phew whew woohoo yay hooray mm mhm "
+    "gotcha man dude "
+    # auxiliaries that open a question ("Is this your painting?") and adverbs that open
+    # a sentence ("Never had a chance", "Now, I'm aiming ...")
+    # ("Will" and "Can" are names as well, and "Will you ..." reads as no name anyway)
+    "is are was were am do does did could would should shall might must have has "
+    "had never now almost right still soon often always sometimes usually later recently "
+    "already once again instead otherwise meanwhile besides perhaps probably "
+    # weekday abbreviations ("last Fri")
+    "mon tue tues wed thu thur thurs fri sat".split()
+)
+# Chat roles and tools are not people: "User prefers ..." is the user's own side (_WE).
+# Only names skip them; "the user service" is still a project.
+ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
+
+
+def is_role(speaker: str) -> bool:
+    """Whether ``speaker`` is a chat role ("user", "assistant" ...), not a person."""
+    return speaker.casefold() in ROLES
+
+
+# A lone capitalised word opening a sentence that reads as a gerund or an adverb
+# ("Painting has been my escape", "Unfortunately, ...") is not a name.
+_GERUND_OR_ADVERB = re.compile(
+    r"[A-Z][a-z]{2,}(?:ing|ally|ately|fully|ously|estly|itely|utely|ctly|ibly|ably|edly|ively"
+    r"|ently|antly|ingly|arly)"
+)
+_NOT_NAMES = _NP_STOP | _STARTERS
+_ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|for)\s+$")
+_PLACE_CONTEXT = re.compile(
+    r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
+)
+_CONTEXT_CHARS = 120
+_TOKEN = re.compile(r"[A-Za-z0-9][\w.+#-]*[\w+#]|[A-Za-z0-9]|'s\b|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class Mention:
+    name: str  # canonical
+    type: str
+    start: int
+    end: int
+    surface: str
+
+
+_PLAIN = re.compile(r"[A-Za-z][\w-]*")
+_CAPITALISED = re.compile(r"[A-Z][a-z]+(-[A-Z][a-z]+)?|[A-Z]{2,5}")
+
+
+def find_mentions(sentence: str, limit: int | None = None) -> list[Mention]:
+    """The names in ``sentence``, in order (at most ``limit``)."""
+    table = KNOWN
+    toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
+    # Found once: searching each token's prefix for a verb was quadratic in the length.
+    objects_at = {m.end() for m in _PREF_VERBS.finditer(sentence)}
+    objects_at |= {m.end() for m in _COMPARED.finditer(sentence)}
+    out: list[Mention] = []
+    i = 0
+    while i < len(toks):
+        found = (
+            _known(toks, i)
+            or (_preference_object(toks, i) if toks[i][1] in objects_at else None)
+            or _identifier(toks, i)
+            or _project(toks, i, table)
+            or _name(sentence, toks, i)
+        )
+        if found is None:
+            i += 1
+            continue
+        mention, i = found
+        out.append(mention)
+        if limit is not None and len(out) >= limit:
+            break
+    return out
+
+
+def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    for n in range(min(LONGEST.get(toks[i][0].lower(), 0), len(toks) - i), 0, -1):
+        words = toks[i : i + n]
+        key = " ".join(w for w, _, _ in words).lower()
+        hit = KNOWN.get(key)
+        if hit is None:
+            continue
+        if n == 1 and key in AMBIGUOUS and not words[0][0][:1].isupper():
+            continue
+        nxt = i + n
+        if hit[1] in ("tech", "org") and nxt < len(toks) and toks[nxt][0].lower() in ORG_HEADS:
+            nxt += 1  # "Acme Corp"-style suffixes stay with the name
+        return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), nxt
+    return None
+
+
+# Names shaped like identifiers: a service or component in kebab or snake case whose last
+# part is what it is ("payments-api", "ledger-service", "auth_worker"), and a product
+# name with a capital inside it ("CockroachDB", "ArgoCD") that the gazetteer lacks.
+_ID_HEADS = PROJECT_HEADS | frozenset(
+    "svc worker workers queue gateway proxy server client cli ui db store cache lambda "
+    "function functions cron daemon backend frontend engine core sdk".split()
+)
+_KEBAB = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
+_INNER_CAPITAL = re.compile(r"[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*[A-Z]{1,4}|[A-Z][a-z]+[A-Z][a-z]+")
+
+
+def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    word, start, end = toks[i]
+    if _KEBAB.fullmatch(word) and re.split(r"[-_]", word)[-1] in _ID_HEADS:
+        return Mention(word, "project", start, end, word), i + 1
+    if i > 0 and _INNER_CAPITAL.fullmatch(word):
+        return Mention(word, "tech", start, end, word), i + 1
+    return None
+
+
+def _project(
+    toks: list[tuple[str, int, int]], i: int, table: dict[str, tuple[str, str]]
+) -> tuple[Mention, int] | None:
+    word = toks[i][0]
+    low = word.lower()
+    if low not in COMPONENTS and not any(
+        toks[j][0].lower() in _HEADS for j in range(i + 1, min(i + 3, len(toks)))
+    ):
+        return None  # no head noun in reach: most words, checked first for speed
+    plain = _PLAIN.fullmatch(word) and low not in _NOT_NAMES
+    if not plain and low not in COMPONENTS:
+        return None
+    prev = toks[i - 1][0].lower() if i else ""
+    if low in COMPONENTS and prev in {"the", "our", "my", "their", "new", "a"}:
+        return Mention(low, "project", toks[i][1], toks[i][2], word), i + 1
+    for n in (1, 2):  # modifiers before the head noun
+        if i + n >= len(toks):
+            break
+        head = toks[i + n][0].lower()
+        mods = toks[i : i + n]
+        if any(not _PLAIN.fullmatch(w) or w.lower() in _NP_STOP for w, _, _ in mods):
+            break
+        if any(w.lower() in table for w, _, _ in mods):
+            return None  # "Kafka upgrade", "React app": the known name is the entity
+        name = " ".join(w for w, _, _ in mods)
+        if head in ORG_HEADS:
+            if not all(w[:1].isupper() for w, _, _ in mods):
+                continue
+            name = f"{name} {toks[i + n][0]}"
+            return Mention(name, "org", toks[i][1], toks[i + n][2], name), i + n + 1
+        if head in PROJECT_HEADS:
+            if head in _KEEP_HEAD:
+                name = f"{name} {head}"
+            if name[:1].isupper() and not name.isupper() and prev not in {"the", "our"}:
+                name_l = name
+            else:
+                name_l = name.lower() if not name.isupper() else name
+            # The words as written, head included, become an alias of the shorter name
+            # ("billing service" finds "billing").
+            said = " ".join(w for w, _, _ in toks[i : i + n + 1])
+            return Mention(name_l, "project", toks[i][1], toks[i + n][2], said), i + n + 1
+    return None
+
+
+def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    """The object of a preference verb that ends just before token ``i``."""
+    words: list[tuple[str, int, int]] = []
+    j = i
+    while j < len(toks) and len(words) < 3:
+        w = toks[j][0]
+        if not _PLAIN.fullmatch(w) or w.lower() in _OBJECT_END:
+            break
+        if w.lower() in KNOWN:
+            return None
+        words.append(toks[j])
+        j += 1
+    if not words or (len(words) == 1 and words[0][0].lower() in _LIGHT_GERUNDS):
+        return None
+    name = " ".join(w for w, _, _ in words)
+    if not name[:1].isupper():
+        name = name.lower()
+    return Mention(name, "concept", words[0][1], words[-1][2], name), j
+
+
+def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    words: list[tuple[str, int, int]] = []
+    j = i
+    while j < len(toks) and len(words) < 3:
+        w = toks[j][0]
+        if not _CAPITALISED.fullmatch(w) or w.lower() in _STARTERS or w.lower() in ROLES:
+            break
+        words.append(toks[j])
+        j += 1
+    if not words:
+        return None
+    name = " ".join(w for w, _, _ in words)
+    start = words[0][1]
+    # The words just before a name tell its kind; a bounded window keeps a long
+    # sentence of many names linear instead of re-reading its whole prefix each time.
+    before = sentence[max(0, start - _CONTEXT_CHARS) : start]
+    opens = len(before) == start and not before.strip() and len(words) == 1
+    if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
+        return None  # "Deploys run ...": a capitalised first word is not yet a name
+    if _PLACE_CONTEXT.search(before.lower()) and not re.search(r"\b(with|for)\s+$", before):
+        kind = "place"
+    elif _ORG_CONTEXT.search(before.lower()) or words[-1][0].isupper():
+        kind = "org"
+    else:
+        kind = "person"
+    travel = re.search(r"\b(moved|relocated|trip|flew|travel\w*)\b", before.lower())
+    if kind == "place" and re.search(r"\b(to|from)\s+$", before.lower()) and not travel:
+        kind = "person"  # "talks to Carol", "heard from Bob"
+    return Mention(name, kind, words[0][1], words[-1][2], name), j
+
+
+_NAME_NEXT = frozenset(
+    "is was has had and or 's , said says told thinks will would can could should did does "
+    "went got made took gave wants needs loves likes".split()
+)
+
+
+def _name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether the word after a sentence-initial capitalised word reads like a verb of it."""
+    if j >= len(toks):
+        return False
+    nxt = toks[j][0].lower()
+    return nxt in _NAME_NEXT or (nxt.isalpha() and nxt.endswith(("s", "ed")))
