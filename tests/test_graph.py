@@ -301,6 +301,52 @@ def test_multi_hop_recall_reaches_a_fact_linked_only_through_an_entity(api: Memo
     assert "The billing service depends on Kafka" not in [r["content"] for r in plain]
 
 
+TWO_HOPS = [
+    "The payments-api depends on the ledger-service.",
+    "The ledger-service stores its data in CockroachDB.",
+    "The ledger-service is written in Go.",
+    "The billing database runs PostgreSQL 14.",
+    "The search-service keeps its index in Elasticsearch.",
+    "payments-api is deployed with ArgoCD.",
+    "The notification-service depends on Kafka.",
+    "The analytics warehouse uses Snowflake for storage.",
+    "We use S3 for object storage of invoices.",
+]
+
+
+def test_a_chained_question_is_answered_through_its_bridge(
+    api: MemoryAPI, home: Path, clock: FrozenClock
+) -> None:
+    _store(api, TWO_HOPS)
+    query = "Where does the service that payments-api depends on store its data?"
+    results = unwrap(api.recall(query, limit=5))
+    assert [r["content"] for r in results[:2]] == TWO_HOPS[1::-1]  # answer, then its link
+    assert results[0]["graph_path"] == (
+        "payments-api -depends_on-> ledger-service -uses-> CockroachDB"
+    )
+    assert results[1]["graph_path"] == "payments-api -depends_on-> ledger-service"
+    # Asked of the graph alone, what is stated about the bridge comes first.
+    alone = unwrap(api.recall(query, ["graph"], limit=5))
+    assert {r["content"] for r in alone[:2]} == {TWO_HOPS[1], TWO_HOPS[2]}
+    # The chain follows the relation the clause names, in its direction: nothing
+    # depends on payments-api, so this question has no bridge.
+    other = unwrap(api.recall("What does the service that depends on payments-api use?"))
+    assert not any("graph_path" in r for r in other)
+    env = {"HERMES_MEMORY_RECALL__CHAIN_BOOST": "0"}  # the ablation is a setting
+    with MemoryAPI(load_config(home, env=env), clock=clock, embedder=HashingEmbedder()) as off:
+        plain = unwrap(off.recall(query, limit=5))
+    assert plain[0]["content"] != TWO_HOPS[1]
+
+
+@pytest.mark.slow
+def test_the_two_hop_question_is_answered_first_with_the_real_model(tmp_path: Path) -> None:
+    with MemoryAPI(load_config(tmp_path / "h"), clock=FrozenClock("2026-03-01T12:00:00Z")) as api:
+        _store(api, TWO_HOPS)
+        query = "What storage does the service that payments-api depends on use?"
+        results = unwrap(api.recall(query, limit=5))
+    assert [r["content"] for r in results[:2]] == TWO_HOPS[1::-1]
+
+
 def test_recall_of_the_graph_alone_ranks_by_path(api: MemoryAPI) -> None:
     # Asked for the graph tier only, recall answers with the memories stating the
     # named entity's relations, nearest first, explained by the graph alone.

@@ -8,7 +8,7 @@ import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
 from hermes_memory.clock import DAY
-from hermes_memory.text.extract import Claim, extract
+from hermes_memory.text.extract import Claim, Extraction, extract
 from hermes_memory.text.temporal import contradicts, query_window, resolve_dates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -33,13 +33,14 @@ def test_chat_openers_are_not_entities() -> None:
         assert report["entities"]["precision"] >= floor and report["entities"]["recall"] >= 0.9
     found = extract("Yeah Priya, I love it so much! Painting keeps me calm.").entities
     assert found == {"Priya": "person"}
-    assert extract("Honestly, I enjoy baking bread.").entities == {"baking bread": "concept"}
+    found = extract("Honestly, I enjoy baking bread.").entities
+    assert found == {"the user": "person", "baking bread": "concept"}
     # A question's auxiliary, an opening adverb or interjection and a weekday's short
     # form are not names either; the name after them still is.
     for line in ("Is this your own painting?", "Never had a chance to go.", "Ha, I knew it."):
         assert extract(line).entities == {}, line
     assert extract("Woohoo, Omar! Last Fri was great.").entities == {"Omar": "person"}
-    assert extract("I met Will yesterday").entities == {"Will": "person"}
+    assert extract("I met Will yesterday").entities == {"the user": "person", "Will": "person"}
 
 
 def test_aliases_resolve_to_one_canonical_name() -> None:
@@ -257,3 +258,65 @@ def test_a_relative_clause_is_about_its_noun() -> None:
     rels = {(r.head, r.type, r.tail) for r in found.relations}
     assert ("auth-service", "uses", "PostgreSQL") in rels
     assert not {("Bob", "uses", "PostgreSQL"), ("Bob", "works_on", "PostgreSQL")} & rels
+
+
+def _rels(found: Extraction) -> set[tuple[str, str, str]]:
+    return {(r.head, r.type, r.tail) for r in found.relations}
+
+
+def test_first_person_statements_are_relations_of_the_user() -> None:
+    found = extract("I moved to Berlin last March and now work at Spotify.")
+    assert _rels(found) == {("the user", "lives_in", "Berlin"), ("the user", "works_at", "Spotify")}
+    assert found.entities["the user"] == "person"
+    assert _rels(extract("My sister Ana lives in Lisbon.")) == {
+        ("the user", "knows", "Ana"),
+        ("Ana", "lives_in", "Lisbon"),
+    }
+    assert _rels(extract("My manager is Elena.")) == {("the user", "reports_to", "Elena")}
+    # What the user used to do, or merely thinks about others, is not the user's.
+    assert ("the user", "lives_in", "Madrid") not in _rels(
+        extract("I used to live in Madrid before moving to Amsterdam.")
+    )
+    assert _rels(extract("I think the billing service uses Kafka and writes to S3.")) >= {
+        ("billing", "uses", "S3")
+    }
+    # A statement that relates the user to nothing leaves no user entity behind.
+    assert "the user" not in extract("I'm refactoring the parser module today.").entities
+    # The speaker's side keeps the subject None in claims, as "we" does (supersession).
+    assert Claim(None, "works_at", "Spotify") in extract("I work at Spotify.").claims
+
+
+def test_who_i_is_depends_on_the_speaker(api: MemoryAPI) -> None:
+    assert _rels(extract("I work at Spotify.", me="Caroline")) == {
+        ("Caroline", "works_at", "Spotify")
+    }
+    assert _rels(extract("I work at Spotify.", me=None)) == set()
+    from hermes_memory.graph.linker import read
+
+    def stated(speaker: str | None) -> set[tuple[str, str, str]]:
+        return _rels(read("I live in Toronto.", 0.0, speaker=speaker).extraction)
+
+    assert stated("user") == stated(None) == {("the user", "lives_in", "Toronto")}
+    assert stated("assistant") == set()  # an assistant's "I" is nobody in the memory
+    assert stated("Caroline") == set()  # a named speaker's "I": see read()
+    api.fact_store("I live in Toronto.")
+    near = unwrap(api.graph_traverse("the user", depth=1))
+    assert "Toronto" in str(near)
+    assert unwrap(api.entity_query("the user"))[0]["aliases"] == []
+
+
+def test_roles_passives_and_unknown_tools() -> None:
+    assert _rels(extract("Maria is the tech lead of Project Atlas.")) == {
+        ("Maria", "works_on", "Project Atlas")
+    }
+    assert _rels(extract("The ledger-service is owned by the finance team.")) == {
+        ("finance", "owns", "ledger-service")
+    }
+    found = extract("The docs site is built with Docusaurus.")
+    assert found.entities["Docusaurus"] == "tech"  # a guessed person a service uses
+    assert _rels(found) == {("docs site", "uses", "Docusaurus")}
+    assert "CSV" not in extract("The export-worker writes CSV files to S3.").entities
+    for name in ("invoice-renderer", "etl_loader", "webhook-relay"):
+        assert name in extract(f"The {name} forwards events to the billing-service.").entities
+    assert extract("The two-factor prompt shows up on-call.").entities == {}
+

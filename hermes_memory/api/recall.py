@@ -24,6 +24,7 @@ from hermes_memory.api.candidates import (
 from hermes_memory.api.voice import blend, voice_of
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
+from hermes_memory.graph.chain import chains
 from hermes_memory.graph.expand import expand, query_entities
 from hermes_memory.text.temporal import query_window
 from hermes_memory.tier2.fts import query_terms, terms_missing, words_present
@@ -123,6 +124,7 @@ def recall(
             with stage("graph"):
                 alone = not set(tiers) & {"tier1", "tier2", "tier3"}
                 graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of, alone)
+                graph.update(_from_chains(api, query, pool, fused, query_vector, scope, as_of))
         except Exception as exc:  # derived tier: recall goes on without it
             degraded.append(f"graph: {exc}")
     rank_started = time.perf_counter()
@@ -330,6 +332,56 @@ def _from_graph(
         fused[key] = max(fused[key], anchor * w)
         cand.extra.append("graph")
         raised[key] = anchor * w
+    return raised
+
+
+def _from_chains(
+    api: MemoryAPI,
+    query: str,
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    query_vector: Any,
+    scope: str | None,
+    as_of: float | None,
+) -> dict[str, float]:
+    """A chained question ("the service that payments-api depends on") is answered by
+    what is stated about the entity its clause leads to (graph/chain.py): those
+    memories rank by their own similarity, the closest above the best direct match,
+    and the memory stating the link right below the close ones; each carries its path."""
+    from hermes_memory.api import graph_ops  # the api facade imports this module
+
+    boost = api.config.recall.chain_boost
+    hops = chains(graph_ops.ready(api), query, at=as_of) if boost > 0 else []
+    if not hops:
+        return {}
+    found = load_candidates(api, [h.evidence for h in hops if h.evidence not in pool])
+    for key, cand in found.items():
+        if visible(cand, scope, as_of):
+            pool[key] = cand
+            fused[key] = 0.0
+    new = [k.split(":", 1)[1] for k in found if k in pool]
+    if new and query_vector is not None and api.semantic is not None:
+        for uuid, sim in api.semantic.store.similarities(query_vector, new).items():
+            for key in (f"fact:{uuid}", f"episode:{uuid}"):
+                if key in pool:
+                    pool[key].semantic = max(pool[key].semantic, sim)
+                    alone = scoring.fuse_similarity(0.0, sim, has_lexical=False, has_semantic=True)
+                    fused[key] = max(fused[key], alone)
+    top = max([*fused.values(), 0.5])
+    best = max([fused[h.evidence] for h in hops if h.answer and h.evidence in pool] or [0.0])
+    raised: dict[str, float] = {}
+    for hop in hops:
+        if hop.evidence not in pool or hop.evidence in raised:
+            continue
+        # The answer closest to the question leads, and answers about as close; the
+        # rest of what is stated about the bridge falls below the link.
+        share = fused[hop.evidence] / best if best > 0 else 1.0
+        lift = top * (1 + boost) * (0.5 + 0.5 * share) if hop.answer else top
+        fused[hop.evidence] = max(fused[hop.evidence], lift)
+        raised[hop.evidence] = fused[hop.evidence]
+        cand = pool[hop.evidence]
+        cand.extra.append("graph")
+        cand.provenance.setdefault("graph_path", hop.path)
     return raised
 
 

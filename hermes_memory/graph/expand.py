@@ -30,14 +30,22 @@ def query_entities(graph: KnowledgeGraph, query: str) -> list[str]:
     """Known entities the query names: extracted names plus any 1-3 word span that is
     a known name or alias (catches lowercase names like "billing")."""
     names = list(extract(query).entities)
-    words = _WORD.findall(query)
+    names += [span for _, span in spans(query)]
+    return graph.find(names)
+
+
+def spans(text: str) -> list[tuple[int, str]]:
+    """Every run of 1-3 words that could be a name, longest first, with where it starts
+    (single question words and words under three letters cannot)."""
+    words = [(m.start(), m.group()) for m in _WORD.finditer(text)]
+    out = []
     for n in (3, 2, 1):
         for i in range(len(words) - n + 1):
             span = words[i : i + n]
-            if n == 1 and (span[0].casefold() in _QUESTION_WORDS or len(span[0]) < 3):
+            if n == 1 and (span[0][1].casefold() in _QUESTION_WORDS or len(span[0][1]) < 3):
                 continue
-            names.append(" ".join(span))
-    return graph.find(names)
+            out.append((span[0][0], " ".join(w for _, w in span)))
+    return out
 
 
 def expand(

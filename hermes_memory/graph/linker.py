@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.errors import CapacityError
-from hermes_memory.text.extract import Extraction, extract
+from hermes_memory.text.extract import SELF, Extraction, extract
 from hermes_memory.text.mentions import Mention, is_role
 from hermes_memory.text.temporal import DateMention, ended_by, recorded, resolve_dates
 from hermes_memory.tier2 import claims
@@ -61,9 +61,14 @@ class Reading:
 
 def read(text: str, written_at: float, *, speaker: str | None = None) -> Reading:
     """Entities, relations, claims and dates of ``text``. A turn's speaker, when it is a
-    person's name, is one of the people it mentions."""
-    found = extract(text)
-    if speaker and _PERSON_NAME.match(speaker) and not is_role(speaker):
+    person's name, is one of the people it mentions. The user's turns (and facts, which
+    have no speaker) say "I" for the user's own entity; anyone else's "I" relates
+    nobody (a named speaker's "I" as that person cost LoCoMo R@10 0.8236 -> 0.8218,
+    multi-hop 0.564 -> 0.556: their every statement made them a busier hub)."""
+    named = bool(speaker and _PERSON_NAME.match(speaker) and not is_role(speaker))
+    me = SELF if speaker is None or speaker.strip().casefold() == "user" else None
+    found = extract(text, me=me)
+    if named and speaker:
         who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
         found.mentions.insert(0, who)
     return Reading(found, resolve_dates(text, written_at))

@@ -11,14 +11,14 @@ relation admits; coordination ("A and B use X") carries a relation to both.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, find_mentions
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "owns": (frozenset({"person", "org"}), frozenset({"project", "tech"})),
+    "owns": (frozenset({"person", "org", "project"}), frozenset({"project", "tech"})),
     "works_on": (frozenset({"person"}), frozenset({"project", "tech"})),
     "manages": (frozenset({"person"}), frozenset({"project", "org"})),
     "works_at": (frozenset({"person"}), frozenset({"org"})),
@@ -36,28 +36,79 @@ RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "related_to": (frozenset(ENTITY_TYPES), frozenset(ENTITY_TYPES)),
 }
 
+# Who someone is to the user ("my sister Ana", "my manager is Elena").
+_KIN = (
+    "sister|brother|mother|mum|mom|father|dad|wife|husband|partner|spouse|son|daughter|"
+    "cousin|aunt|uncle|niece|nephew|grandmother|grandma|grandfather|grandpa|friend|"
+    "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r"
+)
+_BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
+
+# The user's own entity: what "I" and "my sister Ana" state are its relations. Its
+# claims keep the speaker's side as subject None, as "we" has always had.
+SELF = "the user"
+_FIRST_PERSON = re.compile(
+    r"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:older|younger|little|big|best|old|new|former)\s+)?"
+    rf"(?:{_KIN}|{_BOSS})\b)"
+)
+# "I think X uses Y and ...": the user reports, X is what the sentence is about.
+_REPORTING = re.compile(
+    r"^\W*I\s+(think|believe|guess|heard|know|feel|noticed|saw|read|suspect|assume|hope|"
+    r"wonder|doubt|agree|said|mean|want|need|wish|remember|forgot)\b"
+)
+# Words of time between two names say when, not how they relate ("moved to Berlin
+# last March and now work at Spotify").
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_TIME_WORDS = re.compile(
+    rf"\b(?:last|this|next|every)\s+(?:week|month|year|quarter|weekend|spring|summer|autumn|"
+    rf"fall|winter|{_MONTHS})\b|\bin\s+(?:(?:19|20)\d\d|{_MONTHS})\b|"
+    r"\b(?:now|currently|recently|today|yesterday|still|already|soon|again)\b"
+)
+_CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
+
 # Trigger phrases in the text between two mentions, most specific first.
 _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
-    (r"'s (manager|boss|lead) is", "reports_to", False),
+    (rf"'s {_BOSS} is|^{_BOSS} is$", "reports_to", False),
     (r"reports? to", "reports_to", False),
-    (r"\bowns?\b|is (the )?owner of|maintainer of", "owns", False),
-    (r"depends? on|relies? on|reads? from|talks? to|calls?|consumes?|needs?", "depends_on", False),
+    (rf"^(?:(?:older|younger|little|big|best|old|new|former) )?(?:{_KIN})$", "knows", False),
+    (r"\bowned by", "owns", True),
+    (r"\b(maintained|built|developed) by", "works_on", True),
+    (r"\b(run|managed|led) by", "manages", True),
+    (r"\bowns?\b|\bowner of|maintainer of", "owns", False),
+    (
+        r"depends? on|relies? on|reads? (\w+ )?from|talks? to|calls?|consumes?|needs?|"
+        r"forwards? (\w+ )?to|pulls? (\w+ )?from|fetch\w* (\w+ )?from|queries",
+        "depends_on",
+        False,
+    ),
     (r"\bpowers?\b|\bbacks?\b", "uses", True),
-    (r"\bleads?\b|\bmanages?\b|\bruns? the\b|is head of", "manages", False),
+    # a role on a product is work on it; managing people is managing
+    (
+        r"(tech|technical) lead (of|for|on)|product (manager|owner) (of|for)|"
+        r"(engineer|developer|designer) (on|for)",
+        "works_on",
+        False,
+    ),
+    (
+        r"\bleads?\b|\bmanages?\b|\bruns?$|\bruns? the\b|is head of|"
+        r"(engineering|people) manager (of|for)",
+        "manages",
+        False,
+    ),
     (
         r"lead of|\bon\b|works? on|working on|building|builds?|maintains?|deployed|develops?",
         "works_on",
         False,
     ),
     (r"works? (at|for)|joined|employed (at|by)|moved from \w+ to|hired (at|by)", "works_at", False),
-    (r"lives? in|living in|based in|moved to|relocated to|from\b", "lives_in", False),
+    (r"lives? in|living in|based in|mov(ed|ing) to|relocated to|from\b", "lives_in", False),
     (r"member of|part of|belongs? to|joined|\bin\b", "part_of", False),
     (r"\bin\b|\bat\b", "located_in", False),
     (r"^for$", "uses", True),
     (
         r"\buses?\b|using|runs? on|written in|built (with|on|in)|managed with|served (by|from)|"
-        r"caches?|stores?|writes? to|publish\w* .*to|deployed (to|on)|hosted on|\bin\b|\bto\b|"
-        r"\bis a\b|\bis\b|stack is",
+        r"caches?|stores?|writes? (\w+ ){0,2}to|publish\w* .*to|push\w* (\w+ )?to|"
+        r"deployed (to|on)|hosted on|\bin\b|\bto\b|\bis a\b|\bis\b|stack is",
         "uses",
         False,
     ),
@@ -65,7 +116,9 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"prefers?|likes?|loves?|enjoys?|recommended|favou?rite", "prefers", False),
     (r"\bknows?\b|\bmet\b|friends? with|\bwith\b|\band\b", "knows", False),
 ]
-_NO_RELATION = re.compile(r"\b(over|than|instead of|versus|vs|not|never|no longer|stopped|quit)\b")
+_NO_RELATION = re.compile(
+    r"\b(over|than|instead of|versus|vs|not|never|no longer|stopped|quit|used to)\b"
+)
 _MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
     r"(?:\s+\S+){0,4}?\s+from\s*$"
@@ -125,8 +178,10 @@ MAX_MENTIONS = 256
 MAX_RELATED_MENTIONS = 12
 
 
-def extract(text: str) -> Extraction:
-    """Entities, relations and claims of ``text`` (one or more sentences)."""
+def extract(text: str, *, me: str | None = SELF) -> Extraction:
+    """Entities, relations and claims of ``text`` (one or more sentences). ``me`` is who
+    "I" and "my" are: the user (the default), a named speaker, or None (an assistant's
+    "I" states nothing about anyone in the memory)."""
     out = Extraction()
     names: set[str] = set()
     seen_rels: set[Relation] = set()
@@ -140,11 +195,47 @@ def extract(text: str) -> Extraction:
             if m.name in names or len(names) < MAX_ENTITIES:
                 names.add(m.name)
                 kept.append(m)
+        selves = [
+            Mention(SELF, "person", m.start(), m.end(), SELF)  # "I" is no alias
+            for m in (_FIRST_PERSON.finditer(sentence) if me else ())
+        ][:2]
+        rels, claims, retyped = _relations(sentence, kept[:MAX_RELATED_MENTIONS] + selves)
+        if retyped:
+            kept = [replace(m, type=retyped[m.name]) if m.name in retyped else m for m in kept]
+        if me and me != SELF:
+            rels = [_as_speaker(r, me) for r in rels]
+        if me and selves and any(me in (r.head, r.tail) for r in rels):
+            # the user is in the graph only by what they state
+            kept.insert(0, replace(selves[0], name=me, surface=me))
         out.mentions.extend(kept)
-        rels, claims = _relations(sentence, kept[:MAX_RELATED_MENTIONS])
         _append_new(out.relations, rels, seen_rels)
         _append_new(out.claims, claims, seen_claims)
     return out
+
+
+# Triggers too common to name a relation on their own in a question's clause.
+_VAGUE = frozenset({"related_to", "knows", "located_in", "part_of"})
+
+
+def relations_named(text: str) -> list[tuple[str, int]]:
+    """The relation types a clause's verb names, with where the verb starts ("that
+    payments-api depends on" -> [("depends_on", 16)]); vague ones are left out."""
+    out: dict[str, int] = {}
+    low = text.lower()
+    for pattern, rel, _ in _TRIGGERS:
+        if rel in _VAGUE or rel in out:
+            continue
+        for found in re.finditer(pattern, low):
+            if len(found.group().strip()) > 2:  # "in", "on", "to", "is" say nothing alone
+                out[rel] = found.start()
+                break
+    return sorted(out.items(), key=lambda kv: kv[1])
+
+
+def _as_speaker(r: Relation, me: str) -> Relation:
+    if SELF not in (r.head, r.tail):
+        return r
+    return replace(r, head=me if r.head == SELF else r.head, tail=me if r.tail == SELF else r.tail)
 
 
 T = TypeVar("T")
@@ -164,6 +255,7 @@ def _sentences(text: str) -> list[str]:
 # -- relations ---------------------------------------------------------------------------------
 def _between(sentence: str, a: Mention, b: Mention) -> str:
     text = sentence[a.end : b.start].lower()
+    text = _TIME_WORDS.sub(" ", text)
     text = _VERSION.sub(" ", text)
     text = re.sub(r"\b(the|a|an|our|my|their|his|her|its|both|also|all)\b", " ", text)
     return re.sub(r"\s+", " ", text).strip()
@@ -176,18 +268,27 @@ def _admits(rel: str, head: Mention, tail: Mention) -> bool:
     return head.type in heads and tail.type in tails and head.name != tail.name
 
 
-def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], list[Claim]]:
+def _relations(
+    sentence: str, mentions: list[Mention]
+) -> tuple[list[Relation], list[Claim], dict[str, str]]:
+    """The relations and claims among ``mentions`` (the user's own among them), and the
+    names a relation retyped (a guessed person that a service uses is a tool)."""
     rels: list[Relation] = []
     claims: list[Claim] = []
+    retyped: dict[str, str] = {}
     ms = sorted(mentions, key=lambda m: m.start)
-    subject = ms[0] if ms and ms[0].start < 40 else None
+    others = [m for m in ms if m.name != SELF]
+    if ms and ms[0].name == SELF and ms[0].start < 3 and not _REPORTING.match(sentence):
+        subject: Mention | None = ms[0]  # "I moved to Berlin and work at Spotify"
+    else:
+        subject = others[0] if others and others[0].start < 40 else None
     # The sentence opens on the user's side ("We ...", "The user ..."), unless those
     # words begin a name ("The user service ...", "The team service ...").
     opener = _WE.match(sentence.lower())
-    ours = opener is not None and not any(m.start < opener.end() for m in ms)
+    ours = opener is not None and not any(m.start < opener.end() for m in others)
 
     def add(head: Mention | None, rel: str, tail: Mention, stated: bool = True) -> None:
-        claim = Claim(head.name if head else None, rel, tail.name)
+        claim = Claim(head.name if head and head.name != SELF else None, rel, tail.name)
         if claim not in claims:
             claims.append(claim)
         if head is not None and _admits(rel, head, tail):
@@ -230,10 +331,20 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
         relative = _RELATIVE.match(between)
         if relative:  # "auth-service, which uses Postgres": the clause is about its noun
             between = between[relative.end() :]
-        elif re.match(r"^(and|,)\s+\w+", between) and subject is not None and subject is not head:
-            head = subject  # "reads from S3 and writes to Snowflake": same subject
-            between = re.sub(r"^(and|,)\s+", "", between)
+        elif subject is not None and subject is not head:
+            joined = _CONNECTOR.match(between)
+            if joined and joined.end() < len(between):
+                head = subject  # "reads from S3 and writes to Snowflake": same subject
+                between = between[joined.end() :]
         rel = _trigger(between, head, tail)
+        if rel is None and tail.guessed and head.type in ("project", "tech"):
+            # "the docs site is built with Docusaurus": an unknown name a service is
+            # built with is a tool, not a person
+            tool = replace(tail, type="tech", guessed=False)
+            rel = _trigger(between, head, tool)
+            if rel is not None:
+                retyped[tail.name] = "tech"
+                tail = tool
         stated = rel is not None
         if rel is None and between and head.type != "person" and tail.type in ("org", "tech"):
             rel = ("related_to", False)
@@ -241,18 +352,19 @@ def _relations(sentence: str, mentions: list[Mention]) -> tuple[list[Relation], 
             name, reverse = rel
             a, b = (tail, head) if reverse else (head, tail)
             add(a, name, b, stated)
-    if ms and ours and not any(c.object == ms[0].name for c in claims):
-        first = ms[0]  # "We use X": a claim of the speaker's side, for supersession
+    if others and ours and not any(c.object == others[0].name for c in claims):
+        first = others[0]  # "We use X": a claim of the speaker's side, for supersession
         verb = _trigger(sentence[: first.start].lower(), None, first)
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
             add(None, verb[0], first)
     _ranked_below(sentence, ms, claims)
     _coordinate(sentence, ms, rels)
-    _co_mention(ms, rels)
-    claims.extend(
-        Claim(r.head, r.type, r.tail) for r in rels if Claim(r.head, r.type, r.tail) not in claims
-    )
-    return rels, claims
+    _co_mention(others, rels)
+    for r in rels:
+        claim = Claim(None if r.head == SELF else r.head, r.type, r.tail)
+        if claim not in claims:
+            claims.append(claim)
+    return rels, claims, retyped
 
 
 def _ranked_below(sentence: str, ms: list[Mention], claims: list[Claim]) -> None:

@@ -6,7 +6,7 @@ before them. Pure functions over one sentence."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
 
@@ -100,6 +100,13 @@ _GERUND_OR_ADVERB = re.compile(
     r"[A-Z][a-z]{2,}(?:ing|ally|ately|fully|ously|estly|itely|utely|ctly|ibly|ably|edly|ively"
     r"|ently|antly|ingly|arly)"
 )
+# Capitalised words that open a project's name, and all-capital words that are file formats
+# and units rather than names ("writes CSV files to S3").
+_PROJECT_WORDS = frozenset({"Project", "Operation", "Initiative"})
+_NOT_ACRONYMS = frozenset(
+    "csv tsv json jsonl xml yaml yml toml html css pdf png jpg jpeg gif svg url uri cpu gpu "
+    "ram ssd hdd uuid utc".split()
+)
 _NOT_NAMES = _NP_STOP | _STARTERS
 _ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|for)\s+$")
 _PLACE_CONTEXT = re.compile(
@@ -116,6 +123,8 @@ class Mention:
     start: int
     end: int
     surface: str
+    # typed "person" only because nothing said otherwise: a relation may retype it
+    guessed: bool = field(default=False, compare=False)
 
 
 _PLAIN = re.compile(r"[A-Za-z][\w-]*")
@@ -178,11 +187,37 @@ _INNER_CAPITAL = re.compile(r"[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*[A-Z]{1,4}|[A-Z][a-z
 
 def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
     word, start, end = toks[i]
-    if _KEBAB.fullmatch(word) and re.split(r"[-_]", word)[-1] in _ID_HEADS:
+    if _KEBAB.fullmatch(word) and _names_a_component(toks, i):
         return Mention(word, "project", start, end, word), i + 1
     if i > 0 and _INNER_CAPITAL.fullmatch(word):
         return Mention(word, "tech", start, end, word), i + 1
     return None
+
+
+def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether a kebab- or snake-case word is a component's name rather than a compound
+    ("on-call", "long-term"): snake case is never prose; a kebab word is a name when it
+    ends in what a component is ("-api", "-service") or does ("-renderer",
+    "-collector"), or when it follows "the" and is followed by a verb ("the
+    webhook-relay forwards ...")."""
+    word = toks[i][0]
+    parts = re.split(r"[-_]", word)
+    if "_" in word or parts[-1] in _ID_HEADS:
+        return True
+    if parts[0] in _PREFIXES or any(p.isdigit() for p in parts):
+        return False
+    if len(parts[-1]) > 4 and parts[-1].endswith(("er", "or")):
+        return True
+    det = i > 0 and toks[i - 1][0].lower() in {"the", "our", "their", "my", "your"}
+    return det and i + 1 < len(toks) and _VERB_NEXT.fullmatch(toks[i + 1][0]) is not None
+
+
+# Kebab words that are English compounds, not names ("two-factor", "pre-order").
+_PREFIXES = frozenset(
+    "a an e re pre post co non un anti self cross multi semi sub super inter over under "
+    "one two three four five half well long short high low real full part end".split()
+)
+_VERB_NEXT = re.compile(r"[a-z]+(?:s|ed)|is|was|has|had|will|can|should|must")
 
 
 def _project(
@@ -254,7 +289,10 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
     j = i
     while j < len(toks) and len(words) < 3:
         w = toks[j][0]
-        if not _CAPITALISED.fullmatch(w) or w.lower() in _STARTERS or w.lower() in ROLES:
+        low = w.lower()
+        if not _CAPITALISED.fullmatch(w) or low in _STARTERS or low in ROLES:
+            break
+        if low in _NOT_ACRONYMS:
             break
         words.append(toks[j])
         j += 1
@@ -268,16 +306,19 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
     opens = len(before) == start and not before.strip() and len(words) == 1
     if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
-    if _PLACE_CONTEXT.search(before.lower()) and not re.search(r"\b(with|for)\s+$", before):
+    guessed = False
+    if words[0][0] in _PROJECT_WORDS and len(words) > 1:
+        kind = "project"  # "Project Atlas"
+    elif _PLACE_CONTEXT.search(before.lower()) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
     elif _ORG_CONTEXT.search(before.lower()) or words[-1][0].isupper():
         kind = "org"
     else:
-        kind = "person"
+        kind, guessed = "person", True
     travel = re.search(r"\b(moved|relocated|trip|flew|travel\w*)\b", before.lower())
     if kind == "place" and re.search(r"\b(to|from)\s+$", before.lower()) and not travel:
         kind = "person"  # "talks to Carol", "heard from Bob"
-    return Mention(name, kind, words[0][1], words[-1][2], name), j
+    return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
 
 
 _NAME_NEXT = frozenset(

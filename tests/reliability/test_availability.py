@@ -11,8 +11,8 @@ import pytest
 
 from hermes_memory import MemoryAPI, load_config
 from hermes_memory.errors import StorageError
-from hermes_memory.graph import extract as extract_module
 from hermes_memory.graph import linker as linker_module
+from hermes_memory.text import extract as extract_module
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier3.embedder import HashingEmbedder
 
@@ -58,9 +58,9 @@ def test_extraction_never_runs_inside_the_write_transaction(
     with MemoryAPI(load_config(tmp_path, env={}), embedder=HashingEmbedder(64)) as api:
         real = linker_module.extract
 
-        def watched(text: str) -> Any:
+        def watched(text: str, **kwargs: Any) -> Any:
             seen.append(api.db._conn.in_transaction)
-            return real(text)
+            return real(text, **kwargs)
 
         monkeypatch.setattr(linker_module, "extract", watched)
         api.ingest_turn("user", "Priya moved to Berlin and works at Spotify.",

@@ -1,0 +1,94 @@
+"""Chained questions: "what storage does the service that payments-api depends on use?",
+"where does the person who owns billing-service work?". A relative clause names a known
+entity (the seed) and a relation; the entity across that relation (the bridge) is what
+the question asks about, so the memories stating the bridge's other relations answer
+it, and the memory stating the link supports them. Pure over a KnowledgeGraph."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hermes_memory.graph.expand import spans
+from hermes_memory.graph.knowledge_graph import KnowledgeGraph, Step
+from hermes_memory.text.extract import relations_named
+
+# "the <noun> that|which|who <clause>", up to the end of the clause.
+_CLAUSE = re.compile(
+    r"\b(?:the|a|an|which|what)\s+(?:[\w-]+\s+){0,2}?(?:that|which|who|whom)\s+"
+    r"(?P<clause>[^?.!;,]+)",
+    re.I,
+)
+# A question chains through few bridges; a hub seed must not fan out into all of them.
+MAX_BRIDGES = 3
+
+
+@dataclass(frozen=True)
+class Hop:
+    """A memory a chain reached: the fact or turn stating ``step``, and the path
+    through the graph that makes it relevant ("payments-api -depends_on->
+    ledger-service -uses-> CockroachDB")."""
+
+    evidence: str
+    path: str
+    answer: bool  # False for the link between the seed and the bridge
+
+
+def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list[Hop]:
+    """The memories that answer ``query``'s chained clauses, answers before links."""
+    names = graph.names()
+    answers: list[Hop] = []
+    links: list[Hop] = []
+    for clause in (m.group("clause") for m in _CLAUSE.finditer(query)):
+        named = relations_named(clause)
+        if not named:
+            continue
+        for seed, pos in _seeds(graph, clause):
+            if pos < named[0][1]:  # "that payments-api depends on": the seed acts
+                after = [rel for rel, where in named if where > pos]
+                rel, outward = after[0] if after else None, True
+            else:  # "who owns billing-service": the seed is acted on
+                rel, outward = named[0][0], False
+            if rel is None:
+                continue
+            bridges = [
+                (other, step)
+                for other, step in graph.steps(seed, relation_filter=[rel], include_invalid=True)
+                if (step.source == seed) == outward and _valid(step, at)
+            ][:MAX_BRIDGES]
+            for bridge, link in bridges:
+                path = _edge(names, link)
+                if link.evidence:
+                    links.append(Hop(link.evidence, path, answer=False))
+                for other, step in graph.steps(bridge, include_invalid=True):
+                    if other == seed or not step.evidence or not _valid(step, at):
+                        continue
+                    answers.append(Hop(step.evidence, _join(path, names, bridge, step), True))
+    return answers + links
+
+
+def _seeds(graph: KnowledgeGraph, clause: str) -> list[tuple[str, int]]:
+    """The known entities a clause names, each with where its name starts."""
+    out: dict[str, int] = {}
+    for start, span in spans(clause):
+        for uuid in graph.find([span]):
+            out.setdefault(uuid, start)
+    return list(out.items())
+
+
+def _valid(step: Step, at: float | None) -> bool:
+    if at is None:
+        return step.valid
+    started = step.valid_at is None or step.valid_at <= at
+    return started and (step.invalid_at is None or step.invalid_at > at)
+
+
+def _edge(names: dict[str, str], step: Step) -> str:
+    return f"{names[step.source]} -{step.relation}-> {names[step.target]}"
+
+
+def _join(path: str, names: dict[str, str], bridge: str, step: Step) -> str:
+    """The link's path continued by ``step`` from the bridge (in its stated direction)."""
+    if step.source == bridge:
+        return f"{path} -{step.relation}-> {names[step.target]}"
+    return f"{path} <-{step.relation}- {names[step.source]}"

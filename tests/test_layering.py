@@ -1,0 +1,78 @@
+"""The package's layering, checked over the source: each folder imports only the
+folders below it (ARCHITECTURE.md), type-only imports included, and no cycle."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parents[1] / "hermes_memory"
+# Folder -> the folders it may import (besides itself and the shared root modules).
+ALLOWED: dict[str, set[str]] = {
+    "text": set(),
+    "tier1": set(),
+    "tier2": set(),
+    "tier3": {"tier2"},
+    "graph": {"tier2", "text"},
+    "api": {"tier1", "tier2", "tier3", "graph", "text"},
+    "cron": {"api", "tier2", "tier3", "graph", "text"},
+    "tools": {"api", "cron", "tier2"},
+    "hermes": {"api", "cron", "tools", "tier2"},
+    "mcp": {"api", "tools"},
+    "cli": {"api", "cron", "graph", "hermes", "mcp", "tier2", "tools"},
+}
+
+
+def _imports(path: Path) -> set[str]:
+    """The hermes_memory modules ``path`` imports, dotted, at any depth of the file."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.startswith("hermes_memory"):
+                out.add(node.module)
+                out.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("hermes_memory"))
+    return out
+
+
+def _folder(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and (PACKAGE / parts[1]).is_dir() else None
+
+
+def test_every_folder_imports_only_the_folders_below_it() -> None:
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        here = rel.parts[0] if len(rel.parts) > 1 else None
+        for module in _imports(path):
+            there = _folder(module)
+            if there is None or there == here:
+                continue
+            if here is None:
+                if rel.name != "__init__.py":  # the package's front exports the facade
+                    wrong.append(f"{rel} (shared ground) imports {module}")
+            elif there not in ALLOWED[here]:
+                wrong.append(f"{rel} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_allowed_layering_has_no_cycle() -> None:
+    assert set(ALLOWED) == {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    graph = nx.DiGraph([(a, b) for a, deps in ALLOWED.items() for b in deps])
+    assert nx.is_directed_acyclic_graph(graph)
+
+
+def test_text_reads_text_without_any_store() -> None:
+    """text/ is pure: no SQLite, no LanceDB, no model, no clock."""
+    for path in (PACKAGE / "text").glob("*.py"):
+        found = _imports(path) | {
+            n.names[0].name
+            for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Import)
+        }
+        assert not {m for m in found if m.split(".")[0] in {"sqlite3", "lancedb", "torch"}}
+        assert not {m for m in found if m.startswith("hermes_memory.clock")}
