@@ -319,4 +319,3 @@ def test_roles_passives_and_unknown_tools() -> None:
     for name in ("invoice-renderer", "etl_loader", "webhook-relay"):
         assert name in extract(f"The {name} forwards events to the billing-service.").entities
     assert extract("The two-factor prompt shows up on-call.").entities == {}
-
