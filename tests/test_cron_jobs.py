@@ -142,6 +142,9 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     spaces = api.fact_store("The user prefers spaces", valid_at="2025-04-01")["data"]
     tabs = api.fact_store("The user prefers tabs over spaces", valid_at="2024-04-01")["data"]
     assert api.fact_get(tabs["uuid"])["data"]["invalid_at"] is None
+    moved = api.fact_store("We moved the billing database to CockroachDB", valid_at="2025-05-01")
+    runs = api.fact_store("The billing database runs PostgreSQL 14", valid_at="2024-03-01")
+    assert api.fact_get(runs["data"]["uuid"])["data"]["invalid_at"] is None
 
     report = consolidate.run(api, clock())
     old = api.fact_get(lisbon["uuid"])["data"]
@@ -152,6 +155,9 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     assert api.fact_get(dislike["uuid"])["data"]["invalid_at"] is None
     assert api.fact_get(tabs["uuid"])["data"]["superseded_by"] == spaces["uuid"]
     assert api.fact_get(spaces["uuid"])["data"]["invalid_at"] is None
+    billing = api.fact_get(runs["data"]["uuid"])["data"]
+    assert billing["superseded_by"] == moved["data"]["uuid"]
+    assert billing["invalid_at"] == "2025-05-01T00:00:00Z"
     assert api.fact_query("Lisbon", include_archived=True)["data"][0]["uuid"] == lisbon["uuid"]
     assert report.counts["conflicts_resolved"] >= 1
     audit = api.db.query("SELECT actor FROM audit_log WHERE action = 'fact_supersede'")

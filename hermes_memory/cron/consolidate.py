@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory.cron.near_duplicates import duplicate_groups, signature
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
+from hermes_memory.text import changes
 from hermes_memory.text.extract import extract
 from hermes_memory.text.temporal import ENDS_USE, FUNCTIONAL, OPPOSITE, USE, recorded
 from hermes_memory.tier2 import claims, merges
@@ -135,9 +136,13 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
     users: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     enders: list[tuple[tuple[Any, ...], sqlite3.Row]] = []
     likings: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
+    facets: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)  # text/changes.py
     for r in rows:
         owner = tuple(r[c] for c in _OWNER)
-        if r["predicate"] in OPPOSITE:
+        if r["predicate"].startswith((changes.USE, changes.CHANGED)):
+            facet = r["predicate"].split("@", 1)[1]
+            facets[(*owner, r["subject"], facet)].append(r)
+        elif r["predicate"] in OPPOSITE:
             likings[(*owner, r["subject"], r["object"])].append(r)
         elif r["predicate"] in FUNCTIONAL:
             functional[(*owner, r["subject"], r["predicate"])].append((r, r["object"]))
@@ -169,6 +174,21 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
             )
             if turn is not None:
                 plans.append((earlier, turn, f"{turn['predicate']} {key[-1]}"))
+    for (*_, facet), stated in facets.items():
+        for i, old in enumerate(stated):
+            # The next change of this facet to another value, by another fact.
+            change = next(
+                (
+                    n
+                    for n in stated[i + 1 :]
+                    if n["predicate"].startswith(changes.CHANGED)
+                    and n["object"] != old["object"]
+                    and n["id"] != old["id"]
+                ),
+                None,
+            )
+            if change is not None:
+                plans.append((old, change, f"{facet} now {change['object']}"))
     for key, ender in enders:
         for old in users.get(key, []):
             if old["id"] != ender["id"] and old["t"] <= ender["t"]:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from hermes_memory.text.changes import facet_claims
 from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, find_mentions
 
 # relation -> (head types, tail types); the documented, extensible set.
@@ -108,7 +109,7 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (
         r"\buses?\b|using|runs? on|written in|built (with|on|in)|managed with|served (by|from)|"
         r"caches?|stores?|writes? (\w+ ){0,2}to|publish\w* .*to|push\w* (\w+ )?to|"
-        r"deployed (to|on)|hosted on|\bin\b|\bto\b|\bis a\b|\bis\b|stack is",
+        r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|\bto\b|\bis a\b|\bis\b|stack is",
         "uses",
         False,
     ),
@@ -117,7 +118,7 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"\bknows?\b|\bmet\b|friends? with|\bwith\b|\band\b", "knows", False),
 ]
 _NO_RELATION = re.compile(
-    r"\b(over|than|instead of|versus|vs|not|never|no longer|stopped|quit|used to)\b"
+    r"\b(over(?! to)|than|instead of|versus|vs|not|never|no longer|stopped|quit|used to)\b"
 )
 _MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
@@ -305,7 +306,7 @@ def _relations(
             add(None if ours or not before else before[-1], "stopped_using", tail)
             continue
         if _MIGRATION.search(prefix) or _REPLACED.search(prefix):
-            src = _migration_subject(ms[:k])
+            src = _migration_subject(ms[:k]) or _beneficiary(sentence, ms[k + 1 :])
             nxt = ms[k + 1] if k + 1 < len(ms) else None
             person = src is not None and src.type == "person"
             if person and nxt is not None and tail.type == "org" and nxt.type == "org":
@@ -360,6 +361,8 @@ def _relations(
     _ranked_below(sentence, ms, claims)
     _coordinate(sentence, ms, rels)
     _co_mention(others, rels)
+    said = [(r.head, r.type, r.tail) for r in rels if r.stated]
+    claims.extend(Claim(*c) for c in facet_claims(sentence, ms, said) if Claim(*c) not in claims)
     for r in rels:
         claim = Claim(None if r.head == SELF else r.head, r.type, r.tail)
         if claim not in claims:
@@ -385,6 +388,20 @@ def _migration_subject(before: list[Mention]) -> Mention | None:
         if m.type in ("project", "tech"):
             return m
     return before[0] if before else None
+
+
+_FOR = re.compile(r"\b(for|on|in)\s+(the\s+|our\s+)?$")
+
+
+def _beneficiary(sentence: str, after: list[Mention]) -> Mention | None:
+    """What a subject-less migration was for: "We replaced Memcached with Redis for the
+    session cache"."""
+    for m in after:
+        if m.type == "project" and re.search(
+            r"\b(for|on|in)\s+(the\s+|our\s+)?$", sentence[: m.start]
+        ):
+            return m
+    return None
 
 
 def _trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, bool] | None:

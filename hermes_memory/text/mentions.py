@@ -14,7 +14,8 @@ ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
 
 PROJECT_HEADS = frozenset(
     "service services project team app pipeline flow job platform api warehouse stack "
-    "repo repository database system module library dashboard site website cluster bot".split()
+    "repo repository database cache queue bus system module library dashboard site website "
+    "cluster bot".split()
 )
 ORG_HEADS = frozenset(
     ["guild", "corp", "inc", "ltd", "gmbh", "labs", "university", "company", "foundation"]

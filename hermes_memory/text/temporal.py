@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
 
+from hermes_memory.text import changes
 from hermes_memory.text.extract import Claim
 
 _NUMBERS = {
@@ -244,7 +245,11 @@ RECORDED = FUNCTIONAL | ENDS_USE | USE | frozenset(OPPOSITE)
 
 def recorded(claims: Iterable[Claim]) -> list[tuple[str | None, str, str]]:
     """The claims supersession reads, as ``fact_claims`` stores them."""
-    return [(c.subject, c.predicate, c.object) for c in claims if c.predicate in RECORDED]
+    return [
+        (c.subject, c.predicate, c.object)
+        for c in claims
+        if c.predicate in RECORDED or c.predicate.startswith((changes.USE, changes.CHANGED))
+    ]
 
 
 def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
@@ -260,6 +265,9 @@ def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
         return OPPOSITE[new.predicate], True
     if new.predicate in FUNCTIONAL:
         return frozenset({new.predicate}), False
+    if new.predicate.startswith(changes.CHANGED):  # text/changes.py
+        facet = new.predicate.removeprefix(changes.CHANGED)
+        return frozenset({changes.USE + facet, changes.CHANGED + facet}), False
     return None
 
 

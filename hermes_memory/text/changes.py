@@ -1,0 +1,81 @@
+"""Changes of a value: "We moved the billing database to CockroachDB" ends "The billing
+database runs PostgreSQL 14". A service uses many things at once, so a new use ends an
+old one only within one facet of the subject: the head noun it was named with ("billing
+*database*", "orders *queue*", "the docs site *repo*") or, without one, the kind of use
+its verb names ("written in": language, "stores ... in": storage, "runs on": hosting,
+"built with": framework). Every such use is claimed with its facet; a statement that the
+value changed (a change verb or "now", not hedged, asked or added "also") claims the
+facet's new value, which ends its other values (``temporal.ended_by``). Pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from hermes_memory.text.mentions import PROJECT_HEADS, Mention
+
+USE = "uses@"  # + facet: a use of one facet of the subject
+CHANGED = "changed@"  # + facet: its value changed to the object
+
+# Head nouns that name a facet of what they follow ("the billing database").
+FACET_HEADS = PROJECT_HEADS | frozenset(
+    "cache queue bus index store cluster broker storage backend frontend host hosting "
+    "runtime language framework ci".split()
+)
+_VERB_FACETS = [
+    (
+        r"\b(written|rewr(ote|itten)|ported|implemented|coded)\b.*\bin\s*$|\bported to\s*$",
+        "language",
+    ),
+    (r"\b(stores?|stored|storing|keeps?|kept|persists?|saves?)\b.*\b(in|on)\s*$", "storage"),
+    (r"\b(runs?|running|hosted|deployed|lives?)\s+(on|in|to)\s*$", "hosting"),
+    (r"\bbuilt\s+(with|on|in)\s*$", "framework"),
+]
+_CHANGE = re.compile(
+    r"\b(moved|moving|migrated|migrating|switched|switching|changed|ported|porting|"
+    r"rewrote|rewritten|rebuilt|replaced|replacing|swapped|now)\b"
+)
+# Hedged, asked, conditional or additive: no value changed.
+_TENTATIVE = re.compile(
+    r"\b(might|may|could|should|would|will|shall|if|maybe|perhaps|consider\w*|thinking|"
+    r"plan\w*|want\w*|going to|next|someday|also|add|added|adding|as well|too)\b|\?\s*$"
+)
+_USES = frozenset({"uses", "depends_on", "migrated_to"})
+
+
+def facet_claims(
+    sentence: str, mentions: list[Mention], relations: Iterable[tuple[str, str, str]]
+) -> list[tuple[str, str, str]]:
+    """The faceted use claims of ``relations`` (head, type, tail) stated in
+    ``sentence``, and the change claims among them, as (subject, predicate, object)."""
+    low = sentence.lower()
+    tentative = _TENTATIVE.search(low) is not None
+    by_name = {m.name: m for m in mentions}
+    out: list[tuple[str, str, str]] = []
+    for head_name, rel, tail_name in relations:
+        head, tail = by_name.get(head_name), by_name.get(tail_name)
+        if rel not in _USES or head is None or tail is None or head.type not in ("project", "tech"):
+            continue
+        facet = facet_of(low, head, tail)
+        if facet is None:
+            continue
+        out.append((head.name, USE + facet, tail.name))
+        if not tentative and _CHANGE.search(low[: tail.start]):
+            out.append((head.name, CHANGED + facet, tail.name))
+    return out
+
+
+def facet_of(low: str, head: Mention, tail: Mention) -> str | None:
+    """Which facet of ``head`` its use of ``tail`` is about (``low``: the sentence in
+    lower case), if the sentence says."""
+    after = low[head.end :].split(maxsplit=1)
+    if after and after[0] in FACET_HEADS:
+        return after[0]  # "the docs site repo": the repo, not the site
+    named = head.surface.lower().split()
+    if len(named) > 1 and named[-1] in FACET_HEADS:
+        return named[-1]
+    before = low[: tail.start]
+    for pattern, facet in _VERB_FACETS:
+        if re.search(pattern, before):
+            return facet
+    return None
