@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,6 +17,7 @@ import pytest
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
 from hermes_memory.config import MemoryConfig
 from hermes_memory.errors import HermesMemoryError
+from hermes_memory.graph.export import TYPE_COLOURS, packed_layout
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph, hub_damping
 from hermes_memory.tier3.embedder import HashingEmbedder
 
@@ -226,26 +229,29 @@ def _chromium() -> str | None:
     return None
 
 
-def test_html_export_draws_every_node_in_headless_chromium(api: MemoryAPI, tmp_path: Path) -> None:
+def _browser() -> str:
     browser = _chromium()
     if browser is None:
         if os.environ.get("REQUIRE_CHROMIUM_TESTS"):
             pytest.fail("chromium is required (CI installs it) but was not found")
         pytest.skip("chromium is not installed")
-    _store(api)
-    page = tmp_path / "graph.html"
-    exported = unwrap(api.graph_export("html", page))
-    dom = subprocess.run(
+    return browser
+
+
+def _headless(page: Path, tmp_path: Path, *args: str) -> str:
+    """Run headless Chromium on ``page`` with ``args``; its stdout."""
+    return subprocess.run(
         [
-            browser,
+            _browser(),
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
             "--disable-dev-shm-usage",
             "--disable-background-networking",
+            "--hide-scrollbars",
             f"--user-data-dir={tmp_path / 'profile'}",
             "--virtual-time-budget=3000",
-            "--dump-dom",
+            *args,
             page.as_uri(),
         ],
         capture_output=True,
@@ -253,10 +259,100 @@ def test_html_export_draws_every_node_in_headless_chromium(api: MemoryAPI, tmp_p
         timeout=120,
         check=True,
     ).stdout
+
+
+def test_html_export_draws_every_node_in_headless_chromium(api: MemoryAPI, tmp_path: Path) -> None:
+    _browser()
+    _store(api)
+    page = tmp_path / "graph.html"
+    exported = unwrap(api.graph_export("html", page))
+    dom = _headless(page, tmp_path, "--dump-dom")
     assert 'data-ready="true"' in dom
     assert f'data-drawn-nodes="{exported["nodes_shown"]}"' in dom
     assert dom.count('class="node"') == exported["nodes"] == 6
     assert "Alice Chen" in dom and dom.count('class="edge') == 4
+
+
+def _two_hundred(api: MemoryAPI) -> None:
+    """A 200-entity graph: one cluster of 120 around a few hubs, 25 small groups of
+    2-4, and the rest alone."""
+    for i in range(120):
+        unwrap(api.entity_ensure(f"service-{i:03d}", "service"))
+        if i:
+            hub = f"service-{(i - 1) // 6:03d}" if i % 3 else f"service-{i // 2:03d}"
+            unwrap(api.entity_link(f"service-{i:03d}", hub, "depends_on"))
+    n = 120
+    for group in range(25):
+        size = 2 + group % 3
+        names = [f"Team {group} member {k}" for k in range(size)]
+        for name in names:
+            unwrap(api.entity_ensure(name, "person"))
+        for a, b in zip(names, names[1:], strict=False):
+            unwrap(api.entity_link(a, b, "knows"))
+        n += size
+    for i in range(200 - n):
+        unwrap(api.entity_ensure(f"Lonely tool {i}", "tech"))
+
+
+def test_a_200_node_graph_page_is_readable_in_headless_chromium(
+    api: MemoryAPI, tmp_path: Path
+) -> None:
+    """Labels never overprint (the browser measures them), every node is on the page,
+    and the screenshot shows the drawing spread over the canvas, not in a corner."""
+    from PIL import Image
+
+    _browser()
+    _two_hundred(api)
+    page = tmp_path / "graph.html"
+    exported = unwrap(api.graph_export("html", page))
+    assert exported["nodes"] == 200
+    dom = _headless(page, tmp_path, "--dump-dom")
+    assert 'data-ready="true"' in dom and 'data-drawn-nodes="200"' in dom
+    assert 'data-label-overlaps="0"' in dom
+    shown = int(dom.split('data-labels-shown="')[1].split('"')[0])
+    assert 40 <= shown < 200  # many named, the crowded ones left to hover
+    xs = [float(v) for v in re.findall(r'class="node" cx="([\d.]+)"', dom)]
+    assert len(xs) == 200 and all(0 < x < 1000 for x in xs)
+    shot = tmp_path / "graph.png"
+    _headless(page, tmp_path, f"--screenshot={shot}", "--window-size=1400,900")
+    image = Image.open(shot).convert("RGB")
+    width, height = image.size
+    # The drawing is the canvas right of the 280-pixel side panel; find the pixels
+    # in the colours the page gives node types.
+    colours = {tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in TYPE_COLOURS.values()}
+    hits = [
+        (x, y)
+        for x in range(300, width, 3)
+        for y in range(0, height, 3)
+        if image.getpixel((x, y)) in colours
+    ]
+    assert len(hits) > 500
+    span_x = (max(x for x, _ in hits) - min(x for x, _ in hits)) / (width - 300)
+    span_y = (max(y for _, y in hits) - min(y for _, y in hits)) / height
+    assert span_x > 0.6 and span_y > 0.6
+
+
+def test_components_are_packed_not_flung_apart() -> None:
+    g = nx.Graph()
+    nx.add_path(g, range(60))
+    g.add_edges_from([(100, 101), (102, 103), (103, 104)])
+    g.add_nodes_from(range(200, 230))
+    pos = packed_layout(g)
+    assert set(pos) == set(g) and all(-1 <= x <= 1 and -1 <= y <= 1 for x, y in pos.values())
+
+    def nearest(u: int) -> float:
+        return min(math.dist(pos[u], pos[v]) for v in g if v != u)
+
+    # A node alone sits near other nodes, not at the edge of an empty page ...
+    assert max(nearest(u) for u in range(200, 230)) < 0.5
+    # ... and no two components share ground.
+    boxes = [
+        [min(pos[u][k] for u in c) for k in (0, 1)] + [max(pos[u][k] for u in c) for k in (0, 1)]
+        for c in nx.connected_components(g)
+    ]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]
 
 
 def test_cli_graph_commands(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

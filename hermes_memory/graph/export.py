@@ -7,6 +7,7 @@ nothing from the network, and every name is inserted as text, never as markup.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from hermes_memory.fileio import write_atomic
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 
 HTML_MAX_NODES = 600  # beyond this a drawing is a hairball; the most connected are kept
-_TYPE_COLOURS = {
+TYPE_COLOURS = {
     "person": "#e4572e",
     "project": "#17bebb",
     "service": "#0b7a75",
@@ -83,12 +84,7 @@ def html_page(graph: KnowledgeGraph, *, title: str) -> str:
     g = graph.undirected()
     keep = sorted(g.nodes, key=lambda u: (-g.degree(u), graph.g.nodes[u]["name"]))
     keep = keep[:HTML_MAX_NODES]
-    sub = g.subgraph(keep)
-    pos = (
-        nx.spring_layout(sub, seed=7, k=None, iterations=80)
-        if len(keep) > 1
-        else {u: (0.0, 0.0) for u in keep}
-    )
+    pos = packed_layout(g.subgraph(keep))
     index = {u: i for i, u in enumerate(keep)}
     nodes = [
         {
@@ -117,11 +113,50 @@ def html_page(graph: KnowledgeGraph, *, title: str) -> str:
         "total_edges": graph.g.number_of_edges(),
         "nodes": nodes,
         "edges": edges,
-        "colours": _TYPE_COLOURS,
+        "colours": TYPE_COLOURS,
     }
     # "</" inside a script element would end it early: escape it in the JSON text.
     blob = json.dumps(data).replace("</", "<\\/")
     return _PAGE.replace("__DATA__", blob)
+
+
+def packed_layout(g: nx.Graph) -> dict[Any, tuple[float, float]]:
+    """Positions in [-1, 1]: each connected component laid out on its own (a force
+    layout, or a circle when it is small) in a square whose side grows with the root of
+    its size, and the squares packed in rows, largest first. Laid out together, the
+    components repel each other and the unconnected nodes are flung to the edges."""
+    boxes: list[tuple[float, dict[Any, Any]]] = []
+    for comp in sorted(nx.connected_components(g), key=lambda c: (-len(c), min(map(str, c)))):
+        sub = g.subgraph(comp)
+        if len(comp) == 1:
+            local = {u: (0.0, 0.0) for u in comp}
+        elif len(comp) <= 4:
+            local = nx.circular_layout(sub)
+        else:
+            local = nx.spring_layout(sub, seed=7, iterations=80)
+        boxes.append((max(1.0, math.sqrt(len(comp))), local))
+    if not boxes:
+        return {}
+    # Rows about as wide as the packed area is tall (the page is ~1.25 times wider).
+    width = max(2 * boxes[0][0], 1.25 * math.sqrt(sum((2 * r + 1) ** 2 for r, _ in boxes)))
+    out: dict[Any, tuple[float, float]] = {}
+    x = y = row = 0.0
+    for radius, local in boxes:
+        side = 2 * radius + 1  # one unit of room between squares
+        if x > 0 and x + side > width:
+            x, y, row = 0.0, y + row, 0.0
+        for u, (ux, uy) in local.items():
+            out[u] = (x + side / 2 + ux * radius, y + side / 2 + uy * radius)
+        x, row = x + side, max(row, side)
+    xs = [p[0] for p in out.values()]
+    ys = [p[1] for p in out.values()]
+
+    def scale(v: float, lo: float, hi: float) -> float:
+        return 0.0 if hi == lo else 2 * (v - lo) / (hi - lo) - 1
+
+    return {
+        u: (scale(px, min(xs), max(xs)), scale(py, min(ys), max(ys))) for u, (px, py) in out.items()
+    }
 
 
 _PAGE = """<!DOCTYPE html>
@@ -145,7 +180,9 @@ _PAGE = """<!DOCTYPE html>
  .edge { stroke: #999; stroke-opacity: 0.6; }
  .edge.invalid { stroke-dasharray: 4 3; stroke-opacity: 0.35; }
  .node { stroke: #fff; stroke-width: 1.5px; cursor: pointer; }
- .label { font-size: 10px; pointer-events: none; fill: #333; }
+ .label { pointer-events: none; fill: #333; paint-order: stroke; stroke: #fafafa;
+   stroke-width: 3px; }
+ .label.off { display: none; }
  .dim { opacity: 0.12; }
  .hit { stroke: #000; stroke-width: 3px; }
 </style>
@@ -178,7 +215,7 @@ _PAGE = """<!DOCTYPE html>
     s.appendChild(document.createTextNode(t)); legend.appendChild(s);
   });
   var W = 1000, H = 800, pad = 40;
-  function px(n) { return pad + (n.x + 1) / 2 * (W - 2 * pad); }
+  function px(n) { return pad + (n.x + 1) / 2 * (W - 3 * pad); }  // room for labels right
   function py(n) { return pad + (n.y + 1) / 2 * (H - 2 * pad); }
   var adj = data.nodes.map(function () { return []; });
   var edgeEls = data.edges.map(function (e, i) {
@@ -208,14 +245,65 @@ _PAGE = """<!DOCTYPE html>
   });
   var labelEls = data.nodes.map(function (n) {
     var t = document.createElementNS(NS, "text");
-    t.setAttribute("class", "label"); t.setAttribute("x", px(n) + 8);
-    t.setAttribute("y", py(n) + 3); t.textContent = n.name; view.appendChild(t);
+    t.setAttribute("class", "label"); t.textContent = n.name; view.appendChild(t);
     return t;
+  });
+  function radius(n) { return 4 + Math.min(12, Math.sqrt(n.degree) * 2); }
+  // Labels keep one size on screen at every zoom and never overprint: the most
+  // connected names are placed first, and a label that would overlap one already
+  // placed is hidden (hover or select a node to read it). Zooming in makes room.
+  var order = data.nodes.map(function (n, i) { return i; }).sort(function (a, b) {
+    return data.nodes[b].degree - data.nodes[a].degree; });
+  var shown = {}, hovered = -1, picked = {};
+  function placeLabels() {
+    var size = 11 / scale, placed = [];
+    function free(box) {
+      return box[0] >= 0 && box[2] <= W && placed.every(function (o) {
+        return box[2] < o[0] || o[2] < box[0] || box[3] < o[1] || o[3] < box[1]; });
+    }
+    data.nodes.forEach(function (n) {  // nodes are obstacles too
+      var r = radius(n) * scale, sx = px(n) * scale + tx, sy = py(n) * scale + ty;
+      placed.push([sx - r, sy - r, sx + r, sy + r]);
+    });
+    order.forEach(function (i) {
+      var n = data.nodes[i], el = labelEls[i], r = radius(n) * scale;
+      var sx = px(n) * scale + tx, sy = py(n) * scale + ty, w = 6.5 * n.name.length + 4;
+      var right = [sx + r + 1, sy - 8, sx + r + 1 + w, sy + 8];
+      var left = [sx - r - 1 - w, sy - 8, sx - r - 1, sy + 8];
+      var box = free(right) ? right : (free(left) ? left : null);
+      var forced = i === hovered || picked[i];
+      var on = box !== null || forced;
+      box = box || right;
+      el.setAttribute("font-size", size);
+      el.setAttribute("text-anchor", box === left ? "end" : "start");
+      el.setAttribute("x", ((box === left ? box[2] : box[0]) - tx) / scale);
+      el.setAttribute("y", py(n) + size / 3);
+      shown[i] = on; el.classList.toggle("off", !on);
+      if (on && !forced) { placed.push(box); }
+    });
+    var count = 0, overlaps = 0, rects = [];
+    labelEls.forEach(function (el, i) {
+      if (!shown[i]) { return; }
+      count += 1; var b = el.getBBox(); rects.push([b.x, b.y, b.x + b.width, b.y + b.height]);
+    });
+    for (var a = 0; a < rects.length; a++) {
+      for (var b2 = a + 1; b2 < rects.length; b2++) {
+        var p = rects[a], q = rects[b2];
+        if (p[0] < q[2] && q[0] < p[2] && p[1] < q[3] && q[1] < p[3]) { overlaps += 1; }
+      }
+    }
+    document.body.setAttribute("data-labels-shown", String(count));
+    document.body.setAttribute("data-label-overlaps", String(overlaps));
+  }
+  nodeEls.forEach(function (c, i) {
+    c.addEventListener("mouseenter", function () { hovered = i; placeLabels(); });
+    c.addEventListener("mouseleave", function () { hovered = -1; placeLabels(); });
   });
   function clear() {
     nodeEls.concat(labelEls, edgeEls).forEach(function (el) {
       el.classList.remove("dim"); el.classList.remove("hit");
     });
+    if (Object.keys(picked).length) { picked = {}; placeLabels(); }
   }
   function select(i) {
     clear();
@@ -225,6 +313,7 @@ _PAGE = """<!DOCTYPE html>
     labelEls.forEach(function (el, j) { if (!near[j]) { el.classList.add("dim"); } });
     edgeEls.forEach(function (el, k) { if (adj[i].indexOf(k) < 0) { el.classList.add("dim"); } });
     nodeEls[i].classList.add("hit");
+    picked = near; placeLabels();  // a selected node's neighbours are named
     var box = document.getElementById("details"); box.textContent = "";
     var head = document.createElement("b");
     head.textContent = data.nodes[i].name + " (" + data.nodes[i].type + ")";
@@ -251,15 +340,28 @@ _PAGE = """<!DOCTYPE html>
   function apply() { view.setAttribute("transform",
     "translate(" + tx + "," + ty + ") scale(" + scale + ")"); }
   svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+  // Zoom about the pointer: the point under it stays under it.
   svg.addEventListener("wheel", function (ev) {
-    ev.preventDefault(); var f = ev.deltaY < 0 ? 1.15 : 1 / 1.15;
-    scale = Math.max(0.2, Math.min(8, scale * f)); apply();
+    ev.preventDefault();
+    var f = ev.deltaY < 0 ? 1.15 : 1 / 1.15, next = Math.max(0.2, Math.min(8, scale * f));
+    var m = svg.getScreenCTM(), at = svg.createSVGPoint();
+    at.x = ev.clientX; at.y = ev.clientY;
+    var p = m ? at.matrixTransform(m.inverse()) : { x: W / 2, y: H / 2 };
+    tx = p.x - (p.x - tx) * next / scale; ty = p.y - (p.y - ty) * next / scale;
+    scale = next; apply(); placeLabels();
   }, { passive: false });
-  svg.addEventListener("mousedown", function (ev) { drag = [ev.clientX - tx, ev.clientY - ty]; });
+  // Panning in the drawing's own units, whatever the window's size.
+  function units() { var m = svg.getScreenCTM(); return m ? 1 / m.a : 1; }
+  svg.addEventListener("mousedown", function (ev) {
+    drag = [ev.clientX, ev.clientY, tx, ty, units()]; });
   window.addEventListener("mousemove", function (ev) {
-    if (drag) { tx = ev.clientX - drag[0]; ty = ev.clientY - drag[1]; apply(); }
+    if (!drag) { return; }
+    tx = drag[2] + (ev.clientX - drag[0]) * drag[4];
+    ty = drag[3] + (ev.clientY - drag[1]) * drag[4];
+    apply();
   });
-  window.addEventListener("mouseup", function () { drag = null; });
+  window.addEventListener("mouseup", function () { if (drag) { drag = null; placeLabels(); } });
+  placeLabels();
   document.body.setAttribute("data-ready", "true");
   document.body.setAttribute("data-drawn-nodes", String(nodeEls.length));
 }());
