@@ -51,6 +51,13 @@ def test_every_cli_command_is_in_the_readme() -> None:
 def test_readme_starts_with_the_two_setup_commands() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = [b.split("```")[0].strip() for b in readme.split("```bash\n")[1:3]]
-    assert blocks == ["bash scripts/setup.sh && hermes-memory quickstart", "python -m pytest -q"]
+    assert blocks == [
+        "bash scripts/setup.sh && .venv/bin/hermes-memory quickstart",
+        ".venv/bin/python -m pytest -q",
+    ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "bash scripts/setup.sh" in ci and "python -m pytest -q" in ci
+    assert 'source "${HERMES_MEMORY_VENV:-.venv}/bin/activate"' in ci
+    # Set-up installs into the project's environment, never the active Python.
+    setup = (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8")
+    assert "-m venv" in setup and "python -m pip" not in setup.replace('/bin/python" -m pip', "")

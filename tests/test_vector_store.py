@@ -100,6 +100,17 @@ def test_a_fresh_process_starts_from_the_saved_copy(tmp_path: Path) -> None:
     assert got == exact(fresh, query, 10)
 
 
+def test_row_keys_come_from_the_saved_copy_without_lancedb(tmp_path: Path) -> None:
+    store = filled(tmp_path, 30)
+    store.search(vectors(1, 5)[0], OWNER, limit=3)
+    store.close()
+    fresh = VectorStore(tmp_path, DIM)
+    keys = fresh.row_keys()
+    assert fresh._conn is None  # `stats` in a fresh process: no LanceDB
+    assert sorted(keys) == sorted(VectorStore(tmp_path, DIM, exact_max_rows=0).row_keys())
+    assert len(keys) == 30
+
+
 def test_a_stale_or_damaged_copy_is_never_used(tmp_path: Path) -> None:
     store = filled(tmp_path)
     store.search(vectors(1, 2)[0], OWNER, limit=5)

@@ -461,7 +461,14 @@ class VectorStore:
             raise DerivedTierError(f"cannot count vectors: {exc}") from None
 
     def row_keys(self) -> list[tuple[str, str]]:
-        """(chunk id, item uuid) of every row."""
+        """(chunk id, item uuid) of every row: from the exact-search copy when it is
+        current (no LanceDB at all: `stats` in a fresh process answers in well under a
+        second), else from the table."""
+        if table_stamp(self._table_dir) is not None:
+            snap = self._current_snapshot()
+            if snap is not None:
+                ids, items = snap.cols["id"], snap.cols["item_uuid"]
+                return [(str(a), str(b)) for a, b in zip(ids, items, strict=True)]
         try:
             tbl = self.table().to_arrow().select(["id", "item_uuid"])
         except DerivedTierError:
