@@ -36,13 +36,14 @@ class Hop:
 
 def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list[Hop]:
     """The memories that answer ``query``'s chained clauses, answers before links."""
-    names = graph.names()
+    names: dict[str, str] = {}  # filled on the first clause: most queries have none
     answers: list[Hop] = []
     links: list[Hop] = []
     for clause in (m.group("clause") for m in _CLAUSE.finditer(query)):
         named = relations_named(clause)
         if not named:
             continue
+        names = names or graph.names()
         for seed, pos in _seeds(graph, clause):
             if pos < named[0][1]:  # "that payments-api depends on": the seed acts
                 after = [rel for rel, where in named if where > pos]
