@@ -287,7 +287,7 @@ def test_graph_refresh_repairs_a_stale_graph(api: MemoryAPI, clock: FrozenClock)
         conn.execute("DELETE FROM relations")
     report = graph_refresh.run(api, clock())
     assert report.counts["drift_repaired"] == 1
-    assert api._graph is not None and api._graph.g.number_of_edges() == 0
+    assert api.knowledge_graph is not None and api.knowledge_graph.g.number_of_edges() == 0
     status = health.derived_status(api.db)["graph"]
     assert status["status"] == "ok" and status["refreshed_at"] == clock()
 
@@ -379,7 +379,7 @@ def test_verify_survives_an_unreadable_vector_table(api: MemoryAPI, clock: Froze
     api.fact_store("Metrics retention is 30 days")
     assert api.semantic is not None
 
-    def broken() -> list[tuple[str, str]]:
+    def broken(*, from_copy: bool = False) -> list[tuple[str, str]]:
         raise DerivedTierError("table is gone")
 
     api.semantic.store.row_keys = broken  # type: ignore[method-assign]

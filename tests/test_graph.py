@@ -45,7 +45,7 @@ def test_incremental_sync_equals_a_rebuild(api: MemoryAPI) -> None:
     unwrap(api.graph_traverse("Alice Chen", 1))  # graph built now
     _store(api, FACTS[2:])
     unwrap(api.entity_link("Bob", "Alice Chen", "knows"))
-    live = api._graph
+    live = api.knowledge_graph
     assert live is not None
     live.sync()
     fresh = KnowledgeGraph(api.db, api.owner, api.config.graph_path / "fresh")
@@ -75,8 +75,8 @@ def _rebuilt(cfg: MemoryConfig, clock: FrozenClock) -> tuple[dict[str, Any], Kno
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
         _store(api)
         done = unwrap(api.graph_rebuild())
-        assert api._graph is not None
-        return done, api._graph
+        assert api.knowledge_graph is not None
+        return done, api.knowledge_graph
 
 
 def test_graph_is_persisted_atomically_and_survives_a_corrupt_file(
@@ -132,7 +132,7 @@ def test_a_deleted_relation_and_a_hard_deleted_entity_leave_the_graph(api: Memor
         )
         conn.execute("DELETE FROM entities WHERE name = 'Erin'")
     assert unwrap(api.graph_traverse("Carol", 2)) == []
-    assert "Erin" not in {d["name"] for _, d in api._graph.g.nodes(data=True)}  # type: ignore[union-attr]
+    assert "Erin" not in {d["name"] for _, d in api.knowledge_graph.g.nodes(data=True)}  # type: ignore[union-attr]
 
 
 def test_traverse_filters_relations_and_skips_ended_ones(
@@ -482,7 +482,7 @@ def test_graph_disabled_is_a_clear_error_and_recall_goes_on(home: Path, clock: F
 def test_stats_and_doctor_report_graph_drift_and_repair_it(api: MemoryAPI) -> None:
     _store(api)
     assert unwrap(api.stats())["graph"]["status"] == "ok"
-    graph = api._graph
+    graph = api.knowledge_graph
     assert graph is not None
     graph.g.remove_node(graph.resolve("Kafka"))  # the projection drifts from SQLite
     stats = unwrap(api.stats())["graph"]

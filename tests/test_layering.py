@@ -76,3 +76,33 @@ def test_text_reads_text_without_any_store() -> None:
         }
         assert not {m for m in found if m.split(".")[0] in {"sqlite3", "lancedb", "torch"}}
         assert not {m for m in found if m.startswith("hermes_memory.clock")}
+
+
+def test_no_module_reaches_into_another_objects_private_state() -> None:
+    """``obj._name`` on anything but ``self``/``cls`` is allowed only in the module that
+    defines ``_name``: rooms talk through public methods."""
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = {
+            n.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Name)
+            and n.value.id in ("self", "cls")
+            and isinstance(n.ctx, ast.Store)
+        } | {
+            n.name
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        }
+        for n in ast.walk(tree):
+            if (
+                isinstance(n, ast.Attribute)
+                and n.attr.startswith("_")
+                and not n.attr.startswith("__")
+                and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))
+                and n.attr not in own
+            ):
+                wrong.append(f"{path.relative_to(PACKAGE)}:{n.lineno} .{n.attr}")
+    assert not wrong, "\n".join(wrong)

@@ -105,7 +105,7 @@ def test_row_keys_come_from_the_saved_copy_without_lancedb(tmp_path: Path) -> No
     store.search(vectors(1, 5)[0], OWNER, limit=3)
     store.close()
     fresh = VectorStore(tmp_path, DIM)
-    keys = fresh.row_keys()
+    keys = fresh.row_keys(from_copy=True)
     assert fresh._conn is None  # `stats` in a fresh process: no LanceDB
     assert sorted(keys) == sorted(VectorStore(tmp_path, DIM, exact_max_rows=0).row_keys())
     assert len(keys) == 30

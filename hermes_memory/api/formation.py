@@ -55,7 +55,7 @@ def plan(api: MemoryAPI, turns: Sequence[Any], owners: Sequence[bool] = ()) -> l
         if api.proposer is not None:
             found += [s for s in api.proposer(turn.text) if s not in found]
         out.extend(
-            Planned(i, st, api._read(st.text, turn.timestamp)) for st in found if promotable(st)
+            Planned(i, st, api.reading(st.text, turn.timestamp)) for st in found if promotable(st)
         )
     return out
 
@@ -106,6 +106,6 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
                 diff={"kind": st.kind, "episode": episode.uuid, "created": new},
             )
         if new:
-            api._link("fact", fact.rowid, fact.uuid, st.text, p.reading)
+            api.link("fact", fact.rowid, fact.uuid, st.text, p.reading)
             created_uuids.append(fact.uuid)
     return created_uuids

@@ -39,9 +39,9 @@ def _require_enabled(api: MemoryAPI) -> None:
 def ready(api: MemoryAPI) -> KnowledgeGraph:
     """The profile's graph, loaded or rebuilt on first use and synced with SQLite."""
     _require_enabled(api)
-    if api._graph is None:
-        api._graph = KnowledgeGraph(api.db, api.owner, api.config.graph_path)
-    graph = api._graph
+    if api.knowledge_graph is None:
+        api.knowledge_graph = KnowledgeGraph(api.db, api.owner, api.config.graph_path)
+    graph = api.knowledge_graph
     try:
         graph.sync()
     except DerivedTierError:
@@ -108,9 +108,9 @@ def rebuild(api: MemoryAPI) -> Envelope:
         _require_enabled(api)
         started = time.perf_counter()
         tier2_health.set_derived_status(api.db, "graph", "rebuilding", api.clock())
-        api._graph = KnowledgeGraph(api.db, api.owner, api.config.graph_path)
+        api.knowledge_graph = KnowledgeGraph(api.db, api.owner, api.config.graph_path)
         try:
-            counts = api._graph.rebuild()
+            counts = api.knowledge_graph.rebuild()
         except Exception as exc:
             tier2_health.set_derived_status(
                 api.db, "graph", "needs_repair", api.clock(), error=str(exc)
@@ -120,7 +120,7 @@ def rebuild(api: MemoryAPI) -> Envelope:
         tier2_health.set_derived_status(
             api.db, "graph", "ok", api.clock(), rebuilt_at=api.clock(), **counts
         )
-        return {**counts, "seconds": seconds, "path": str(api._graph.path)}
+        return {**counts, "seconds": seconds, "path": str(api.knowledge_graph.path)}
 
     return run("graph", ["tier2", "graph"], work)
 

@@ -39,7 +39,7 @@ def stats(api: MemoryAPI) -> Envelope:
             },
             "embed_queue": tier2_health.queue_depth(api.db),
             "derived": tier2_health.derived_status(api.db),
-            "tier3": tier3_stats(api),
+            "tier3": tier3_stats(api, quick=True),
             "graph": graph_ops.status(api),
         }
 
@@ -75,10 +75,12 @@ def owner_stats(api: MemoryAPI) -> Envelope:
     return run("multi", ["tier1", "tier2"], work)
 
 
-def tier3_stats(api: MemoryAPI) -> dict[str, Any]:
+def tier3_stats(api: MemoryAPI, *, quick: bool = False) -> dict[str, Any]:
+    """Tier 3's counts against the truth (``quick``: from the saved exact-search copy,
+    for stats; doctor reads the table)."""
     if api.semantic is None:
         return {"status": "disabled"}
-    counts = api.semantic.counts()
+    counts = api.semantic.counts(quick=quick)
     counts.pop("detail", None)
     if api.semantic.embedder.degraded:
         counts["warning"] = (

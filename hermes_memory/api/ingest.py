@@ -34,7 +34,7 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
         # A turn is what was said: kept whole (invalid code points replaced),
         # injection-looking text flagged and secrets redacted, never refused: refusing
         # would lose the rest of the turn, and the conversation around a pasted config.
-        text, flags = api._screen(
+        text, flags = api.screen(
             clean_text(t.get("text")),
             "text",
             injection="flag",
@@ -43,7 +43,7 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
         )
         # The speaker's name is shown beside the text wherever the turn goes (prefetch,
         # recall), so it passes the same guard.
-        speaker, speaker_flags = api._screen(
+        speaker, speaker_flags = api.screen(
             clean_text(t.get("speaker")), "speaker", injection="flag", secrets="redact",
             max_chars=200,
         )  # fmt: skip
@@ -62,7 +62,7 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
         )
     # What each turn says is read before the write transaction: the lock is held for
     # the inserts alone, however long the messages are.
-    readings = [api._read(t.text, t.timestamp, speaker=t.speaker) for t in inputs]
+    readings = [api.reading(t.text, t.timestamp, speaker=t.speaker) for t in inputs]
     # The provider says which turns are the person's own ("role": "user") when their
     # speaker is a display name; otherwise the speaker is the role.
     owners = [t.get("role") == "user" for t in turns]
@@ -71,6 +71,6 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
         stored = api.episodes.add_many(api.owner, inputs, now=now, actor=api.actor)
         for (episode, created), reading in zip(stored, readings, strict=True):
             if created:
-                api._link("episode", episode.rowid, episode.uuid, episode.text, reading)
+                api.link("episode", episode.rowid, episode.uuid, episode.text, reading)
         formed = formation.form(api, planned, stored)
     return stored, formed

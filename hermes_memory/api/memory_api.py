@@ -107,7 +107,7 @@ class MemoryAPI:
         self.entities = EntityStore(self.db, max_entities=self.config.tier2.max_entities)
         self.timeline = TimelineStore(self.db)
         self.linker = Linker(self.db, self.entities) if self.config.graph.extract_on_write else None
-        self._graph: KnowledgeGraph | None = None  # derived; loaded on first graph use
+        self.knowledge_graph: KnowledgeGraph | None = None  # derived; loaded on first graph use
         self.semantic: SemanticIndex | None = None
         if self.config.tier3.enabled:
             t3 = self.config.tier3
@@ -157,16 +157,16 @@ class MemoryAPI:
         only the original."""
         view = copy.copy(self)
         view.owner = owner
-        view._graph = None  # graphs are per owner
+        view.knowledge_graph = None  # graphs are per owner
         return view
 
     # -- lifecycle ------------------------------------------------------------------
     def save_graph(self) -> None:
         """Keep this owner's graph projection for the next process (if it changed)."""
-        if self._graph is not None and self._graph.dirty:
+        if self.knowledge_graph is not None and self.knowledge_graph.dirty:
             # Derived state: a failed save only means the next load re-syncs from SQLite.
             with contextlib.suppress(OSError):
-                self._graph.save()
+                self.knowledge_graph.save()
 
     def close(self) -> None:
         self.save_graph()
@@ -217,10 +217,10 @@ class MemoryAPI:
         """Store a fact. An exact duplicate returns the existing fact (``meta.created`` False)."""
 
         def work() -> tuple[Any, dict[str, Any]]:
-            text, flags = self._screen(content, "content")
+            text, flags = self.screen(content, "content")
             now = self.clock()
             valid = optional_time(valid_at, "valid_at")
-            reading = self._read(text, now)  # before the write lock, not under it
+            reading = self.reading(text, now)  # before the write lock, not under it
             with self.db.transaction():  # the fact and what it links are one write
                 fact, created = self.facts.store(
                     self.owner,
@@ -240,9 +240,7 @@ class MemoryAPI:
                     metadata=require_metadata(metadata),
                     evidence_episodes=require_id_list(evidence_ids, "evidence_ids"),
                 )
-                links = (
-                    self._link("fact", fact.rowid, fact.uuid, text, reading) if created else None
-                )
+                links = self.link("fact", fact.rowid, fact.uuid, text, reading) if created else None
             return fact.to_dict(), {
                 "created": created,
                 "deduplicated": not created,
@@ -313,7 +311,7 @@ class MemoryAPI:
             for key, value in fields.items():
                 if key == "content":
                     # A flagged text stays flagged: the guard's verdict goes with it.
-                    changes[key], flags = self._screen(value, "content")
+                    changes[key], flags = self.screen(value, "content")
                 elif key in ("importance", "confidence"):
                     changes[key] = require_unit(value, key)
                 elif key == "category":
@@ -421,16 +419,18 @@ class MemoryAPI:
 
     def _name(self, value: Any, field: str) -> str:
         """An entity name or alias: shown wherever the graph is, so it passes the guard."""
-        return self._screen(value, field, max_chars=200)[0]
+        return self.screen(value, field, max_chars=200)[0]
 
-    def _read(self, text: str, written_at: float, *, speaker: str | None = None) -> Reading | None:
+    def reading(
+        self, text: str, written_at: float, *, speaker: str | None = None
+    ) -> Reading | None:
         """What ``text`` says for the graph (None: the graph is off); pure, so callers
         do it before their write transaction."""
         if self.linker is None:
             return None
         return read(text, written_at, speaker=speaker)
 
-    def _link(
+    def link(
         self, kind: str, row_id: int, uuid: str, text: str, reading: Reading | None
     ) -> LinkReport | None:
         if self.linker is None or reading is None:
@@ -462,7 +462,7 @@ class MemoryAPI:
                 aliases=[self._name(a, "aliases") for a in (aliases or [])],
                 description=None
                 if description is None
-                else self._screen(description, "description", max_chars=2000)[0],
+                else self.screen(description, "description", max_chars=2000)[0],
                 now=self.clock(),
                 actor=self.actor,
             )
@@ -535,10 +535,10 @@ class MemoryAPI:
         session_id: str | None = None,
     ) -> Envelope:
         def work() -> tuple[Any, dict[str, Any]]:
-            text, flags = self._screen(title, "title")
+            text, flags = self.screen(title, "title")
             desc = None
             if description is not None:
-                desc, more = self._screen(description, "description")
+                desc, more = self.screen(description, "description")
                 flags += [f for f in more if f not in flags]
             event = self.timeline.add(
                 self.owner,
@@ -704,7 +704,7 @@ class MemoryAPI:
         return {"tier3": "needs_repair" if report.failed else "ok"}
 
     # -- internals -------------------------------------------------------------------------
-    def _screen(
+    def screen(
         self,
         value: Any,
         field: str,

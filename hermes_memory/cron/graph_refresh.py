@@ -61,7 +61,7 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
             report.add("edges", graph.g.number_of_edges())
             if owner == mine:
                 summary = _analyse(api, graph, report)
-                api._graph = graph  # this process's API answers from the fresh graph
+                api.knowledge_graph = graph  # this process's API answers from the fresh graph
             advance(1)
     report.add("graphs", len(owners))
     health.set_derived_status(

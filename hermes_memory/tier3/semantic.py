@@ -385,15 +385,16 @@ class SemanticIndex:
                 self.mark("needs_repair", last_error="the vector table was missing")
         return hits
 
-    def counts(self) -> dict[str, Any]:
+    def counts(self, *, quick: bool = False) -> dict[str, Any]:
         """Truth vs vectors: items missing from the index, orphans (vectors of items
-        that are gone or archived), duplicated chunk rows."""
+        that are gone or archived), duplicated chunk rows (``quick``: as the saved
+        exact-search copy has them, without opening the table)."""
         truth_ids: set[str] = set()
         for sql in _ALL_SQL.values():
             truth_ids.update(r[0] for r in self.db.query(sql))
         truth = len(truth_ids)
         try:
-            keys = self.store.row_keys()
+            keys = self.store.row_keys(from_copy=quick)
             vectors: int | None = len(keys)
             indexed = {item for _, item in keys}
             items = len(indexed)

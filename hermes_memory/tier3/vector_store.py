@@ -460,11 +460,11 @@ class VectorStore:
         except Exception as exc:
             raise DerivedTierError(f"cannot count vectors: {exc}") from None
 
-    def row_keys(self) -> list[tuple[str, str]]:
-        """(chunk id, item uuid) of every row: from the exact-search copy when it is
-        current (no LanceDB at all: `stats` in a fresh process answers in well under a
-        second), else from the table."""
-        if table_stamp(self._table_dir) is not None:
+    def row_keys(self, *, from_copy: bool = False) -> list[tuple[str, str]]:
+        """(chunk id, item uuid) of every row. ``from_copy``: from the exact-search copy
+        when it is current (no LanceDB at all: `stats` in a fresh process answers in
+        well under a second); a health check reads the table itself."""
+        if from_copy and table_stamp(self._table_dir) is not None:
             snap = self._current_snapshot()
             if snap is not None:
                 ids, items = snap.cols["id"], snap.cols["item_uuid"]
