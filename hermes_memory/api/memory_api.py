@@ -15,16 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from hermes_memory import guard
-from hermes_memory.api import formation, graph_ops, ingest, semantic_ops
+from hermes_memory.api import entity_ops, fact_ops, formation, graph_ops, ingest, semantic_ops
 from hermes_memory.api import health as api_health
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.api.formation import Proposer
-from hermes_memory.clock import Clock, parse_time, system_clock
+from hermes_memory.clock import Clock, system_clock
 from hermes_memory.config import MemoryConfig, load_config
-from hermes_memory.errors import NotFoundError, ValidationError
+from hermes_memory.errors import NotFoundError
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 from hermes_memory.graph.linker import Linker, LinkReport, Reading, read
-from hermes_memory.text.temporal import event_time
 from hermes_memory.tier1 import CuratedStore
 from hermes_memory.tier2 import (
     Database,
@@ -34,27 +33,17 @@ from hermes_memory.tier2 import (
     Owner,
     TimelineStore,
 )
-from hermes_memory.tier2.entities import ENTITY_TYPES, RELATION_NAME
-from hermes_memory.tier2.timeline import EVENT_TYPES
 from hermes_memory.tier3.embedder import Embedder, default_embedder
 from hermes_memory.tier3.semantic import SemanticIndex
 from hermes_memory.tier3.vector_store import VectorStore
 from hermes_memory.validation import (
-    optional_text,
-    optional_time,
     require_choice,
     require_id,
-    require_id_list,
     require_limit,
-    require_metadata,
     require_scope_path,
     require_text,
     require_unit,
 )
-
-SOURCE_TYPES = (
-    "user", "session", "memory", "tool", "cron", "import", "extraction", "formation",
-)  # fmt: skip
 
 
 def default_owner(config: MemoryConfig) -> Owner:
@@ -216,42 +205,15 @@ class MemoryAPI:
     ) -> Envelope:
         """Store a fact. An exact duplicate returns the existing fact (``meta.created`` False)."""
 
-        def work() -> tuple[Any, dict[str, Any]]:
-            text, flags = self.screen(content, "content")
-            now = self.clock()
-            valid = optional_time(valid_at, "valid_at")
-            reading = self.reading(text, now)  # before the write lock, not under it
-            with self.db.transaction():  # the fact and what it links are one write
-                fact, created = self.facts.store(
-                    self.owner,
-                    content=text,
-                    category=require_choice(category, "category", self.config.tier2.categories),
-                    scope=require_scope_path(scope),
-                    importance=require_unit(importance, "importance"),
-                    confidence=require_unit(confidence, "confidence"),
-                    source_type=require_choice(source, "source", SOURCE_TYPES),
-                    source_id=optional_text(source_id, "source_id"),
-                    now=now,
-                    actor=self.actor,
-                    expires_at=optional_time(expires_at, "expires_at"),
-                    # An undated fact reporting a past event ("last week") is valid from then.
-                    valid_at=valid if valid is not None else event_time(text, now),
-                    flags=flags,
-                    metadata=require_metadata(metadata),
-                    evidence_episodes=require_id_list(evidence_ids, "evidence_ids"),
-                )
-                links = self.link("fact", fact.rowid, fact.uuid, text, reading) if created else None
-            return fact.to_dict(), {
-                "created": created,
-                "deduplicated": not created,
-                "graph": links.to_dict() if links else {},
-                # The entities a write introduces wait in the outbox for the embed job:
-                # recall searches facts and turns, and a message naming many things
-                # would otherwise pay for every name's vector on the write path.
-                **self._index_now([fact.uuid]),
-            }
-
-        return run("tier2", ["tier2"], work)
+        return run(
+            "tier2",
+            ["tier2"],
+            lambda: fact_ops.store(
+                self, content, category, confidence, source, importance=importance,
+                scope=scope, source_id=source_id, expires_at=expires_at, valid_at=valid_at,
+                metadata=metadata, evidence_ids=evidence_ids,
+            ),
+        )  # fmt: skip
 
     def fact_query(
         self,
@@ -305,36 +267,9 @@ class MemoryAPI:
         return run("tier2", ["tier2"], work)
 
     def fact_update(self, uuid: str, **fields: Any) -> Envelope:
-        def work() -> tuple[Any, dict[str, Any]]:
-            changes: dict[str, Any] = {}
-            flags: list[str] = []
-            for key, value in fields.items():
-                if key == "content":
-                    # A flagged text stays flagged: the guard's verdict goes with it.
-                    changes[key], flags = self.screen(value, "content")
-                elif key in ("importance", "confidence"):
-                    changes[key] = require_unit(value, key)
-                elif key == "category":
-                    changes[key] = require_choice(value, key, self.config.tier2.categories)
-                elif key == "scope":
-                    changes[key] = require_scope_path(value)
-                elif key in ("expires_at", "valid_at", "invalid_at"):
-                    changes[key] = optional_time(value, key)
-                elif key == "metadata":
-                    changes[key] = require_metadata(value)
-                else:
-                    changes[key] = value  # the store names unknown fields in its error
-            fact = self.facts.update(
-                self.owner,
-                self.facts.resolve(self.owner, require_id(uuid, "uuid")),
-                changes,
-                now=self.clock(),
-                actor=self.actor,
-                flags=flags if "content" in changes else None,
-            )
-            return fact.to_dict(), self._index_now([fact.uuid])
-
-        return run("tier2", ["tier2"], work)
+        """Change a fact's fields (content, importance, confidence, category, scope,
+        expires_at, valid_at, invalid_at, metadata); each is checked like at store."""
+        return run("tier2", ["tier2"], lambda: fact_ops.update(self, uuid, fields))
 
     def fact_delete(self, uuid: str, soft: bool = True) -> Envelope:
         return run(
@@ -352,7 +287,7 @@ class MemoryAPI:
         )
 
     def _deleted(self, fact: Any) -> tuple[Any, dict[str, Any]]:
-        return fact.to_dict(), self._index_now([fact.uuid])
+        return fact.to_dict(), self.index_now([fact.uuid])
 
     # -- tier 2: episodes -----------------------------------------------------------------------
     def ingest_turn(
@@ -378,7 +313,7 @@ class MemoryAPI:
         def work() -> tuple[Any, dict[str, Any]]:
             ((episode, created),), formed = ingest.store_turns(self, [turn])
             # entities: the embed job (fact_store)
-            extra = self._index_now([episode.uuid, *formed])
+            extra = self.index_now([episode.uuid, *formed])
             return episode.to_dict(), {"created": created, "formed": formed, **extra}
 
         return run("tier2", ["tier2"], work)
@@ -392,7 +327,7 @@ class MemoryAPI:
             created = sum(1 for _, c in stored if c)
             uuids = [e.uuid for e, _ in stored]
             # entities: the embed job
-            extra = self._index_now([*uuids, *formed]) if embed else {}
+            extra = self.index_now([*uuids, *formed]) if embed else {}
             return uuids, {
                 "created": created,
                 "skipped": len(stored) - created,
@@ -417,7 +352,7 @@ class MemoryAPI:
 
         return run("tier2", ["tier2"], work)
 
-    def _name(self, value: Any, field: str) -> str:
+    def screen_name(self, value: Any, field: str) -> str:
         """An entity name or alias: shown wherever the graph is, so it passes the guard."""
         return self.screen(value, field, max_chars=200)[0]
 
@@ -446,7 +381,7 @@ class MemoryAPI:
             actor=self.actor,
         )
 
-    # -- tier 2: entities and relations -------------------------------------------------------
+    # -- tier 2: entities, relations and timeline (api/entity_ops.py) ---------------------
     def entity_ensure(
         self,
         name: str,
@@ -454,21 +389,12 @@ class MemoryAPI:
         aliases: Sequence[str] | None = None,
         description: str | None = None,
     ) -> Envelope:
-        def work() -> tuple[Any, dict[str, Any]]:
-            entity, created = self.entities.ensure(
-                self.owner,
-                name=self._name(name, "name"),
-                entity_type=require_choice(entity_type, "entity_type", ENTITY_TYPES),
-                aliases=[self._name(a, "aliases") for a in (aliases or [])],
-                description=None
-                if description is None
-                else self.screen(description, "description", max_chars=2000)[0],
-                now=self.clock(),
-                actor=self.actor,
-            )
-            return entity.to_dict(), {"created": created, **self._index_now([entity.uuid])}
-
-        return run("tier2", ["tier2"], work)
+        """An entity by name (created, or given the new aliases and description)."""
+        return run(
+            "tier2",
+            ["tier2"],
+            lambda: entity_ops.ensure(self, name, entity_type, aliases, description),
+        )
 
     def entity_link(
         self,
@@ -479,49 +405,19 @@ class MemoryAPI:
         *,
         evidence_fact: str | None = None,
     ) -> Envelope:
-        def work() -> tuple[Any, dict[str, Any]]:
-            rel = require_text(relation, "relation", max_chars=41).lower()
-            if not RELATION_NAME.match(rel):
-                raise ValidationError("must be snake_case, like depends_on", field="relation")
-            relation_row, created = self.entities.link(
-                self.owner,
-                from_name=self._name(from_name, "from_name"),
-                to_name=self._name(to_name, "to_name"),
-                relation=rel,
-                strength=require_unit(strength, "strength"),
-                evidence_fact=optional_text(evidence_fact, "evidence_fact"),
-                now=self.clock(),
-                actor=self.actor,
-            )
-            ends = [relation_row.from_entity, relation_row.to_entity]
-            return relation_row.to_dict(), {"created_entities": created, **self._index_now(ends)}
-
-        return run("tier2", ["tier2"], work)
+        """A relation between two entities (created as needed), kept once per type."""
+        return run(
+            "tier2",
+            ["tier2"],
+            lambda: entity_ops.link(self, from_name, to_name, relation, strength, evidence_fact),
+        )
 
     def entity_query(
         self, name: str | None = None, entity_type: str | None = None, limit: int = 10
     ) -> Envelope:
         """Entities by name, alias or description words, with their relations."""
+        return run("tier2", ["tier2"], lambda: entity_ops.query(self, name, entity_type, limit))
 
-        def work() -> list[dict[str, Any]]:
-            found = self.entities.search(
-                self.owner,
-                name=require_text(name, "name", max_chars=200) if name else None,
-                entity_type=require_choice(entity_type, "entity_type", ENTITY_TYPES)
-                if entity_type
-                else None,
-                limit=require_limit(limit),
-            )
-            relations = self.entities.relations_of(self.owner, [e.uuid for e in found])
-            out = []
-            for e in found:
-                mine = [r.to_dict() for r in relations if e.uuid in (r.from_entity, r.to_entity)]
-                out.append({**e.to_dict(), "relations": mine})
-            return out
-
-        return run("tier2", ["tier2"], work)
-
-    # -- tier 2: timeline --------------------------------------------------------------------
     def timeline_add(
         self,
         event_type: str,
@@ -534,31 +430,15 @@ class MemoryAPI:
         related_facts: Sequence[str] | None = None,
         session_id: str | None = None,
     ) -> Envelope:
-        def work() -> tuple[Any, dict[str, Any]]:
-            text, flags = self.screen(title, "title")
-            desc = None
-            if description is not None:
-                desc, more = self.screen(description, "description")
-                flags += [f for f in more if f not in flags]
-            event = self.timeline.add(
-                self.owner,
-                event_type=require_choice(event_type, "event_type", EVENT_TYPES),
-                title=text,
-                description=desc,
-                importance=require_unit(importance, "importance"),
-                timestamp=self.clock() if timestamp is None else parse_time(timestamp, "timestamp"),
-                related_entities=[
-                    self._name(x, "related_entities") for x in related_entities or []
-                ],
-                related_facts=require_id_list(related_facts or [], "related_facts"),
-                session_id=optional_text(session_id, "session_id"),
-                now=self.clock(),
-                actor=self.actor,
-                flags=flags,
-            )
-            return event.to_dict(), self._index_now([event.uuid])
-
-        return run("tier2", ["tier2"], work)
+        """An event on the timeline (now, unless ``timestamp`` says when)."""
+        return run(
+            "tier2",
+            ["tier2"],
+            lambda: entity_ops.add_event(
+                self, event_type, title, description, importance, related_entities,
+                timestamp=timestamp, related_facts=related_facts, session_id=session_id,
+            ),
+        )  # fmt: skip
 
     def timeline_query(
         self,
@@ -569,22 +449,12 @@ class MemoryAPI:
         *,
         query: str | None = None,
     ) -> Envelope:
-        def work() -> list[dict[str, Any]]:
-            events = self.timeline.query(
-                self.owner,
-                start=optional_time(start, "start"),
-                end=optional_time(end, "end"),
-                event_type=require_choice(event_type, "event_type", EVENT_TYPES)
-                if event_type
-                else None,
-                text=require_text(query, "query", max_chars=2000, allow_empty=True)
-                if query
-                else None,
-                limit=require_limit(limit),
-            )
-            return [e.to_dict() for e in events]
-
-        return run("tier2", ["tier2"], work)
+        """Events between ``start`` and ``end``, of a type, matching words."""
+        return run(
+            "tier2",
+            ["tier2"],
+            lambda: entity_ops.query_events(self, start, end, event_type, limit, query),
+        )
 
     # -- graph (derived from entities and relations) --------------------------------------
     def graph_traverse(
@@ -696,7 +566,7 @@ class MemoryAPI:
         """Bring tier 3 back in step: drain the outbox, rebuild if anything is missing."""
         return semantic_ops.repair(self)
 
-    def _index_now(self, uuids: list[str]) -> dict[str, Any]:
+    def index_now(self, uuids: list[str]) -> dict[str, Any]:
         """Embed just-written items inline; a failure marks tier 3, never the write."""
         if self.semantic is None or not self.config.tier3.embed_inline:
             return {}
