@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_memory import FrozenClock, MemoryAPI
+from hermes_memory import FrozenClock, MemoryAPI, unwrap
 from hermes_memory.cron import consolidate, embed_queue, graph_refresh, prune, verify
 from hermes_memory.cron.near_duplicates import (
     candidate_pairs,
@@ -183,6 +183,32 @@ def test_facts_without_stored_claims_are_read_once_by_consolidate(
     api.fact_update(lisbon["uuid"], content="Alice lives in Porto")
     assert api.db.scalar("SELECT claims_read FROM facts WHERE uuid = ?", (lisbon["uuid"],)) == 0
     assert consolidate.run(api, clock()).counts["claims_read"] == 1
+
+
+def test_claims_read_by_another_extractor_version_are_read_again(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    """An extractor change needs no schema migration: the claims' version record says
+    they are stale, doctor says so, and consolidate or doctor --repair reads them."""
+    from hermes_memory.api import fact_ops
+    from hermes_memory.tier2 import health as tier2_health
+
+    assert unwrap(api.doctor())["ok"]  # a store made by this version is current
+    old = unwrap(api.fact_store("The billing database runs PostgreSQL 14", valid_at="2024-01-01"))
+    with api.db.transaction() as conn:  # as the previous extractor left them
+        conn.execute("DELETE FROM fact_claims WHERE predicate LIKE '%@%'")
+    tier2_health.set_derived_status(api.db, fact_ops.CLAIMS_STATE, "ok", clock(), extractor=2)
+    moved = unwrap(api.fact_store("We moved the billing database to CockroachDB"))
+    assert unwrap(api.fact_get(old["uuid"]))["invalid_at"] is None  # not known yet
+    checks = {c["name"]: c for c in unwrap(api.doctor())["checks"]}
+    assert not checks["claims"]["ok"] and "stale" in checks["claims"]["detail"]
+    report = consolidate.run(api, clock())
+    assert report.counts["claims_read"] == 2
+    assert unwrap(api.fact_get(old["uuid"]))["superseded_by"] == moved["uuid"]
+    assert consolidate.run(api, clock()).counts.get("claims_read", 0) == 0
+    tier2_health.set_derived_status(api.db, fact_ops.CLAIMS_STATE, "ok", clock(), extractor=2)
+    repaired = unwrap(api.doctor(repair=True))
+    assert "claims" in repaired["repaired"] and repaired["ok"]
 
 
 def test_consolidate_merges_entity_spellings_and_first_names(api: MemoryAPI) -> None:

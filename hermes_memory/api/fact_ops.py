@@ -4,10 +4,13 @@ written in one transaction (``MemoryAPI`` wraps each with ``run``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from hermes_memory.text.temporal import event_time
+from hermes_memory.text.extract import EXTRACTOR_VERSION, extract
+from hermes_memory.text.temporal import event_time, recorded
+from hermes_memory.tier2 import claims
+from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.validation import (
     optional_text,
     optional_time,
@@ -106,3 +109,65 @@ def update(api: MemoryAPI, uuid: str, fields: dict[str, Any]) -> tuple[Any, dict
         flags=flags if "content" in changes else None,
     )
     return fact.to_dict(), api.index_now([fact.uuid])
+
+
+# The claims stored for supersession are derived from each fact's text by the extractor;
+# its version, recorded here, says when they are stale (read again by consolidate, or
+# `doctor --repair`), so an extractor change needs no schema migration.
+CLAIMS_STATE = "claims"
+CLAIMS_BATCH = 500
+
+
+def adopt_claims_version(api: MemoryAPI) -> None:
+    """A store without facts has no stale claims: it starts at this extractor version
+    (a store from before versions were recorded has facts, and is read again)."""
+    if CLAIMS_STATE in tier2_health.derived_status(api.db):
+        return
+    if not api.db.scalar("SELECT EXISTS (SELECT 1 FROM facts)"):
+        tier2_health.set_derived_status(
+            api.db, CLAIMS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION
+        )
+
+
+def claims_stale(api: MemoryAPI) -> bool:
+    """Whether the stored claims were read by another extractor version than this one."""
+    state = tier2_health.derived_status(api.db).get(CLAIMS_STATE, {})
+    return state.get("extractor") != EXTRACTOR_VERSION
+
+
+def read_claims(
+    api: MemoryAPI,
+    *,
+    check: Callable[[], None] = lambda: None,
+    advance: Callable[[int], None] = lambda n: None,
+) -> int:
+    """Read and store the claims of every fact not read yet (all of them, when the
+    extractor changed), a batch at a time; extraction runs outside the write lock, and a
+    fact edited meanwhile is left for its next read. How many facts were read."""
+    if claims_stale(api):
+        with api.db.transaction() as conn:
+            conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
+    done = 0
+    after = 0
+    while True:
+        check()
+        rows = api.db.query(
+            "SELECT id, content FROM facts WHERE claims_read = 0 AND deleted_at IS NULL "
+            "AND id > ? ORDER BY id LIMIT ?",
+            (after, CLAIMS_BATCH),
+        )
+        read = [(r["id"], r["content"], recorded(extract(r["content"]).claims)) for r in rows]
+        with api.db.transaction() as conn:
+            for fact_id, content, found in read:
+                now = conn.execute("SELECT content FROM facts WHERE id = ?", (fact_id,)).fetchone()
+                if now is not None and now["content"] == content:
+                    claims.record(conn, fact_id, found)
+        done += len(read)
+        advance(len(read))
+        if len(rows) < CLAIMS_BATCH:
+            break
+        after = rows[-1]["id"]
+    tier2_health.set_derived_status(
+        api.db, CLAIMS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION
+    )
+    return done

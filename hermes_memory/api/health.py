@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hermes_memory.api import graph_ops
+from hermes_memory.api import fact_ops, graph_ops
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.errors import ValidationError
 from hermes_memory.tier2 import health as tier2_health
@@ -122,6 +122,17 @@ def _graph_check(api: MemoryAPI) -> tier2_health.Check:
     return tier2_health.Check("graph", g["status"] == "ok", state)
 
 
+def _claims_check(api: MemoryAPI) -> tier2_health.Check:
+    """The claims supersession reads: stale when another extractor version read them
+    (consolidate or `doctor --repair` reads them again)."""
+    unread = int(
+        api.db.scalar("SELECT COUNT(*) FROM facts WHERE claims_read = 0 AND deleted_at IS NULL")
+    )
+    if fact_ops.claims_stale(api) and api.facts.count():
+        return tier2_health.Check("claims", False, "stale: read by another extractor version")
+    return tier2_health.Check("claims", True, f"{unread} facts waiting to be read")
+
+
 def doctor(api: MemoryAPI, *, repair: bool = False) -> Envelope:
     """Schema, integrity, FTS, queue depth and derived-tier health; optionally repair."""
 
@@ -155,6 +166,11 @@ def doctor(api: MemoryAPI, *, repair: bool = False) -> Envelope:
                 repaired.append("graph")
                 check = _graph_check(api)
             checks.append(check)
+        checks.append(_claims_check(api))
+        if repair and not checks[-1].ok:
+            fact_ops.read_claims(api)
+            repaired.append("claims")
+            checks[-1] = _claims_check(api)
         depth = tier2_health.queue_depth(api.db)
         derived = tier2_health.derived_status(api.db)
         data = {

@@ -97,6 +97,7 @@ class MemoryAPI:
         self.timeline = TimelineStore(self.db)
         self.linker = Linker(self.db, self.entities) if self.config.graph.extract_on_write else None
         self.knowledge_graph: KnowledgeGraph | None = None  # derived; loaded on first graph use
+        fact_ops.adopt_claims_version(self)
         self.semantic: SemanticIndex | None = None
         if self.config.tier3.enabled:
             t3 = self.config.tier3

@@ -15,13 +15,13 @@ import unicodedata
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.api import fact_ops
 from hermes_memory.cron.near_duplicates import duplicate_groups, signature
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.text import changes
-from hermes_memory.text.extract import extract
-from hermes_memory.text.temporal import ENDS_USE, FUNCTIONAL, OPPOSITE, USE, recorded
-from hermes_memory.tier2 import claims, merges
+from hermes_memory.text.temporal import ENDS_USE, FUNCTIONAL, OPPOSITE, USE
+from hermes_memory.tier2 import merges
 from hermes_memory.tier2.facts import mark_superseded
 
 if TYPE_CHECKING:
@@ -99,22 +99,19 @@ def _fact_rank(row: sqlite3.Row) -> tuple[float, float, int, float, int]:
 
 # -- conflicting facts --------------------------------------------------------------------
 def _read_claims(api: MemoryAPI, progress: Progress, report: JobReport) -> None:
-    """Extract and store the claims of facts never read (stored before the claims
-    table, or edited since); each fact is read once, not on every run."""
+    """Store the claims of facts never read (stored before the claims table, edited
+    since, or read by another extractor version); each fact is read once, not on
+    every run."""
+    stale = fact_ops.claims_stale(api)
     total = int(
-        api.db.scalar("SELECT COUNT(*) FROM facts WHERE claims_read = 0 AND deleted_at IS NULL")
+        api.db.scalar(
+            "SELECT COUNT(*) FROM facts WHERE deleted_at IS NULL"
+            + ("" if stale else " AND claims_read = 0")
+        )
     )
     with progress.stage("fact claims", total) as advance:
-        while True:
-            progress.check()
-            with api.db.transaction() as conn:
-                batch = claims.unread(conn, BATCH)
-                for row in batch:
-                    claims.record(conn, row["id"], recorded(extract(row["content"]).claims))
-            report.add("claims_read", len(batch))
-            advance(len(batch))
-            if len(batch) < BATCH:
-                return
+        read = fact_ops.read_claims(api, check=progress.check, advance=advance)
+    report.add("claims_read", read)
 
 
 def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: JobReport) -> None:

@@ -17,6 +17,11 @@ from typing import TypeVar
 from hermes_memory.text.changes import facet_claims
 from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, find_mentions
 
+# What the rules are: a change to what extraction finds bumps it, and the claims stored
+# for supersession are read again (api/fact_ops.py). 3: the user's own entity,
+# faceted uses and changes of value (text/changes.py), roles, passives.
+EXTRACTOR_VERSION = 3
+
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "owns": (frozenset({"person", "org", "project"}), frozenset({"project", "tech"})),
