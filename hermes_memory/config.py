@@ -58,7 +58,7 @@ HERMES_OWNED_KEYS = frozenset(
 
 
 class RecallConfig(Section):
-    """Weights of the composite recall score (recall-action-spec.md)."""
+    """Weights of the composite recall score (docs/design.md, "The recall action")."""
 
     # score = semantic_weight x similarity + recency_weight x recency (halving every
     # recency_half_life_days) + importance_weight x importance, the weights normalised
@@ -163,7 +163,7 @@ class RecallConfig(Section):
 
 
 RECALL_PRESETS: dict[str, dict[str, float]] = {
-    # The defaults of recall-action-spec.md.
+    # The defaults of the recall action (docs/design.md).
     "balanced": {"semantic_weight": 0.5, "recency_weight": 0.3, "importance_weight": 0.2},
     # Relevance only: what a plain retriever would return.
     "similarity": {"semantic_weight": 1.0, "recency_weight": 0.0, "importance_weight": 0.0},

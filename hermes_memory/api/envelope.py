@@ -1,4 +1,4 @@
-"""The result envelope every MemoryAPI call returns (design section 8.2)."""
+"""The result envelope every MemoryAPI call returns (docs/design.md, "The facade")."""
 
 from __future__ import annotations
 

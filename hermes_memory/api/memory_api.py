@@ -1,4 +1,4 @@
-"""MemoryAPI: one facade over every tier (design section 8.1).
+"""MemoryAPI: one facade over every tier (docs/design.md, "The facade").
 
 Collaborators (config, database, curated store, clock, owner) are constructor
 arguments, so tests and embedders can pass their own. Every public method

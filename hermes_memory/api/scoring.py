@@ -1,4 +1,4 @@
-"""Recall scoring as pure functions (recall-action-spec.md).
+"""Recall scoring as pure functions (docs/design.md, "The recall action").
 
 ``score = semantic_weight * similarity + recency_weight * 0.5 ** (age_days /
 half_life) + importance_weight * importance``, where ``similarity`` in [0, 1]

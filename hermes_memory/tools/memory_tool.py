@@ -1,7 +1,7 @@
 """The one agent-facing tool, ``hermes_memory``: an ``action`` plus its arguments.
 
 :func:`handle` always returns a JSON string. ``recall`` answers in the shape of
-recall-action-spec.md (``{"results": [...]}``); every other action answers
+the recall action of docs/design.md (``{"results": [...]}``); every other action answers
 ``{"success": true, "data": ..., "meta": ...}``. Bad arguments give
 ``{"success": false, "error": "<argument>: <what is wrong>"}``, never an exception.
 The same table serves Hermes (:func:`tool_schema`) and the MCP server.
