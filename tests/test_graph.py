@@ -428,6 +428,11 @@ def test_a_chained_question_is_answered_through_its_bridge(
     # depends on payments-api, so this question has no bridge.
     other = unwrap(api.recall("What does the service that depends on payments-api use?"))
     assert not any("graph_path" in r for r in other)
+    inward = unwrap(api.recall("How is the service that depends on the ledger-service deployed?"))
+    assert inward[0]["content"] == TWO_HOPS[5]  # payments-api, reached through its link
+    # The seed must be the verb's own object: a name further on is not related by it.
+    loose = "Is there an app that needs to run fast without the ledger-service?"
+    assert not any("graph_path" in r for r in unwrap(api.recall(loose)))
     env = {"HERMES_MEMORY_RECALL__CHAIN_BOOST": "0"}  # the ablation is a setting
     with MemoryAPI(load_config(home, env=env), clock=clock, embedder=HashingEmbedder()) as off:
         plain = unwrap(off.recall(query, limit=5))

@@ -44,14 +44,16 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
         if not named:
             continue
         names = names or graph.names()
-        for seed, pos in _seeds(graph, clause):
-            if pos < named[0][1]:  # "that payments-api depends on": the seed acts
-                after = [rel for rel, where in named if where > pos]
-                rel, outward = after[0] if after else None, True
+        for seed, start, end in _seeds(graph, clause):
+            if start < named[0][1]:  # "that payments-api depends on": the seed acts
+                after = [(rel, at) for rel, at, _ in named if at > start]
+                if not after or not _adjacent(clause[end : after[0][1]]):
+                    continue
+                rel, outward = after[0][0], True
             else:  # "who owns billing-service": the seed is acted on
                 rel, outward = named[0][0], False
-            if rel is None:
-                continue
+                if not _adjacent(clause[named[0][2] : start]):
+                    continue
             bridges = [
                 (other, step)
                 for other, step in graph.steps(seed, relation_filter=[rel], include_invalid=True)
@@ -68,13 +70,24 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
     return answers + links
 
 
-def _seeds(graph: KnowledgeGraph, clause: str) -> list[tuple[str, int]]:
-    """The known entities a clause names, each with where its name starts."""
-    out: dict[str, int] = {}
+def _seeds(graph: KnowledgeGraph, clause: str) -> list[tuple[str, int, int]]:
+    """The known entities a clause names, each with where its name starts and ends."""
+    out: dict[str, tuple[int, int]] = {}
     for start, span in spans(clause):
         for uuid in graph.find([span]):
-            out.setdefault(uuid, start)
-    return list(out.items())
+            out.setdefault(uuid, (start, start + len(span)))
+    return [(uuid, start, end) for uuid, (start, end) in out.items()]
+
+
+# The seed must be the verb's own subject or object: next to it, an article or a
+# particle apart at most ("that the payments-api depends on", "who owns the
+# billing-service"); "an app that needs to ... without a backend" relates no backend.
+_GLUE = frozenset("the a an our my their its this that".split())
+
+
+def _adjacent(between: str) -> bool:
+    words = [w for w in re.findall(r"[\w'-]+", between.lower()) if w not in _GLUE]
+    return not words
 
 
 def _valid(step: Step, at: float | None) -> bool:

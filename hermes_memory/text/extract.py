@@ -223,19 +223,20 @@ def extract(text: str, *, me: str | None = SELF) -> Extraction:
 _VAGUE = frozenset({"related_to", "knows", "located_in", "part_of"})
 
 
-def relations_named(text: str) -> list[tuple[str, int]]:
-    """The relation types a clause's verb names, with where the verb starts ("that
-    payments-api depends on" -> [("depends_on", 16)]); vague ones are left out."""
-    out: dict[str, int] = {}
+def relations_named(text: str) -> list[tuple[str, int, int]]:
+    """The relation types a clause's verb names, with where the verb starts and ends
+    ("that payments-api depends on" -> [("depends_on", 16, 26)]); vague ones are left
+    out."""
+    out: dict[str, tuple[int, int]] = {}
     low = text.lower()
     for pattern, rel, _ in _TRIGGERS:
         if rel in _VAGUE or rel in out:
             continue
         for found in re.finditer(pattern, low):
             if len(found.group().strip()) > 2:  # "in", "on", "to", "is" say nothing alone
-                out[rel] = found.start()
+                out[rel] = (found.start(), found.end())
                 break
-    return sorted(out.items(), key=lambda kv: kv[1])
+    return sorted(((rel, a, b) for rel, (a, b) in out.items()), key=lambda t: t[1])
 
 
 def _as_speaker(r: Relation, me: str) -> Relation:
