@@ -111,6 +111,14 @@ def test_a_table_built_with_another_layout_is_marked_for_repair(
         assert len(keys) == len({item for _, item in keys})  # rebuilt without segments
     with MemoryAPI(fewer, clock=clock, embedder=HashingEmbedder()) as api:
         assert api.semantic is not None and api.semantic.status()["status"] == "ok"
+    # Other chunks are another layout too.
+    smaller = load_config(
+        home, env={}, overrides={"tier3": {"segments_per_chunk": 0, "chunk_size": 256}}
+    )
+    with MemoryAPI(smaller, clock=clock, embedder=HashingEmbedder()) as api:
+        assert api.semantic is not None
+        state = api.semantic.status()
+        assert state["status"] == "needs_repair" and "chunk_size" in state["last_error"]
 
 
 @pytest.mark.slow

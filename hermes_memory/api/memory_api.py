@@ -134,12 +134,12 @@ class MemoryAPI:
                     "every memory",
                 )
             elif self.semantic.layout_changed():
-                # Still right, only without (or with other) sentence vectors: said, not
-                # rebuilt while the caller waits.
+                # Still right, only cut differently: said, not rebuilt while the
+                # caller waits.
                 self.semantic.mark(
                     "needs_repair",
-                    last_error="built with another tier3.segments_per_chunk "
-                    "(or before sentence vectors): doctor --repair rebuilds it",
+                    last_error="built with another tier3.segments_per_chunk, chunk_size or "
+                    "chunk_overlap: doctor --repair rebuilds it",
                 )
 
     def as_owner(self, owner: Owner) -> MemoryAPI:

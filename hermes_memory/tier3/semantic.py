@@ -109,6 +109,7 @@ class SemanticIndex:
             "dim": self.embedder.dim,
             "degraded": self.embedder.degraded,
             "segments": self.segments,
+            "chunking": [self.chunk_size, self.chunk_overlap],
             **detail,
         }
         if "embedder" not in detail and self.other_model:
@@ -120,9 +121,17 @@ class SemanticIndex:
 
     def layout_changed(self) -> bool:
         """Whether the table was built with another number of sentence vectors per
-        chunk than configured (or before they existed): a rebuild brings it in line."""
+        chunk than configured (or before they existed), or with other chunks (a table
+        from before chunking was recorded is taken to have today's): a rebuild brings
+        it in line."""
         state = self.status()
-        return state.get("status") not in ("empty", None) and state.get("segments") != self.segments
+        if state.get("status") in ("empty", None):
+            return False
+        chunking = state.get("chunking", [self.chunk_size, self.chunk_overlap])
+        return state.get("segments") != self.segments or list(chunking) != [
+            self.chunk_size,
+            self.chunk_overlap,
+        ]
 
     def embedder_changed(self) -> bool:
         state = self.status()
