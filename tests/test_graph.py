@@ -430,6 +430,11 @@ def test_a_chained_question_is_answered_through_its_bridge(
     assert not any("graph_path" in r for r in other)
     inward = unwrap(api.recall("How is the service that depends on the ledger-service deployed?"))
     assert inward[0]["content"] == TWO_HOPS[5]  # payments-api, reached through its link
+    # "The person who ...": the bridge is whoever stands in the relation.
+    _store(api, ["Alice owns the billing-service.", "Alice works at Stripe.", "Bob works at Acme."])
+    who = unwrap(api.recall("Where does the person who owns the billing-service work?"))
+    assert who[0]["content"] == "Alice works at Stripe."
+    assert who[0]["graph_path"] == "billing-service <-owns- Alice -works_at-> Stripe"
     # The seed must be the verb's own object: a name further on is not related by it.
     loose = "Is there an app that needs to run fast without the ledger-service?"
     assert not any("graph_path" in r for r in unwrap(api.recall(loose)))

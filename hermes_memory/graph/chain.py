@@ -60,7 +60,7 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
                 if (step.source == seed) == outward and _valid(step, at)
             ][:MAX_BRIDGES]
             for bridge, link in bridges:
-                path = _edge(names, link)
+                path = _edge(names, link, seed)
                 if link.evidence:
                     links.append(Hop(link.evidence, path, answer=False))
                 for other, step in graph.steps(bridge, include_invalid=True):
@@ -97,8 +97,12 @@ def _valid(step: Step, at: float | None) -> bool:
     return started and (step.invalid_at is None or step.invalid_at > at)
 
 
-def _edge(names: dict[str, str], step: Step) -> str:
-    return f"{names[step.source]} -{step.relation}-> {names[step.target]}"
+def _edge(names: dict[str, str], step: Step, seed: str) -> str:
+    """The link read from the seed: "payments-api -depends_on-> ledger-service", or
+    "billing-service <-owns- Alice"."""
+    if step.source == seed:
+        return f"{names[step.source]} -{step.relation}-> {names[step.target]}"
+    return f"{names[step.target]} <-{step.relation}- {names[step.source]}"
 
 
 def _join(path: str, names: dict[str, str], bridge: str, step: Step) -> str:
