@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hermes_memory.cli.main import cli
 from hermes_memory.tier2 import Database
 
@@ -91,3 +93,10 @@ def test_the_readme_config_example_shows_the_defaults() -> None:
             assert actual == value, f"README shows {section}.{key}: {value}, default {actual}"
             checked += 1
     assert checked >= 20
+
+
+def test_the_readme_python_example_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    source = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(source.replace('home="~/.hermes"', f"home={str(tmp_path)!r}"), {})
+    assert "We migrated from PostgreSQL to MySQL" in capsys.readouterr().out
