@@ -8,7 +8,6 @@ supersedes (marked invalid since the new fact's time, never deleted).
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 from dataclasses import dataclass, field
@@ -22,7 +21,8 @@ from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name
 from hermes_memory.tier2.facts import mark_superseded
-from hermes_memory.tier2.records import Entity, Owner, new_uuid
+from hermes_memory.tier2.records import Entity, Owner
+from hermes_memory.tier2.timeline import mention_date
 
 # Relations read from text: a verb pattern states one, co-mention only suggests it.
 # Relations given through entity_link default to 1.
@@ -125,9 +125,7 @@ class Linker:
                     report.skipped.append(name)
                     continue
                 ids[m.name] = ent
-                conn.execute(
-                    "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (ent.rowid, kind, row_id)
-                )
+                self.entities.mention(conn, ent, kind, row_id)
                 report.entities.append(ent.name)
             for r in found.relations:
                 if r.head not in ids or r.tail not in ids:
@@ -146,11 +144,7 @@ class Linker:
                     local=local,
                 )
                 if kind == "episode":
-                    conn.execute(
-                        "UPDATE relations SET evidence_episode = ? "
-                        "WHERE uuid = ? AND (evidence_episode IS NULL OR session_key = ?)",
-                        (item_uuid, rel_uuid, owner.session),
-                    )
+                    self.entities.attest(conn, owner, rel_uuid, episode=item_uuid)
                 report.relations.append(f"{r.head} {r.type} {r.tail}")
             for d in reading.dates:
                 self._timeline(
@@ -195,23 +189,17 @@ class Linker:
         now: float,
         local: bool,
     ) -> None:
-        cols = owner.columns(local=local)
-        conn.execute(
-            """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
-                   related_facts, timestamp, importance, platform, agent, user_id, session_key,
-                   created_at, metadata)
-               VALUES (?, 'mentioned_date', ?, ?, ?, ?, ?, 0.5, ?, ?, ?, ?, ?, ?)""",
-            (
-                new_uuid(),
-                text[:200],
-                f'"{phrase}"',
-                json.dumps([ent.name for ent in ids.values()]),
-                json.dumps([item_uuid] if kind == "fact" else []),
-                when,
-                *cols.values(),
-                now,
-                json.dumps({"source_kind": kind, "source_uuid": item_uuid}),
-            ),
+        mention_date(
+            conn,
+            owner,
+            phrase=phrase,
+            when=when,
+            title=text[:200],
+            related_entities=[ent.name for ent in ids.values()],
+            related_facts=[item_uuid] if kind == "fact" else [],
+            source=(kind, item_uuid),
+            now=now,
+            local=local,
         )
 
     # -- supersession -----------------------------------------------------------------------

@@ -232,6 +232,23 @@ class EntityStore:
             return Relation.from_row(row), created
 
     @staticmethod
+    def mention(conn: sqlite3.Connection, entity: Entity, kind: str, row_id: int) -> None:
+        """Record that the fact or turn ``row_id`` (``kind``) names ``entity``."""
+        conn.execute(
+            "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (entity.rowid, kind, row_id)
+        )
+
+    @staticmethod
+    def attest(conn: sqlite3.Connection, owner: Owner, relation: str, *, episode: str) -> None:
+        """A turn states the relation: it is its evidence, unless an earlier turn already
+        is (a chat's own turn replaces another chat's)."""
+        conn.execute(
+            "UPDATE relations SET evidence_episode = ? "
+            "WHERE uuid = ? AND (evidence_episode IS NULL OR session_key = ?)",
+            (episode, relation, owner.session),
+        )
+
+    @staticmethod
     def relate(
         conn: sqlite3.Connection,
         owner: Owner,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 
 from hermes_memory.tier2 import journal
@@ -108,3 +109,38 @@ class TimelineStore:
 
     def count(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM timeline WHERE deleted_at IS NULL"))
+
+
+def mention_date(
+    conn: sqlite3.Connection,
+    owner: Owner,
+    *,
+    phrase: str,
+    when: float,
+    title: str,
+    related_entities: list[str],
+    related_facts: list[str],
+    source: tuple[str, str],
+    now: float,
+    local: bool,
+) -> None:
+    """A date a fact or turn names, as a ``mentioned_date`` event, inside the caller's
+    transaction (the linker's, with the item itself); ``source``: (kind, uuid)."""
+    cols = owner.columns(local=local)
+    conn.execute(
+        """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
+               related_facts, timestamp, importance, platform, agent, user_id, session_key,
+               created_at, metadata)
+           VALUES (?, 'mentioned_date', ?, ?, ?, ?, ?, 0.5, ?, ?, ?, ?, ?, ?)""",
+        (
+            new_uuid(),
+            title,
+            f'"{phrase}"',
+            json.dumps(related_entities),
+            json.dumps(related_facts),
+            when,
+            *cols.values(),
+            now,
+            json.dumps({"source_kind": source[0], "source_uuid": source[1]}),
+        ),
+    )
