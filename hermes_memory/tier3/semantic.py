@@ -18,7 +18,7 @@ import numpy as np
 
 from hermes_memory.clock import Clock
 from hermes_memory.errors import DerivedTierError
-from hermes_memory.tier2 import health
+from hermes_memory.tier2 import health, journal
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3 import ann_index
@@ -168,11 +168,7 @@ class SemanticIndex:
                 return report
             rows = self._queued(items)
         else:
-            rows = self.db.query(
-                "SELECT * FROM embed_queue WHERE status = 'pending' AND next_attempt_at <= ? "
-                "ORDER BY id LIMIT ?",
-                (now, limit),
-            )
+            rows = journal.due(self.db, now, limit)
         for start in range(0, len(rows), CALL_ROWS):
             self._drain_batch(rows[start : start + CALL_ROWS], report)
         if report.failed:
@@ -202,42 +198,16 @@ class SemanticIndex:
             report.failed += len(rows)
             report.errors.append(str(exc))
             return
-        with self.db.transaction() as conn:
-            # A newer request for the same item may have arrived meanwhile: keep it.
-            conn.executemany(
-                "DELETE FROM embed_queue WHERE id = ? AND enqueued_at = ?",
-                [(r["id"], r["enqueued_at"]) for r in rows],
-            )
+        journal.done(self.db, rows)
         report.deleted += len(deletes)
         report.indexed += indexed
 
     def retry_poison(self) -> int:
         """Give parked (poison) items another round of attempts."""
-        with self.db.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE embed_queue SET status = 'pending', attempts = 0, next_attempt_at = 0 "
-                "WHERE status = 'poison'"
-            )
-            return cur.rowcount
+        return journal.retry_poison(self.db)
 
     def _retry_later(self, rows: list[Any], error: str) -> None:
-        now = self.clock()
-        with self.db.transaction() as conn:
-            for r in rows:
-                attempts = r["attempts"] + 1
-                status = "poison" if attempts >= self.max_attempts else "pending"
-                conn.execute(
-                    "UPDATE embed_queue SET attempts = ?, next_attempt_at = ?, last_error = ?, "
-                    "status = ? WHERE id = ? AND enqueued_at = ?",
-                    (
-                        attempts,
-                        now + 30 * 2**attempts,
-                        error[:500],
-                        status,
-                        r["id"],
-                        r["enqueued_at"],
-                    ),
-                )
+        journal.retry_later(self.db, rows, error, now=self.clock(), max_attempts=self.max_attempts)
 
     def _index(self, by_kind: dict[str, list[str]]) -> int:
         rows = self._chunk_rows(by_kind)
@@ -299,18 +269,7 @@ class SemanticIndex:
 
     def _queued(self, items: list[str]) -> list[Any]:
         """The pending outbox rows of ``items``."""
-        rows: list[Any] = []
-        for start in range(0, len(items), 500):  # under SQLite's bound-variable limit
-            part = items[start : start + 500]
-            marks = ",".join("?" * len(part))
-            rows.extend(
-                self.db.query(
-                    "SELECT * FROM embed_queue WHERE status = 'pending' "
-                    f"AND item_uuid IN ({marks})",
-                    part,
-                )
-            )
-        return rows
+        return journal.pending_for(self.db, items)
 
     @contextlib.contextmanager
     def precomputed(self, vectors: dict[str, Embedded], *, new_items: bool) -> Iterator[None]:
@@ -351,8 +310,7 @@ class SemanticIndex:
         except DerivedTierError as exc:
             self.mark("needs_repair", last_error=str(exc))
             raise
-        with self.db.transaction() as conn:
-            conn.execute("DELETE FROM embed_queue")
+        journal.clear(self.db)
         self.mark("ok", rebuilt_at=self.clock())
         return {"items": total, "vectors": self.store.count()}
 
