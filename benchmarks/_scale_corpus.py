@@ -162,8 +162,131 @@ class Generator:
         return list(seen)
 
 
-def write_jsonl(path: Path, n: int, *, seed: int, start: float) -> Generator:
-    gen = Generator(seed, start=start)
+# -- the agent shape: one person and an assistant working on a project, in long turns ----------
+_FUNCS = "load parse validate retry flush render migrate index sync compact".split()
+_ERRORS = (
+    "TimeoutError: read timed out after 30s",
+    "KeyError: 'tenant_id'",
+    "sqlite3.OperationalError: database is locked",
+    "ConnectionResetError: [Errno 104] Connection reset by peer",
+    "ValueError: invalid literal for int() with base 10: ''",
+    "MemoryError: cannot allocate 512 MiB",
+)
+
+
+class AgentGenerator(Generator):
+    """``records(n)``: turns only, alternating user and assistant in sessions of 20-60,
+    user turns of a few hundred characters (requests, instructions, decisions, logs),
+    assistant answers of one to four thousand (explanations and code)."""
+
+    def _code(self, proj: str) -> str:
+        r = self.rng
+        name = f"{r.choice(_FUNCS)}_{proj.split('-')[0]}"
+        body = "\n".join(
+            f"    {r.choice(['result', 'rows', 'batch', 'cfg'])}_{k} = "
+            f"{r.choice(_FUNCS)}({r.choice(['conn', 'path', 'items', 'limit'])}, "
+            f"retries={r.randint(1, 9)})"
+            for k in range(r.randint(4, 14))
+        )
+        return f"```python\ndef {name}(conn, limit={r.randint(10, 500)}):\n{body}\n```"
+
+    def _log(self) -> str:
+        r = self.rng
+        lines = [
+            f"2025-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}T{r.randint(0, 23):02d}:"
+            f"{r.randint(0, 59):02d}:00Z {r.choice(['INFO', 'WARN', 'ERROR'])} "
+            f"{r.choice(self.projects)} {r.choice(_ERRORS)}"
+            for _ in range(r.randint(2, 8))
+        ]
+        return "```\n" + "\n".join(lines) + "\n```"
+
+    def user_turn(self) -> str:
+        r = self.rng
+        p, proj, tool = r.choice(self.people), r.choice(self.projects), r.choice(TOOLS)
+        ask = r.choice(
+            [
+                f"The {proj} job failed again last night with this log:\n{self._log()}\n"
+                f"Can you tell me what is going on and how to fix it?",
+                f"From now on, always add type hints and a docstring when you write code for "
+                f"{proj}; {p} reviews it and insists on that.",
+                f"I prefer {tool} over {r.choice(TOOLS)} for {proj} because our team already "
+                f"runs it in production. Please keep suggestions in line with that.",
+                f"We decided to move {proj} from {tool} to {r.choice(TOOLS)} before "
+                f"{self._date()}. Can you draft the migration steps?",
+                f"Here is my current implementation of the {proj} loader:\n{self._code(proj)}\n"
+                f"It takes {r.randint(2, 90)} seconds for {r.randint(1, 50)}k rows. Why so slow?",
+                f"{p} asked me to set the {proj} latency budget to {r.randint(20, 900)} ms. "
+                f"What do we need to change in {tool} to get there?",
+            ]
+        )
+        return ask
+
+    def assistant_turn(self) -> str:
+        r = self.rng
+        proj, tool = r.choice(self.projects), r.choice(TOOLS)
+        parts = [
+            f"Looking at the {proj} setup, the main issue is how {tool} is configured for "
+            f"the load you describe. Here is what I would change, step by step."
+        ]
+        for k in range(r.randint(2, 6)):
+            parts.append(
+                f"{k + 1}. {r.choice(['Increase', 'Reduce', 'Cache', 'Batch', 'Index'])} the "
+                f"{r.choice(['connection pool', 'batch size', 'query plan', 'retry budget'])} "
+                f"of {r.choice(self.projects)}: with {r.choice(TOOLS)} this usually cuts "
+                f"the time by {r.randint(10, 80)}% because fewer round trips reach the "
+                f"{r.choice(['database', 'queue', 'cache', 'API'])}."
+            )
+            if r.random() < 0.6:
+                parts.append(self._code(proj))
+        parts.append(
+            f"After that, run the {proj} benchmark again and compare the p95; if it is still "
+            f"above the budget, send me the new log and we will look at {tool} itself."
+        )
+        return "\n\n".join(parts)
+
+    def records(self, n: int) -> Iterator[dict[str, Any]]:
+        session, number, length = 0, 0, self.rng.randint(20, 60)
+        for i in range(n):
+            if number >= length:
+                session, number, length = session + 1, 0, self.rng.randint(20, 60)
+            speaker = "user" if number % 2 == 0 else "assistant"
+            text = self.user_turn() if speaker == "user" else self.assistant_turn()
+            yield {
+                "type": "turn",
+                "speaker": speaker,
+                "text": text,
+                "session_id": f"project-{session}",
+                "message_id": f"m{session}-{number}",
+                "timestamp": self._when(i, n),
+            }
+            number += 1
+
+    def queries(self, n: int) -> list[str]:
+        """Questions the person would ask of the project's history."""
+        r = random.Random(self.rng.random())
+        seen: dict[str, None] = {}
+        while len(seen) < n:
+            p, proj, tool = r.choice(self.people), r.choice(self.projects), r.choice(TOOLS)
+            q = r.choice(
+                [
+                    f"why did the {proj} job fail and how did we fix it?",
+                    f"what are my standing instructions for code in {proj}?",
+                    f"which tool do I prefer for {proj}?",
+                    f"when do we move {proj} off {tool}?",
+                    f"what is the latency budget {p} asked for on {proj}?",
+                    f"how did you suggest speeding up the {proj} loader?",
+                    f"what did the {proj} error log say about {tool}?",
+                ]
+            )
+            seen.setdefault(q, None)
+        return list(seen)
+
+
+SHAPES = {"mixed": Generator, "agent": AgentGenerator}
+
+
+def write_jsonl(path: Path, n: int, *, seed: int, start: float, shape: str = "mixed") -> Generator:
+    gen = SHAPES[shape](seed, start=start)
     with path.open("w", encoding="utf-8") as out:
         for rec in gen.records(n):
             out.write(json.dumps(rec) + "\n")

@@ -4,9 +4,12 @@
     python benchmarks/scale.py --sizes 10000        # one size
     python benchmarks/scale.py --million            # adds 1M (about 80 minutes to build)
     python benchmarks/scale.py --keep build/scale   # keep the profiles; --reuse measures again
+    python benchmarks/scale.py --shape agent        # long user/assistant project turns
 
-For each size a fresh profile is built from a generated JSONL file (facts and turns
-about people, projects and tools over two years; ``_scale_corpus.py``) with
+For each size a fresh profile is built from a generated JSONL file (``_scale_corpus.py``:
+``mixed``, facts and short turns about people, projects and tools over two years; or
+``agent``, long turns between a user and an assistant on a project, with logs and code,
+~1,000 characters each) with
 ``hermes-memory import``'s code path, and measured in separate processes so each
 figure has its own peak RSS and the first recall is really a fresh process's:
 
@@ -60,12 +63,12 @@ def _api(home: Path) -> Any:
     return MemoryAPI(load_config(home, env={}, overrides=CAPS), actor="scale")
 
 
-def phase_build(home: Path, size: int, seed: int) -> dict[str, Any]:
+def phase_build(home: Path, size: int, seed: int, shape: str) -> dict[str, Any]:
     from hermes_memory.api.bulk_import import import_jsonl
 
     source = home / "memories.jsonl"
     home.mkdir(parents=True, exist_ok=True)
-    write_jsonl(source, size, seed=seed, start=START)
+    write_jsonl(source, size, seed=seed, start=START, shape=shape)
     with _api(home) as api:
         sem = api.semantic
         if sem is None or sem.embedder.name.startswith("hashing"):
@@ -117,12 +120,12 @@ def phase_jobs(home: Path) -> dict[str, Any]:
     return out
 
 
-def phase_recall(home: Path, queries: int, seed: int) -> dict[str, Any]:
-    from _scale_corpus import Generator
+def phase_recall(home: Path, queries: int, seed: int, shape: str) -> dict[str, Any]:
+    from _scale_corpus import SHAPES
 
     from hermes_memory import unwrap
 
-    gen = Generator(seed, start=START)
+    gen = SHAPES[shape](seed, start=START)
     asked = gen.queries(queries + 21)
     t = time.perf_counter()
     with _api(home) as api:
@@ -142,6 +145,13 @@ def phase_recall(home: Path, queries: int, seed: int) -> dict[str, Any]:
                 stages.setdefault(name, []).append(ms)
         rss = peak_rss_mb()
         index_recall = vector_recall_at_10(api, asked[21:121])
+        # The latency target's unit: one query through the model, same process.
+        embed_ms = []
+        for q in asked[21:121]:
+            t = time.perf_counter()
+            api.semantic.embedder.embed_batch([q])
+            embed_ms.append((time.perf_counter() - t) * 1000)
+        one_query = statistics.median(embed_ms)
     times.sort()
     total = statistics.median(times)
     return {
@@ -150,6 +160,8 @@ def phase_recall(home: Path, queries: int, seed: int) -> dict[str, Any]:
         "p50_ms": round(total, 2),
         "p95_ms": round(times[int(len(times) * 0.95) - 1], 2),
         "p99_ms": round(times[int(len(times) * 0.99) - 1], 2),
+        "query_embedding_ms": round(one_query, 2),
+        "p95_in_query_embeddings": round(times[int(len(times) * 0.95) - 1] / one_query, 2),
         "stage_median_ms": {k: round(statistics.median(v), 2) for k, v in stages.items()},
         "vector_recall_at_10": index_recall,
         "peak_rss_mb": rss,
@@ -225,9 +237,14 @@ def child(phase: str, home: Path, *extra: str) -> dict[str, Any]:
 def measure(home: Path, size: int, args: argparse.Namespace, reuse: bool) -> dict[str, Any]:
     row: dict[str, Any] = {"memories": size}
     if not reuse:
-        row["build"] = child("build", home, "--size", str(size), "--seed", str(args.seed))
+        row["build"] = child(
+            "build", home, "--size", str(size), "--seed", str(args.seed), "--shape", args.shape
+        )
         row["jobs"] = child("jobs", home)
-    row["recall"] = child("recall", home, "--queries", str(args.queries), "--seed", str(args.seed))
+    row["recall"] = child(
+        "recall", home, "--queries", str(args.queries), "--seed", str(args.seed),
+        "--shape", args.shape,
+    )  # fmt: skip
     vectors = row.get("build", {}).get("counts", {}).get("tier3", {}).get("vector_rows", size)
     row["disk"] = disk(home, size, int(vectors), 384)
     child("settle", home)
@@ -249,20 +266,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", type=Path, help="build the profiles here and keep them")
     parser.add_argument("--reuse", action="store_true", help="measure the --keep profiles again")
-    parser.add_argument("--out", type=Path, default=Path("build/scale.json"))
+    parser.add_argument("--shape", choices=["mixed", "agent"], default="mixed")
+    parser.add_argument("--out", type=Path, help="default: build/scale[-agent].json")
     parser.add_argument("--phase", help=argparse.SUPPRESS)
     parser.add_argument("--home", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phase:
         if args.phase == "build":
-            result = phase_build(args.home, args.size, args.seed)
+            result = phase_build(args.home, args.size, args.seed, args.shape)
         elif args.phase == "jobs":
             result = phase_jobs(args.home)
         elif args.phase == "settle":
             result = phase_settle(args.home)
         else:
-            result = phase_recall(args.home, args.queries, args.seed)
+            result = phase_recall(args.home, args.queries, args.seed, args.shape)
         print(json.dumps(result))
         return
     sizes = args.sizes + ([1_000_000] if args.million else [])
@@ -272,13 +290,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = args.keep or Path(tmp)
         for size in sizes:
-            home = root / f"profile-{size}"
+            home = root / f"profile-{args.shape}-{size}"
             if home.exists() and not args.reuse:
                 sys.exit(f"{home} exists: pass --reuse to measure it again, or remove it")
             rows.append(measure(home, size, args, args.reuse))
             print(json.dumps(rows[-1], indent=2), flush=True)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    out = args.out or Path("build") / (
+        "scale.json" if args.shape == "mixed" else "scale-agent.json"
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
