@@ -13,8 +13,9 @@ For each size a fresh profile is built from a generated JSONL file (``_scale_cor
 ``hermes-memory import``'s code path, and measured in separate processes so each
 figure has its own peak RSS and the first recall is really a fresh process's:
 
-- build: raw embedder throughput on a sample of the same texts (same batches, same
-  process), then the import: memories/s and its share of the raw throughput;
+- build: raw embedder throughput on a sample of the same texts, cut into the chunks the
+  import embeds (same batches, same process), in memories/s, then the import:
+  memories/s and its share of the raw throughput;
 - jobs: consolidate, embed queue, graph refresh and prune, each timed;
 - recall: first recall in a fresh process (from interpreter start and from opening the
   API), then warm p50/p95/p99 over distinct queries, each stage's share (from
@@ -73,20 +74,28 @@ def phase_build(home: Path, size: int, seed: int, shape: str) -> dict[str, Any]:
         sem = api.semantic
         if sem is None or sem.embedder.name.startswith("hashing"):
             sys.exit("this benchmark needs the real embedding model")
-        texts = []
-        with source.open(encoding="utf-8") as fh:
-            for line, _ in zip(fh, range(EMBED_SAMPLE), strict=False):
-                rec = json.loads(line)
-                texts.append(rec.get("content") or rec["text"])
+        from hermes_memory.tier3.chunks import chunk_text
         from hermes_memory.tier3.semantic import CALL_ROWS
 
+        # The raw embedder on the same texts cut the same way as the import cuts them
+        # (a long turn is several chunks), up to EMBED_SAMPLE pieces.
+        texts: list[str] = []
+        pieces: list[str] = []
+        with source.open(encoding="utf-8") as fh:
+            for line in fh:
+                if len(pieces) >= EMBED_SAMPLE:
+                    break
+                rec = json.loads(line)
+                texts.append(rec.get("content") or rec["text"])
+                pieces.extend(chunk_text(texts[-1], sem.chunk_size, sem.chunk_overlap))
+
         # Load the model and warm its memory arena with one full call outside the timing.
-        sem.embedder.embed_batch(texts[:CALL_ROWS])
+        sem.embedder.embed_batch(pieces[:CALL_ROWS])
         batch = CALL_ROWS  # one model call of the bulk path
 
         # Two calls in flight, as the import keeps them: the model's best throughput,
         # with no core idle while the other finishes the last pieces of a call.
-        calls = [texts[start : start + batch] for start in range(0, len(texts), batch)]
+        calls = [pieces[start : start + batch] for start in range(0, len(pieces), batch)]
         t = time.perf_counter()
         with ThreadPoolExecutor(2) as pool:
             list(pool.map(sem.embedder.embed_batch, calls))
@@ -169,8 +178,9 @@ def phase_recall(home: Path, queries: int, seed: int, shape: str) -> dict[str, A
 
 
 def vector_recall_at_10(api: Any, queries: list[str]) -> float:
-    """Share of the exact top 10 (a full scan of the owner's vectors, by the measure
-    the store searches with) that the vector store's own search returns."""
+    """Share of the exact top 10 items (a full scan of the owner's vectors, by the
+    measure the store searches with, each item at its best row: a long text has many
+    rows, and search returns an item once) that the vector store's own search returns."""
     import numpy as np
 
     from hermes_memory.tier3.snapshot import vectors_of
@@ -181,7 +191,7 @@ def vector_recall_at_10(api: Any, queries: list[str]) -> float:
     mask = (np.asarray(table.column("platform").to_pylist(), dtype=object) == owner.platform) & (
         np.asarray(table.column("agent").to_pylist(), dtype=object) == owner.agent
     )
-    ids = np.asarray(table.column("id").to_pylist(), dtype=object)[mask]
+    items = np.asarray(table.column("item_uuid").to_pylist(), dtype=object)[mask]
     vectors = vectors_of(table, store.dim)[mask]
     del table
     # In place: at 1M rows a normalised copy would double 1.5 GB.
@@ -199,8 +209,12 @@ def vector_recall_at_10(api: Any, queries: list[str]) -> float:
             scores = wq.raw(vectors @ wq.direction, norms)
         else:
             scores = vectors @ qv
-        exact = set(ids[np.argsort(-scores)[:10]])
-        got = {f"{h.item_uuid}#{h.chunk}" for h in store.search(qv, owner, limit=10)}
+        exact: set[str] = set()
+        for row in np.argsort(-scores):
+            exact.add(items[row])
+            if len(exact) == 10:
+                break
+        got = {h.item_uuid for h in store.search(qv, owner, limit=10)}
         found += len(exact & got)
     return round(found / (10 * len(queries)), 4)
 
