@@ -69,3 +69,16 @@ def test_the_next_export_removes_graphs_unused_for_a_month(tmp_path: Path) -> No
         "kept.onnx",
         "recent.onnx",
     ]
+
+
+def test_model_runs_are_bounded_in_padded_tokens() -> None:
+    """Short texts go batch_size at a time; long ones fewer, so the runtime's memory
+    stays bounded by TOKENS_PER_RUN padded tokens a run."""
+    from hermes_memory.tier3.onnx_runtime import TOKENS_PER_RUN, _runs
+
+    lengths = [12] * 40 + [256] * 20 + [4096]
+    runs = _runs(list(range(len(lengths))), lengths, 32)
+    assert [len(r) for r in runs[:2]] == [32, 8]  # the last 8 short ones fill a run
+    assert all(len(r) * max(lengths[i] for i in r) <= TOKENS_PER_RUN for r in runs[:-1])
+    assert runs[-1] == [60]  # a text longer than the budget still runs, alone
+    assert sorted(i for r in runs for i in r) == list(range(len(lengths)))
