@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hermes_memory.graph.expand import spans
+from hermes_memory.graph.expand import holds, spans
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph, Step
 from hermes_memory.text.extract import relations_named
 
@@ -46,7 +46,7 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
         names = names or graph.names()
         for seed, start, end in _seeds(graph, clause):
             if start < named[0][1]:  # "that payments-api depends on": the seed acts
-                after = [(rel, at) for rel, at, _ in named if at > start]
+                after = [(rel, where) for rel, where, _ in named if where > start]
                 if not after or not _adjacent(clause[end : after[0][1]]):
                     continue
                 rel, outward = after[0][0], True
@@ -57,14 +57,14 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
             bridges = [
                 (other, step)
                 for other, step in graph.steps(seed, relation_filter=[rel], include_invalid=True)
-                if (step.source == seed) == outward and _valid(step, at)
+                if (step.source == seed) == outward and holds(step, at)
             ][:MAX_BRIDGES]
             for bridge, link in bridges:
                 path = _edge(names, link, seed)
                 if link.evidence:
                     links.append(Hop(link.evidence, path, answer=False))
                 for other, step in graph.steps(bridge, include_invalid=True):
-                    if other == seed or not step.evidence or not _valid(step, at):
+                    if other == seed or not step.evidence or not holds(step, at):
                         continue
                     answers.append(Hop(step.evidence, _join(path, names, bridge, step), True))
     return answers + links
@@ -88,13 +88,6 @@ _GLUE = frozenset("the a an our my their its this that".split())
 def _adjacent(between: str) -> bool:
     words = [w for w in re.findall(r"[\w'-]+", between.lower()) if w not in _GLUE]
     return not words
-
-
-def _valid(step: Step, at: float | None) -> bool:
-    if at is None:
-        return step.valid
-    started = step.valid_at is None or step.valid_at <= at
-    return started and (step.invalid_at is None or step.invalid_at > at)
 
 
 def _edge(names: dict[str, str], step: Step, seed: str) -> str:

@@ -75,7 +75,7 @@ def expand(
             if base.weight * damp < min_weight:
                 continue  # even a full-strength edge from here would be too light
             for other, step in graph.steps(here, include_invalid=at is not None):
-                if at is not None and not _valid_at(step, at):
+                if not holds(step, at):
                     continue
                 edge = base.weight * (0.5 + 0.5 * step.strength) * damp
                 if edge < min_weight:
@@ -93,7 +93,10 @@ def expand(
     return reach
 
 
-def _valid_at(step: Step, at: float) -> bool:
-    """A relation as it stood at ``at``: begun by then and not yet ended."""
+def holds(step: Step, at: float | None) -> bool:
+    """Whether a relation holds now (``at`` None: not ended) or as it stood at ``at``:
+    begun by then and not yet ended."""
+    if at is None:
+        return step.valid
     started = step.valid_at is None or step.valid_at <= at
     return started and (step.invalid_at is None or step.invalid_at > at)
