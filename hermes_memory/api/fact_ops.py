@@ -135,6 +135,13 @@ def claims_stale(api: MemoryAPI) -> bool:
     return state.get("extractor") != EXTRACTOR_VERSION
 
 
+def claims_waiting(api: MemoryAPI) -> int:
+    """How many facts ``read_claims`` would read: every live one when stale."""
+    if claims_stale(api):
+        return api.facts.count()
+    return claims.count_unread(api.db)
+
+
 def read_claims(
     api: MemoryAPI,
     *,
@@ -146,16 +153,12 @@ def read_claims(
     fact edited meanwhile is left for its next read. How many facts were read."""
     if claims_stale(api):
         with api.db.transaction() as conn:
-            conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
+            claims.reread_all(conn)
     done = 0
     after = 0
     while True:
         check()
-        rows = api.db.query(
-            "SELECT id, content FROM facts WHERE claims_read = 0 AND deleted_at IS NULL "
-            "AND id > ? ORDER BY id LIMIT ?",
-            (after, CLAIMS_BATCH),
-        )
+        rows = claims.unread(api.db, CLAIMS_BATCH, after=after)
         read = [(r["id"], r["content"], recorded(extract(r["content"]).claims)) for r in rows]
         with api.db.transaction() as conn:
             for fact_id, content, found in read:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory.api import fact_ops, graph_ops
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.errors import ValidationError
+from hermes_memory.tier2 import claims
 from hermes_memory.tier2 import health as tier2_health
 
 if TYPE_CHECKING:
@@ -125,9 +126,7 @@ def _graph_check(api: MemoryAPI) -> tier2_health.Check:
 def _claims_check(api: MemoryAPI) -> tier2_health.Check:
     """The claims supersession reads: stale when another extractor version read them
     (consolidate or `doctor --repair` reads them again)."""
-    unread = int(
-        api.db.scalar("SELECT COUNT(*) FROM facts WHERE claims_read = 0 AND deleted_at IS NULL")
-    )
+    unread = claims.count_unread(api.db)
     if fact_ops.claims_stale(api) and api.facts.count():
         return tier2_health.Check("claims", False, "stale: read by another extractor version")
     return tier2_health.Check("claims", True, f"{unread} facts waiting to be read")

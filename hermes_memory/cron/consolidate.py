@@ -102,14 +102,7 @@ def _read_claims(api: MemoryAPI, progress: Progress, report: JobReport) -> None:
     """Store the claims of facts never read (stored before the claims table, edited
     since, or read by another extractor version); each fact is read once, not on
     every run."""
-    stale = fact_ops.claims_stale(api)
-    total = int(
-        api.db.scalar(
-            "SELECT COUNT(*) FROM facts WHERE deleted_at IS NULL"
-            + ("" if stale else " AND claims_read = 0")
-        )
-    )
-    with progress.stage("fact claims", total) as advance:
+    with progress.stage("fact claims", fact_ops.claims_waiting(api)) as advance:
         read = fact_ops.read_claims(api, check=progress.check, advance=advance)
     report.add("claims_read", read)
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 
+from hermes_memory.tier2.db import Database
+
 Claim = tuple[str | None, str, str]
 
 
@@ -31,13 +33,24 @@ def forget(conn: sqlite3.Connection, fact_id: int) -> None:
     conn.execute("UPDATE facts SET claims_read = 0 WHERE id = ?", (fact_id,))
 
 
-def unread(conn: sqlite3.Connection, limit: int) -> list[sqlite3.Row]:
-    """Live facts whose claims were never read (stored before migration 7, or edited)."""
-    return conn.execute(
+def unread(db: Database, limit: int, *, after: int = 0) -> list[sqlite3.Row]:
+    """Live facts whose claims are not read (stored before migration 7, edited, or read
+    by another extractor), in id order past ``after``."""
+    return db.query(
         "SELECT id, content FROM facts WHERE claims_read = 0 AND deleted_at IS NULL "
-        "ORDER BY id LIMIT ?",
-        (limit,),
-    ).fetchall()
+        "AND id > ? ORDER BY id LIMIT ?",
+        (after, limit),
+    )
+
+
+def count_unread(db: Database) -> int:
+    """How many live facts wait for their claims to be read."""
+    return int(db.scalar("SELECT COUNT(*) FROM facts WHERE claims_read = 0 AND deleted_at IS NULL"))
+
+
+def reread_all(conn: sqlite3.Connection) -> None:
+    """Every fact's claims are to be read again (another extractor reads them)."""
+    conn.execute("UPDATE facts SET claims_read = 0 WHERE claims_read = 1")
 
 
 def contradicted(
