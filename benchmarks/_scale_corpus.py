@@ -143,23 +143,26 @@ class Generator:
         r = random.Random(self.rng.random())
         seen: dict[str, None] = {}
         while len(seen) < n:
-            p, proj = r.choice(self.people), r.choice(self.projects)
-            q = r.choice(
-                [
-                    f"who owns {proj}",
-                    f"what does {p} prefer",
-                    f"where does {p} live now",
-                    f"which database does {proj} use",
-                    f"what did we decide about {proj}",
-                    f"who does {p} work with",
-                    f"when is {p}'s birthday",
-                    f"latency budget of {proj}",
-                    f"what happened in the {proj} incident",
-                    f"what does {p} do on weekends",
-                ]
-            )
-            seen.setdefault(q, None)
+            seen.setdefault(self.question(r), None)
         return list(seen)
+
+    def question(self, r: random.Random) -> str:
+        """One question an agent would ask of such a profile."""
+        p, proj = r.choice(self.people), r.choice(self.projects)
+        return r.choice(
+            [
+                f"who owns {proj}",
+                f"what does {p} prefer",
+                f"where does {p} live now",
+                f"which database does {proj} use",
+                f"what did we decide about {proj}",
+                f"who does {p} work with",
+                f"when is {p}'s birthday",
+                f"latency budget of {proj}",
+                f"what happened in the {proj} incident",
+                f"what does {p} do on weekends",
+            ]
+        )
 
 
 # -- the agent shape: one person and an assistant working on a project, in long turns ----------
@@ -261,25 +264,20 @@ class AgentGenerator(Generator):
             }
             number += 1
 
-    def queries(self, n: int) -> list[str]:
-        """Questions the person would ask of the project's history."""
-        r = random.Random(self.rng.random())
-        seen: dict[str, None] = {}
-        while len(seen) < n:
-            p, proj, tool = r.choice(self.people), r.choice(self.projects), r.choice(TOOLS)
-            q = r.choice(
-                [
-                    f"why did the {proj} job fail and how did we fix it?",
-                    f"what are my standing instructions for code in {proj}?",
-                    f"which tool do I prefer for {proj}?",
-                    f"when do we move {proj} off {tool}?",
-                    f"what is the latency budget {p} asked for on {proj}?",
-                    f"how did you suggest speeding up the {proj} loader?",
-                    f"what did the {proj} error log say about {tool}?",
-                ]
-            )
-            seen.setdefault(q, None)
-        return list(seen)
+    def question(self, r: random.Random) -> str:
+        """One the person would ask of the project's history."""
+        p, proj, tool = r.choice(self.people), r.choice(self.projects), r.choice(TOOLS)
+        return r.choice(
+            [
+                f"why did the {proj} job fail and how did we fix it?",
+                f"what are my standing instructions for code in {proj}?",
+                f"which tool do I prefer for {proj}?",
+                f"when do we move {proj} off {tool}?",
+                f"what is the latency budget {p} asked for on {proj}?",
+                f"how did you suggest speeding up the {proj} loader?",
+                f"what did the {proj} error log say about {tool}?",
+            ]
+        )
 
 
 SHAPES = {"mixed": Generator, "agent": AgentGenerator}
