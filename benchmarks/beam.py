@@ -267,6 +267,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         "evidence": sorted(evidence, key=int),
                         "hermes": [sorted(ids) for ids in ranked["hermes"]],
                         "r10": _score(ranked["hermes"], evidence)[1],
+                        **{
+                            f"{k}_r10": _score(v, evidence)[1]
+                            for k, v in ranked.items()
+                            if k != "hermes"
+                        },
                     }
                 )
     if args.dump:

@@ -4,6 +4,7 @@ folders below it (ARCHITECTURE.md), type-only imports included, and no cycle."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -106,3 +107,65 @@ def test_no_module_reaches_into_another_objects_private_state() -> None:
             ):
                 wrong.append(f"{path.relative_to(PACKAGE)}:{n.lineno} .{n.attr}")
     assert not wrong, "\n".join(wrong)
+
+
+# Tables that are not tier 2's own: the job ledger's (cron/ledger.py keeps them).
+TABLE_OWNERS = {"job_leases": "cron/ledger.py", "job_runs": "cron/ledger.py"}
+# Who else may read tier 2's tables, and why: the derived projections read the truth
+# they are rebuilt from; nothing outside tier 2 writes it.
+READERS = {
+    "graph/knowledge_graph.py": "the graph projection loads entities and relations",
+    "tier3/semantic.py": "the vector index reads the text it embeds",
+}
+_WRITE = re.compile(r"\b(?:INSERT(?: OR \w+)? INTO|REPLACE INTO|UPDATE|DELETE FROM)\s+(\w+)")
+_READ = re.compile(r"\b(?:FROM|JOIN)\s+(\w+)")
+
+
+def _tables() -> set[str]:
+    text = (PACKAGE / "tier2" / "migrations.py").read_text(encoding="utf-8")
+    return set(re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", text))
+
+
+def _sql_touches(path: Path, tables: set[str]) -> tuple[set[str], set[str]]:
+    """(tables written, tables read) by the SQL in ``path``'s string literals (upper-case
+    keywords, as this code base writes SQL, so prose does not count)."""
+    writes: set[str] = set()
+    reads: set[str] = set()
+    for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            writes |= {t for t in _WRITE.findall(n.value) if t in tables}
+            reads |= {t for t in _READ.findall(n.value) if t in tables}
+        elif isinstance(n, ast.JoinedStr):
+            text = "".join(v.value for v in n.values if isinstance(v, ast.Constant))
+            writes |= {t for t in _WRITE.findall(text) if t in tables}
+            reads |= {t for t in _READ.findall(text) if t in tables}
+    return writes, reads
+
+
+def test_only_a_tables_owner_writes_it_and_only_declared_projections_read_it() -> None:
+    """Tier 2 owns its tables: every statement that writes one is in ``tier2/`` (the
+    job ledger's two in ``cron/ledger.py``), and outside it only the derived
+    projections read them; everything else goes through tier 2's functions."""
+    tables = _tables()
+    assert {"facts", "episodes", "entities", "relations", "timeline"} <= tables
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        writes, reads = _sql_touches(path, tables)
+        for table in writes | reads:
+            owner = TABLE_OWNERS.get(table)
+            mine = rel == owner if owner else rel.startswith("tier2/")
+            if mine or (table not in writes and rel in READERS and owner is None):
+                continue
+            wrong.append(f"{rel} {'writes' if table in writes else 'reads'} {table}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_sql_scan_sees_statements() -> None:
+    """The scan above finds what it looks for (so its silence means something)."""
+    tables = _tables()
+    writes, reads = _sql_touches(PACKAGE / "tier2" / "upkeep.py", tables)
+    assert {"facts", "episodes"} <= writes
+    assert "fact_claims" in reads
+    writes, reads = _sql_touches(PACKAGE / "graph" / "knowledge_graph.py", tables)
+    assert not writes and {"entities", "relations"} <= reads

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import sqlite3
 import tarfile
 import tempfile
 import time
@@ -25,7 +24,8 @@ from hermes_memory.clock import to_iso
 from hermes_memory.errors import StorageError, ValidationError
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier1.curated_store import STORES
-from hermes_memory.tier2.migrations import LATEST_VERSION, expected_schema, schema_objects
+from hermes_memory.tier2 import files as db_files
+from hermes_memory.tier2.migrations import LATEST_VERSION
 from hermes_memory.validation import require_output_outside
 
 if TYPE_CHECKING:
@@ -33,55 +33,11 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 DB_NAME = "tier2.db"
-_COUNTED = ("facts", "episodes", "entities", "relations", "timeline", "audit_log")
 _MEMBERS = {"manifest.json", DB_NAME, *STORES.values()}
 
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _counts(conn: sqlite3.Connection) -> dict[str, int]:
-    return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in _COUNTED}
-
-
-def _file_counts(path: Path) -> dict[str, int]:
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return _counts(conn)
-    finally:
-        conn.close()
-
-
-def _check_db(path: Path) -> int:
-    """Integrity-check a database file and its schema (exactly the objects its version's
-    migrations create: a trigger or view added to an archive, its checksum recomputed,
-    would otherwise run inside this memory); return its schema version."""
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            verdict = conn.execute("PRAGMA integrity_check").fetchone()[0]
-            version = int(
-                conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0
-            )
-            found = schema_objects(conn)
-        finally:
-            conn.close()
-    except sqlite3.Error as exc:
-        raise StorageError(f"the backup's database is unreadable: {exc}") from None
-    if verdict != "ok":
-        raise StorageError(f"the backup's database fails its integrity check: {verdict}")
-    if 0 < version <= LATEST_VERSION:
-        expected = expected_schema(version)
-        extra = sorted(f"{t} {n}" for t, n in set(found) - set(expected))
-        changed = sorted(f"{t} {n}" for (t, n), sql in expected.items() if found.get((t, n)) != sql)
-        if extra or changed:
-            raise StorageError(
-                "the backup's database has a schema this hermes-memory did not make "
-                f"(unexpected: {', '.join(extra) or '-'}; changed or missing: "
-                f"{', '.join(changed) or '-'}); refusing to restore it"
-            )
-    return version
 
 
 def default_name(api: MemoryAPI) -> str:
@@ -102,7 +58,7 @@ def backup(api: MemoryAPI, dest: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=api.config.memory_dir) as tmp:
         db_copy = Path(tmp) / DB_NAME
         api.db.backup_to(db_copy)
-        version = _check_db(db_copy)
+        version = db_files.check_file(db_copy)
         files = {DB_NAME: db_copy.read_bytes()}
         for store, name in STORES.items():
             files[name] = api.curated.read_raw(store).encode("utf-8")
@@ -111,7 +67,7 @@ def backup(api: MemoryAPI, dest: Path | None = None) -> dict[str, Any]:
             "created_at": to_iso(api.clock()),
             "profile": api.config.profile,
             "schema_version": version,
-            "counts": _file_counts(db_copy),
+            "counts": db_files.file_counts(db_copy),
             "files": {name: _sha256(data) for name, data in files.items()},
         }
         files["manifest.json"] = json.dumps(manifest, indent=2).encode("utf-8")
@@ -168,9 +124,7 @@ def restore(api: MemoryAPI, archive: Path, *, force: bool = False) -> dict[str, 
     is kept as ``tier2.before-restore-<time>.db`` (and ``.md`` copies) beside it.
     """
     manifest, files = read_archive(archive)
-    live = api.db.scalar("SELECT COUNT(*) FROM facts") + api.db.scalar(
-        "SELECT COUNT(*) FROM episodes"
-    )
+    live = sum(db_files.table_counts(api.db, ("facts", "episodes")).values())
     if live and not force:
         raise ValidationError(
             f"this profile already holds {live} facts and turns; "
@@ -190,7 +144,7 @@ def restore(api: MemoryAPI, archive: Path, *, force: bool = False) -> dict[str, 
     with tempfile.TemporaryDirectory(dir=api.config.memory_dir) as tmp:
         incoming = Path(tmp) / DB_NAME
         incoming.write_bytes(files[DB_NAME])
-        version = _check_db(incoming)
+        version = db_files.check_file(incoming)
         if version > LATEST_VERSION:
             raise StorageError(
                 f"the backup's schema ({version}) is newer than this hermes-memory "
@@ -213,15 +167,10 @@ def restore(api: MemoryAPI, archive: Path, *, force: bool = False) -> dict[str, 
     return {
         "restored_from": str(archive),
         "created_at": manifest.get("created_at"),
-        "counts": _live_counts(api),
+        "counts": db_files.table_counts(api.db),
         "kept": kept,
         "derived": derived,
     }
-
-
-def _live_counts(api: MemoryAPI) -> dict[str, int]:
-    with api.db.snapshot() as conn:
-        return _counts(conn)
 
 
 def _rebuild_derived(api: MemoryAPI) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.errors import HermesMemoryError, StorageError, ValidationError
+from hermes_memory.tier2 import imports
 from hermes_memory.tier3.segments import Embedded
 
 if TYPE_CHECKING:
@@ -161,11 +162,9 @@ def import_jsonl(
     if not path.is_file():
         raise StorageError(f"no file at {path}", path=str(path))
     source = str(path.resolve())
-    row = api.db.query_one(
-        "SELECT fingerprint, lines_done FROM imports WHERE source = ?", (source,)
-    )
-    resumable = row is not None and _resumes(path, str(row["fingerprint"]))
-    start = int(row["lines_done"]) if row is not None and resumable else 0
+    row = imports.checkpoint(api.db, source)
+    resumable = row is not None and _resumes(path, row[0])
+    start = row[1] if row is not None and resumable else 0
     report = ImportReport(lines=start, resumed_at=start)
     advance(start)
     view = _deferred(api)
@@ -269,13 +268,13 @@ def _commit(
                 continue
             written.extend(uuids)
             counts[kind if created else "dup"] += 1
-        conn.execute(
-            """INSERT INTO imports(source, fingerprint, lines_done, items, updated_at)
-               VALUES (?, ?, ?, ?, ?)
-               ON CONFLICT(source) DO UPDATE SET fingerprint = excluded.fingerprint,
-                   lines_done = excluded.lines_done, items = items + excluded.items,
-                   updated_at = excluded.updated_at""",
-            (source, mark, lines[-1][0], counts["fact"] + counts["turn"], api.clock()),
+        imports.save_checkpoint(
+            conn,
+            source,
+            fingerprint=mark,
+            lines_done=lines[-1][0],
+            items=counts["fact"] + counts["turn"],
+            now=api.clock(),
         )
     report.lines = lines[-1][0]
     report.facts += counts["fact"]
@@ -348,14 +347,7 @@ def _episodes(api: MemoryAPI, message_ids: list[Any]) -> list[str]:
     """The uuids of this owner's turns with these message ids (a fact's evidence)."""
     if not message_ids:
         return []
-    clause, params = api.owner.visible_clause()
-    marks = ",".join("?" * len(message_ids))
-    rows = api.db.query(
-        f"SELECT uuid FROM episodes WHERE message_id IN ({marks}) AND {clause} "
-        "AND deleted_at IS NULL",
-        (*[str(m) for m in message_ids], *params),
-    )
-    return [r["uuid"] for r in rows]
+    return api.episodes.with_message_ids(api.owner, [str(m) for m in message_ids])
 
 
 _REQUIRED = {

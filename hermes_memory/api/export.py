@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_memory.clock import to_iso
 from hermes_memory.fileio import write_atomic
+from hermes_memory.tier2 import dump
 from hermes_memory.validation import require_output_outside
 
 if TYPE_CHECKING:
@@ -59,12 +60,7 @@ def export_lines(api: MemoryAPI) -> Iterator[dict[str, Any]]:
 
 
 def _turns(api: MemoryAPI) -> Iterator[dict[str, Any]]:
-    clause, params = api.owner.visible_clause()
-    rows = api.db.query(
-        f"SELECT * FROM episodes WHERE {clause} AND deleted_at IS NULL ORDER BY timestamp, id",
-        params,
-    )
-    for r in rows:
+    for r in dump.turns(api.db, api.owner):
         line = {
             "type": "turn",
             "speaker": r["speaker"],
@@ -83,24 +79,12 @@ def _turns(api: MemoryAPI) -> Iterator[dict[str, Any]]:
 
 
 def _facts(api: MemoryAPI) -> Iterator[dict[str, Any]]:
-    clause, params = api.owner.visible_clause("f")
-    rows = api.db.query(
-        f"SELECT f.* FROM facts f WHERE {clause} AND f.deleted_at IS NULL "
-        "AND f.merged_into IS NULL ORDER BY f.created_at, f.id",
-        params,
-    )
+    rows = dump.facts(api.db, api.owner)
     supersedes: dict[str, list[str]] = {}
     for r in rows:
         if r["superseded_by"]:
             supersedes.setdefault(r["superseded_by"], []).append(r["uuid"])
-    evidence: dict[int, list[str]] = {}
-    for e in api.db.query(
-        f"SELECT fe.fact_id, e.message_id FROM fact_evidence fe "
-        f"JOIN episodes e ON e.id = fe.episode_id JOIN facts f ON f.id = fe.fact_id "
-        f"WHERE {clause} ORDER BY e.timestamp",
-        params,
-    ):
-        evidence.setdefault(e["fact_id"], []).append(e["message_id"])
+    evidence = dump.evidence_messages(api.db, api.owner)
     for r in rows:
         line: dict[str, Any] = {
             "type": "fact",
@@ -126,13 +110,7 @@ def _facts(api: MemoryAPI) -> Iterator[dict[str, Any]]:
 
 
 def _entities(api: MemoryAPI) -> Iterator[dict[str, Any]]:
-    clause, params = api.owner.durable_clause()
-    rows = api.db.query(
-        f"SELECT * FROM entities WHERE {clause} AND deleted_at IS NULL "
-        "AND merged_into IS NULL ORDER BY first_seen, id",
-        params,
-    )
-    for r in rows:
+    for r in dump.entities(api.db, api.owner):
         line: dict[str, Any] = {
             "type": "entity",
             "name": r["name"],
@@ -147,17 +125,7 @@ def _entities(api: MemoryAPI) -> Iterator[dict[str, Any]]:
 
 
 def _relations(api: MemoryAPI) -> Iterator[dict[str, Any]]:
-    clause, params = api.owner.durable_clause("r")
-    rows = api.db.query(
-        f"""SELECT a.name AS head, r.relation_type, b.name AS tail, r.strength
-            FROM relations r JOIN entities a ON a.uuid = r.from_entity
-            JOIN entities b ON b.uuid = r.to_entity
-            WHERE {clause} AND r.deleted_at IS NULL AND r.invalid_at IS NULL
-              AND r.evidence_fact IS NULL AND r.evidence_episode IS NULL
-            ORDER BY r.created_at, r.id""",
-        params,
-    )
-    for r in rows:
+    for r in dump.stated_relations(api.db, api.owner):
         yield {
             "type": "relation",
             "from": r["head"],
@@ -168,13 +136,7 @@ def _relations(api: MemoryAPI) -> Iterator[dict[str, Any]]:
 
 
 def _events(api: MemoryAPI) -> Iterator[dict[str, Any]]:
-    clause, params = api.owner.visible_clause()
-    rows = api.db.query(
-        f"SELECT * FROM timeline WHERE {clause} AND deleted_at IS NULL "
-        "AND event_type != ? ORDER BY timestamp, id",
-        (*params, DERIVED_EVENT),
-    )
-    for r in rows:
+    for r in dump.events(api.db, api.owner, except_type=DERIVED_EVENT):
         line: dict[str, Any] = {
             "type": "event",
             "event_type": r["event_type"],

@@ -123,7 +123,7 @@ def adopt_claims_version(api: MemoryAPI) -> None:
     (a store from before versions were recorded has facts, and is read again)."""
     if CLAIMS_STATE in tier2_health.derived_status(api.db):
         return
-    if not api.db.scalar("SELECT EXISTS (SELECT 1 FROM facts)"):
+    if not claims.any_fact(api.db):
         tier2_health.set_derived_status(
             api.db, CLAIMS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION
         )
@@ -160,11 +160,7 @@ def read_claims(
         check()
         rows = claims.unread(api.db, CLAIMS_BATCH, after=after)
         read = [(r["id"], r["content"], recorded(extract(r["content"]).claims)) for r in rows]
-        with api.db.transaction() as conn:
-            for fact_id, content, found in read:
-                now = conn.execute("SELECT content FROM facts WHERE id = ?", (fact_id,)).fetchone()
-                if now is not None and now["content"] == content:
-                    claims.record(conn, fact_id, found)
+        claims.record_read(api.db, read)
         done += len(read)
         advance(len(read))
         if len(rows) < CLAIMS_BATCH:

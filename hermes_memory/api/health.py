@@ -47,24 +47,12 @@ def stats(api: MemoryAPI) -> Envelope:
     return run("multi", ["tier1", "tier2"], work)
 
 
-_OWNED = ("facts", "episodes", "entities", "relations", "timeline")
-
-
 def owner_stats(api: MemoryAPI) -> Envelope:
     """What an agent may see of the store: its own owner's counts and the tiers'
     health, never another tenant's numbers, the store's totals or its paths."""
 
     def work() -> dict[str, Any]:
-        clause, params = api.owner.visible_clause()
-        counts = {
-            table: int(
-                api.db.scalar(
-                    f"SELECT COUNT(*) FROM {table} WHERE deleted_at IS NULL AND {clause}",
-                    params,
-                )
-            )
-            for table in _OWNED
-        }
+        counts = tier2_health.owner_counts(api.db, api.owner)
         derived = tier2_health.derived_status(api.db)
         return {
             "profile": api.config.profile,

@@ -9,7 +9,6 @@ what was merged stays merged, what was not is found again.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import unicodedata
 from collections import defaultdict
@@ -21,7 +20,7 @@ from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.text import changes
 from hermes_memory.text.temporal import ENDS_USE, FUNCTIONAL, OPPOSITE, USE
-from hermes_memory.tier2 import merges
+from hermes_memory.tier2 import merges, upkeep
 from hermes_memory.tier2.facts import mark_superseded
 
 if TYPE_CHECKING:
@@ -32,8 +31,7 @@ NEAR_DUPLICATE_JACCARD = 0.8
 BATCH = 200
 # Each new access moves importance this share of the way to 1.
 ACCESS_REINFORCEMENT = 0.05
-_OWNER = ("platform", "agent", "user_id", "session_key")
-_LIVE_VALID = "deleted_at IS NULL AND is_archived = 0 AND invalid_at IS NULL"
+_OWNER = upkeep.OWNER_COLUMNS
 
 
 def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
@@ -54,10 +52,7 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
 def _merge_near_duplicates(
     api: MemoryAPI, now: float, progress: Progress, report: JobReport, merged: list[str]
 ) -> None:
-    rows = api.db.query(
-        f"SELECT id, content, scope, importance, confidence, access_count, created_at, "
-        f"platform, agent, user_id, session_key FROM facts WHERE {_LIVE_VALID}"
-    )
+    rows = upkeep.facts_to_compare(api.db)
     groups: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     for r in rows:
         groups[(*(r[c] for c in _OWNER), r["scope"])].append(r)
@@ -115,13 +110,7 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
     the claims stored in ``fact_claims``.
     """
     _read_claims(api, progress, report)
-    rows = api.db.query(
-        f"""SELECT f.id, f.uuid, COALESCE(f.valid_at, f.created_at) AS t, f.platform, f.agent,
-                   f.user_id, f.session_key, c.subject, c.predicate, c.object
-            FROM fact_claims c JOIN facts f ON f.id = c.fact_id
-            WHERE {_LIVE_VALID}
-            ORDER BY t, f.id"""
-    )
+    rows = upkeep.claims_of_valid_facts(api.db)
     functional: dict[tuple[Any, ...], list[tuple[sqlite3.Row, str]]] = defaultdict(list)
     users: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     enders: list[tuple[tuple[Any, ...], sqlite3.Row]] = []
@@ -286,15 +275,10 @@ def _entity_rank(e: dict[str, Any]) -> tuple[int, int, int, float, int]:
 def _merge_entities(
     api: MemoryAPI, now: float, progress: Progress, report: JobReport, merged: list[str]
 ) -> None:
-    rows = api.db.query(
-        "SELECT id, name, entity_type, aliases, occurrence_count, first_seen, platform, "
-        "agent, user_id, session_key FROM entities WHERE deleted_at IS NULL"
-    )
+    rows = upkeep.live_entities(api.db)
     owners: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
-    for r in rows:
-        item = dict(r)
-        item["aliases"] = json.loads(r["aliases"] or "[]")
-        owners[tuple(r[c] for c in _OWNER)].append(item)
+    for item in rows:
+        owners[tuple(item[c] for c in _OWNER)].append(item)
     plan = [step for group in owners.values() for step in entity_merge_plan(group)]
     report.add("entities_checked", len(rows))
     with progress.stage("merge entities", len(plan)) as advance:
@@ -318,26 +302,5 @@ def reinforced(importance: float, new_accesses: int) -> float:
 
 
 def _reinforce_importance(api: MemoryAPI, progress: Progress, report: JobReport) -> None:
-    rows = api.db.query(
-        "SELECT id, importance, access_count, access_counted FROM facts "
-        "WHERE access_count > access_counted AND deleted_at IS NULL"
-    )
-    updates = [
-        (
-            round(reinforced(r["importance"], r["access_count"] - r["access_counted"]), 6),
-            r["access_count"],
-            r["id"],
-            r["access_counted"],
-        )
-        for r in rows
-    ]
-    with api.db.transaction() as conn:
-        # Only rows whose counter is still as read: a concurrent access is folded in
-        # by the next run instead of being lost.
-        cur = conn.executemany(
-            "UPDATE facts SET importance = ?, access_counted = ? "
-            "WHERE id = ? AND access_counted = ?",
-            updates,
-        )
-        report.add("importance_updated", cur.rowcount if cur.rowcount > 0 else 0)
+    report.add("importance_updated", upkeep.reinforce_importance(api.db, reinforced))
     progress.check()

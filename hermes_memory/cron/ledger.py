@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_memory.tier2 import migrations
 from hermes_memory.tier2.db import Database
 
 _HOST = socket.gethostname()
@@ -134,8 +135,7 @@ def leases(db: Database) -> dict[str, sqlite3.Row]:
 def since(db: Database) -> float:
     """When scheduling began for this store (the ledger's creation): the baseline
     of a job that never ran."""
-    value = db.scalar("SELECT applied_at FROM schema_migrations WHERE name = 'maintenance'")
-    return float(value or 0.0)
+    return migrations.applied_at(db, "maintenance") or 0.0
 
 
 def trim(db: Database, *, keep: int = 500) -> int:

@@ -13,13 +13,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hermes_memory.cron import ledger
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.errors import DerivedTierError
-from hermes_memory.tier2 import journal
+from hermes_memory.tier2 import upkeep
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -54,51 +54,25 @@ def _archive_facts(
     api: MemoryAPI, now: float, progress: Progress, report: JobReport, dropped: list[str]
 ) -> None:
     limits = api.config.limits
-    stale_before = now - limits.fact_ttl_days * DAY
-    rows = api.db.query(
-        """SELECT id, uuid, content, expires_at FROM facts
-           WHERE deleted_at IS NULL AND is_archived = 0
-             AND ((expires_at IS NOT NULL AND expires_at <= ?)
-                  OR (importance < ? AND invalid_at IS NULL
-                      AND MAX(created_at, updated_at, COALESCE(last_accessed, 0)) <= ?))""",
-        (now, limits.ttl_importance_below, stale_before),
-    )
+    due = {
+        "now": now,
+        "importance_below": limits.ttl_importance_below,
+        "stale_before": now - limits.fact_ttl_days * DAY,
+    }
+    rows = upkeep.facts_due_for_archive(api.db, **due)
+
+    def reason(r: Any) -> str:
+        if r["expires_at"] is not None and r["expires_at"] <= now:
+            return "expired"
+        return f"unused for {limits.fact_ttl_days:g} days"
+
     with progress.stage("archive facts", len(rows)) as advance:
         for start in range(0, len(rows), BATCH):
             part = rows[start : start + BATCH]
-            with api.db.transaction() as conn:
-                for r in part:
-                    reason = (
-                        "expired"
-                        if r["expires_at"] is not None and r["expires_at"] <= now
-                        else f"unused for {limits.fact_ttl_days:g} days"
-                    )
-                    # Re-checked in the write: a fact used or changed since the read stays.
-                    cur = conn.execute(
-                        """UPDATE facts SET is_archived = 1, archived_at = ?
-                           WHERE id = ? AND deleted_at IS NULL AND is_archived = 0
-                             AND ((expires_at IS NOT NULL AND expires_at <= ?)
-                                  OR (importance < ? AND invalid_at IS NULL
-                                      AND MAX(created_at, updated_at,
-                                              COALESCE(last_accessed, 0)) <= ?))""",
-                        (now, r["id"], now, limits.ttl_importance_below, stale_before),
-                    )
-                    if cur.rowcount != 1:
-                        continue
-                    journal.audit(
-                        conn,
-                        now=now,
-                        action="fact_archive",
-                        actor=ACTOR,
-                        target_uuid=r["uuid"],
-                        diff={"old": {"is_archived": False}, "new": {"is_archived": True},
-                              "reason": reason},
-                    )  # fmt: skip
-                    journal.enqueue_embedding(
-                        conn, now=now, kind="fact", item_uuid=r["uuid"], op="delete"
-                    )
-                    dropped.append(r["uuid"])
-                    report.add("facts_archived")
+            done = upkeep.archive_facts(api.db, part, actor=ACTOR, reason=reason, **due)
+            dropped.extend(done)
+            if done:
+                report.add("facts_archived", len(done))
             advance(len(part))
 
 
@@ -106,33 +80,18 @@ def _unindex_old_turns(
     api: MemoryAPI, now: float, progress: Progress, report: JobReport, dropped: list[str]
 ) -> None:
     cutoff = now - api.config.limits.session_index_max_age_days * DAY
-    rows = api.db.query(
-        "SELECT id, uuid FROM episodes WHERE created_at <= ? AND unindexed_at IS NULL "
-        "AND deleted_at IS NULL",
-        (cutoff,),
-    )
+    rows = upkeep.turns_to_unindex(api.db, stored_before=cutoff)
     with progress.stage("thin session index", len(rows)) as advance:
         for start in range(0, len(rows), BATCH):
             part = rows[start : start + BATCH]
-            with api.db.transaction() as conn:
-                for r in part:
-                    conn.execute(
-                        "UPDATE episodes SET unindexed_at = ? "
-                        "WHERE id = ? AND unindexed_at IS NULL",
-                        (now, r["id"]),
-                    )
-                    journal.enqueue_embedding(
-                        conn, now=now, kind="episode", item_uuid=r["uuid"], op="delete"
-                    )
-                    dropped.append(r["uuid"])
-            report.add("turns_unindexed", len(part))
+            done = upkeep.unindex_turns(api.db, part, now=now)
+            dropped.extend(done)
+            report.add("turns_unindexed", len(done))
             advance(len(part))
 
 
 def _vacuum_if_worthwhile(api: MemoryAPI, report: JobReport) -> None:
-    pages = int(api.db.scalar("PRAGMA page_count") or 0)
-    free = int(api.db.scalar("PRAGMA freelist_count") or 0)
-    size = int(api.db.scalar("PRAGMA page_size") or 4096)
+    pages, free, size = upkeep.free_space(api.db)
     if pages and free / pages >= VACUUM_FREE_SHARE and free * size >= VACUUM_MIN_BYTES:
         api.db.vacuum()
         report.add("vacuumed_bytes", free * size)

@@ -19,8 +19,8 @@ from hermes_memory.text.mentions import Mention, is_role
 from hermes_memory.text.temporal import DateMention, ended_by, recorded, resolve_dates
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.entities import EntityStore, normalize_name
-from hermes_memory.tier2.facts import mark_superseded
+from hermes_memory.tier2.entities import EntityStore, normalize_name, only_person_named
+from hermes_memory.tier2.facts import began_at, kept_to_one_chat, mark_superseded
 from hermes_memory.tier2.records import Entity, Owner
 from hermes_memory.tier2.timeline import mention_date
 
@@ -164,16 +164,7 @@ class Linker:
         ("Alice Chen", "Alice Wong") it stays a separate, unmerged "Alice"."""
         if m.type != "person" or " " in m.name:
             return m.name
-        clause, params = owner.visible_clause("e")
-        first = normalize_name(m.name) + " "
-        # A range on the name index: "first name, a space, anything" (LIKE cannot use
-        # the index, being case-insensitive; "!" sorts right after the space).
-        rows = conn.execute(
-            f"SELECT name FROM entities e WHERE e.entity_type = 'person' AND e.name_norm >= ? "
-            f"AND e.name_norm < ? AND e.deleted_at IS NULL AND {clause} LIMIT 2",
-            (first, first[:-1] + "!", *params),
-        ).fetchall()
-        return str(rows[0]["name"]) if len(rows) == 1 else m.name
+        return only_person_named(conn, owner, m.name) or m.name
 
     # -- time -----------------------------------------------------------------------------
     @staticmethod
@@ -229,9 +220,7 @@ class Linker:
                 )  # fmt: skip
         if not rows:
             return []
-        new = conn.execute("SELECT valid_at, created_at FROM facts WHERE id = ?", (row_id,))
-        start = new.fetchone()
-        since = start["valid_at"] if start["valid_at"] is not None else start["created_at"]
+        since = began_at(conn, row_id)
         out = []
         done: set[int] = set()
         for old in rows:
@@ -253,7 +242,4 @@ class Linker:
 
 def _local_fact(conn: sqlite3.Connection, kind: str, row_id: int) -> bool:
     """Whether ``row_id`` is a fact kept to one chat (category scratch)."""
-    if kind != "fact":
-        return False
-    row = conn.execute("SELECT session_key FROM facts WHERE id = ?", (row_id,)).fetchone()
-    return bool(row is not None and row["session_key"])
+    return kind == "fact" and kept_to_one_chat(conn, row_id)

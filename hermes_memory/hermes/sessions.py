@@ -76,13 +76,7 @@ def import_sessions(
             f"{where} ORDER BY started_at",
             params,
         ).fetchall()
-        with api.db.snapshot() as ours:
-            known = {
-                r[0]
-                for r in ours.execute(
-                    "SELECT message_id FROM episodes WHERE message_id LIKE ?", (f"{PREFIX}%",)
-                )
-            }
+        known = api.episodes.message_ids_starting(PREFIX)
         total = conn.execute(
             f"SELECT COUNT(*) FROM messages WHERE role IN ('user', 'assistant') "
             f"AND session_id IN (SELECT id FROM sessions {where})",

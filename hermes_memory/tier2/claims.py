@@ -27,6 +27,21 @@ def record(conn: sqlite3.Connection, fact_id: int, claims: Iterable[Claim]) -> N
     conn.execute("UPDATE facts SET claims_read = 1 WHERE id = ?", (fact_id,))
 
 
+def record_read(db: Database, read: Iterable[tuple[int, str, Iterable[Claim]]]) -> None:
+    """Store claims read outside the write lock: ``(fact id, the text they were read
+    from, claims)``; a fact whose text changed since is left for its next read."""
+    with db.transaction() as conn:
+        for fact_id, content, found in read:
+            now = conn.execute("SELECT content FROM facts WHERE id = ?", (fact_id,)).fetchone()
+            if now is not None and now["content"] == content:
+                record(conn, fact_id, found)
+
+
+def any_fact(db: Database) -> bool:
+    """Whether the store holds any fact at all (deleted ones included)."""
+    return bool(db.scalar("SELECT EXISTS (SELECT 1 FROM facts)"))
+
+
 def forget(conn: sqlite3.Connection, fact_id: int) -> None:
     """The fact's text changed: its claims are read again (by consolidate)."""
     conn.execute("DELETE FROM fact_claims WHERE fact_id = ?", (fact_id,))

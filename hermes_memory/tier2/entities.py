@@ -45,6 +45,21 @@ def normalize_name(name: str) -> str:
     return _SPACE.sub(" ", name).strip().casefold()
 
 
+def only_person_named(conn: sqlite3.Connection, owner: Owner, first_name: str) -> str | None:
+    """The name of the one person this owner knows whose full name starts with
+    ``first_name`` ("Alice" -> "Alice Chen"); None when there is none or several."""
+    clause, params = owner.visible_clause("e")
+    first = normalize_name(first_name) + " "
+    # A range on the name index: "first name, a space, anything" (LIKE cannot use the
+    # index, being case-insensitive; "!" sorts right after the space).
+    rows = conn.execute(
+        f"SELECT name FROM entities e WHERE e.entity_type = 'person' AND e.name_norm >= ? "
+        f"AND e.name_norm < ? AND e.deleted_at IS NULL AND {clause} LIMIT 2",
+        (first, first[:-1] + "!", *params),
+    ).fetchall()
+    return str(rows[0]["name"]) if len(rows) == 1 else None
+
+
 _RELATION_SELECT = """
     SELECT r.*, a.name AS from_name, b.name AS to_name FROM relations r
     JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity"""

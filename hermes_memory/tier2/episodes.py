@@ -191,6 +191,28 @@ class EpisodeStore:
         )
         return [r["uuid"] for r in rows]
 
+    def with_message_ids(self, owner: Owner, message_ids: list[str]) -> list[str]:
+        """Uuids of the live turns this owner can see that carry these message ids."""
+        if not message_ids:
+            return []
+        clause, params = owner.visible_clause()
+        marks = ",".join("?" * len(message_ids))
+        rows = self.db.query(
+            f"SELECT uuid FROM episodes WHERE message_id IN ({marks}) AND {clause} "
+            "AND deleted_at IS NULL",
+            (*message_ids, *params),
+        )
+        return [r["uuid"] for r in rows]
+
+    def message_ids_starting(self, prefix: str) -> set[str]:
+        """Every stored message id (any owner, deleted included) that starts with
+        ``prefix``: what an importer naming its ids so has already brought in."""
+        rows = self.db.query(
+            "SELECT message_id FROM episodes WHERE substr(message_id, 1, ?) = ?",
+            (len(prefix), prefix),
+        )
+        return {str(r[0]) for r in rows}
+
     def speakers(self, owner: Owner) -> frozenset[str]:
         """The speakers of the user's turns, in any of their sessions (who can be named
         in a question). Kept per user and topped up from the rows added since the last

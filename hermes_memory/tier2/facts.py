@@ -66,6 +66,18 @@ def mark_superseded(
     )
 
 
+def began_at(conn: sqlite3.Connection, fact_id: int) -> float:
+    """When the fact became true: its ``valid_at``, else when it was written."""
+    row = conn.execute("SELECT valid_at, created_at FROM facts WHERE id = ?", (fact_id,)).fetchone()
+    return float(row["valid_at"] if row["valid_at"] is not None else row["created_at"])
+
+
+def kept_to_one_chat(conn: sqlite3.Connection, fact_id: int) -> bool:
+    """Whether the fact belongs to one chat only (category scratch: a session key)."""
+    row = conn.execute("SELECT session_key FROM facts WHERE id = ?", (fact_id,)).fetchone()
+    return bool(row is not None and row["session_key"])
+
+
 @dataclass(frozen=True)
 class FactHit:
     fact: Fact

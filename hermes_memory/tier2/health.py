@@ -9,6 +9,7 @@ from typing import Any
 
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.migrations import LATEST_VERSION, current_version
+from hermes_memory.tier2.records import Owner
 
 FTS_TABLES = ("facts_fts", "episodes_fts", "entities_fts", "timeline_fts")
 
@@ -65,6 +66,20 @@ def rebuild_fts(db: Database) -> list[str]:
         for table in FTS_TABLES:
             conn.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
     return list(FTS_TABLES)
+
+
+OWNED_TABLES = ("facts", "episodes", "entities", "relations", "timeline")
+
+
+def owner_counts(db: Database, owner: Owner) -> dict[str, int]:
+    """Live rows of each owned table that ``owner`` can see."""
+    clause, params = owner.visible_clause()
+    return {
+        table: int(
+            db.scalar(f"SELECT COUNT(*) FROM {table} WHERE deleted_at IS NULL AND {clause}", params)
+        )
+        for table in OWNED_TABLES
+    }
 
 
 def queue_depth(db: Database) -> dict[str, int]:

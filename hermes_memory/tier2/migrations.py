@@ -527,6 +527,12 @@ def expected_schema(version: int) -> dict[tuple[str, str], str]:
         conn.close()
 
 
+def applied_at(db: Database, name: str) -> float | None:
+    """When the migration called ``name`` was applied, or None."""
+    value = db.scalar("SELECT applied_at FROM schema_migrations WHERE name = ?", (name,))
+    return None if value is None else float(value)
+
+
 def current_version(db: Database) -> int:
     row = db.query_one(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"

@@ -1,0 +1,176 @@
+"""The rows maintenance works on, and its writes: what the consolidate and prune jobs
+read and change in tier 2, so that no job writes SQL of its own.
+
+Every write re-checks, inside its transaction, that a row is still as it was read
+(live, unchanged, still due), so the jobs can run beside the agent's writes, be
+killed at any point and run again.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from hermes_memory.tier2 import journal
+from hermes_memory.tier2.db import Database
+
+OWNER_COLUMNS = ("platform", "agent", "user_id", "session_key")
+_LIVE_VALID = "deleted_at IS NULL AND is_archived = 0 AND invalid_at IS NULL"
+
+# -- consolidate --------------------------------------------------------------------------
+
+
+def facts_to_compare(db: Database) -> list[sqlite3.Row]:
+    """Every live, valid fact with what near-duplicate merging ranks it by."""
+    return db.query(
+        f"SELECT id, content, scope, importance, confidence, access_count, created_at, "
+        f"platform, agent, user_id, session_key FROM facts WHERE {_LIVE_VALID}"
+    )
+
+
+def claims_of_valid_facts(db: Database) -> list[sqlite3.Row]:
+    """The stored claims of live, valid facts, oldest statement first (``t``: when the
+    fact became true, else when it was written)."""
+    return db.query(
+        """SELECT f.id, f.uuid, COALESCE(f.valid_at, f.created_at) AS t, f.platform,
+                   f.agent, f.user_id, f.session_key, c.subject, c.predicate, c.object
+            FROM fact_claims c JOIN facts f ON f.id = c.fact_id
+            WHERE f.deleted_at IS NULL AND f.is_archived = 0 AND f.invalid_at IS NULL
+            ORDER BY t, f.id"""
+    )
+
+
+def live_entities(db: Database) -> list[dict[str, Any]]:
+    """Every live entity with its aliases decoded, for duplicate merging."""
+    rows = db.query(
+        "SELECT id, name, entity_type, aliases, occurrence_count, first_seen, platform, "
+        "agent, user_id, session_key FROM entities WHERE deleted_at IS NULL"
+    )
+    out = []
+    for r in rows:
+        item = dict(r)
+        item["aliases"] = json.loads(r["aliases"] or "[]")
+        out.append(item)
+    return out
+
+
+def reinforce_importance(db: Database, reinforced: Callable[[float, int], float]) -> int:
+    """Fold the uses counted since the last run into each fact's importance
+    (``reinforced(importance, new_uses)``); the number of facts changed."""
+    rows = db.query(
+        "SELECT id, importance, access_count, access_counted FROM facts "
+        "WHERE access_count > access_counted AND deleted_at IS NULL"
+    )
+    updates = [
+        (
+            round(reinforced(r["importance"], r["access_count"] - r["access_counted"]), 6),
+            r["access_count"],
+            r["id"],
+            r["access_counted"],
+        )
+        for r in rows
+    ]
+    with db.transaction() as conn:
+        # Only rows whose counter is still as read: a concurrent use is folded in by
+        # the next run instead of being lost.
+        cur = conn.executemany(
+            "UPDATE facts SET importance = ?, access_counted = ? "
+            "WHERE id = ? AND access_counted = ?",
+            updates,
+        )
+        return cur.rowcount if cur.rowcount > 0 else 0
+
+
+# -- prune --------------------------------------------------------------------------------
+
+# Parameters: now, importance_below, stale_before.
+_DUE = """((expires_at IS NOT NULL AND expires_at <= ?)
+           OR (importance < ? AND invalid_at IS NULL
+               AND MAX(created_at, updated_at, COALESCE(last_accessed, 0)) <= ?))"""
+
+
+def facts_due_for_archive(
+    db: Database, *, now: float, importance_below: float, stale_before: float
+) -> list[sqlite3.Row]:
+    """Live facts past ``expires_at``, or below ``importance_below`` and unused and
+    unchanged since ``stale_before``."""
+    return db.query(
+        f"SELECT id, uuid, expires_at FROM facts "
+        f"WHERE deleted_at IS NULL AND is_archived = 0 AND {_DUE}",
+        (now, importance_below, stale_before),
+    )
+
+
+def archive_facts(
+    db: Database,
+    rows: Sequence[sqlite3.Row],
+    *,
+    now: float,
+    importance_below: float,
+    stale_before: float,
+    actor: str,
+    reason: Callable[[sqlite3.Row], str],
+) -> list[str]:
+    """Archive ``rows`` (from :func:`facts_due_for_archive`) in one transaction: out
+    of search and the vector index, still readable by id. A fact used or changed
+    since it was read stays. The uuids archived."""
+    done: list[str] = []
+    with db.transaction() as conn:
+        for r in rows:
+            cur = conn.execute(
+                f"UPDATE facts SET is_archived = 1, archived_at = ? "
+                f"WHERE id = ? AND deleted_at IS NULL AND is_archived = 0 AND {_DUE}",
+                (now, r["id"], now, importance_below, stale_before),
+            )
+            if cur.rowcount != 1:
+                continue
+            journal.audit(
+                conn,
+                now=now,
+                action="fact_archive",
+                actor=actor,
+                target_uuid=r["uuid"],
+                diff={"old": {"is_archived": False}, "new": {"is_archived": True},
+                      "reason": reason(r)},
+            )  # fmt: skip
+            journal.enqueue_embedding(conn, now=now, kind="fact", item_uuid=r["uuid"], op="delete")
+            done.append(r["uuid"])
+    return done
+
+
+def turns_to_unindex(db: Database, *, stored_before: float) -> list[sqlite3.Row]:
+    """Live turns stored before ``stored_before`` that are still in the vector index."""
+    return db.query(
+        "SELECT id, uuid FROM episodes WHERE created_at <= ? AND unindexed_at IS NULL "
+        "AND deleted_at IS NULL",
+        (stored_before,),
+    )
+
+
+def unindex_turns(db: Database, rows: Sequence[sqlite3.Row], *, now: float) -> list[str]:
+    """Take ``rows`` out of the vector index (the turn, its full-text search and its
+    evidence stay); the uuids taken out."""
+    done: list[str] = []
+    with db.transaction() as conn:
+        for r in rows:
+            cur = conn.execute(
+                "UPDATE episodes SET unindexed_at = ? WHERE id = ? AND unindexed_at IS NULL",
+                (now, r["id"]),
+            )
+            if cur.rowcount != 1:
+                continue
+            journal.enqueue_embedding(
+                conn, now=now, kind="episode", item_uuid=r["uuid"], op="delete"
+            )
+            done.append(r["uuid"])
+    return done
+
+
+def free_space(db: Database) -> tuple[int, int, int]:
+    """(pages, free pages, page size) of the database file."""
+    pages = int(db.scalar("PRAGMA page_count") or 0)
+    free = int(db.scalar("PRAGMA freelist_count") or 0)
+    size = int(db.scalar("PRAGMA page_size") or 4096)
+    return pages, free, size
