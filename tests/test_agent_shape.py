@@ -83,6 +83,11 @@ def test_a_question_is_discounted_in_the_measure_it_is_the_turn() -> None:
     discount_questions(pool, fused, 0.8, 10)
     assert fused["q"] == pytest.approx(0.4)
     assert 0.48 < fused["r"] < 0.5  # "Can you help?" is 3 of its 22 words
+    log = "line of a log with no sentence end " * 200  # 7,000 characters
+    assert question_share(log + "\nWhy does it fail?", 10) == pytest.approx(4 / (8 * 200 + 4))
+    # The sentence end is before the tail: the whole turn is read to find it.
+    share = question_share("Intro. " + log + "why does it fail?", 10)
+    assert share == pytest.approx((8 * 200 + 4) / (8 * 200 + 5))
 
 
 class _Neighbours:

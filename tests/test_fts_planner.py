@@ -6,7 +6,16 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from hermes_memory.tier2.fts import MAX_RANKED, common_term_threshold, planned_search
+from hermes_memory.tier2.fts import (
+    MAX_RANKED,
+    common_term_threshold,
+    planned_search,
+    presence_counter,
+    stem_prefix,
+    terms_missing,
+    word_set,
+    words_present,
+)
 
 N_DOCS = 500_000  # common above 10,000 rows
 
@@ -68,3 +77,31 @@ def test_the_union_is_the_fallback_when_every_intersection_is_short() -> None:
     found = index.search(["rafael", "zurich"])
     assert index.asked == ['"rafael" AND "zurich"', '"rafael" OR "zurich"']
     assert len(found) == 10
+
+
+def _by_words(terms: list[str], text: str) -> int:
+    """The definition: a term is present when some word of the text starts with its form."""
+    words = word_set(text)
+    return sum(1 for t in terms if any(w.startswith(stem_prefix(t)) for w in words))
+
+
+def test_presence_is_counted_at_word_starts_only() -> None:
+    count = presence_counter(["induction", "deploy", "cafe"])
+    assert count("Proof by INDUCTION; then deployed.") == 2
+    assert count("reinduction redeploy") == 0  # inside a word is not the word
+    assert count("the user_deploy script") == 1  # "_" separates words, as in _WORD
+    assert count("x" * 5000 + " induct") == 1  # found at the end of a long text
+    assert count("") == 0
+
+
+def test_presence_and_missing_terms_agree_with_the_word_definition() -> None:
+    texts = [
+        "I deployed the payments-api (v2.3) to Render.com; inductive steps followed.",
+        "Café naïve Straße STRASSE déploiement user_id",
+        "Preferences: minimal dependencies. Prefers tabs.\n\nWhat about deployments?",
+    ]
+    terms = ["deploy", "induction", "preferences", "straße", "users", "api", "naive", "tabs"]
+    for text in texts:
+        assert words_present(terms, text) == _by_words(terms, text)
+        missing = terms_missing(terms, text)
+        assert len(terms) - len(missing) == _by_words(terms, text)

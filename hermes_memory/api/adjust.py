@@ -105,6 +105,7 @@ def discount_questions(
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_TAIL_CHARS = 2_000
 
 
 def question_share(text: str, long_words: int = 0, words: int | None = None) -> float:
@@ -117,7 +118,12 @@ def question_share(text: str, long_words: int = 0, words: int | None = None) -> 
     total = len(text.split()) if words is None else words
     if total <= long_words or long_words <= 0:
         return 1.0
-    asked = len(_SENTENCE_END.split(text)[-1].split())
+    # The last sentence is read from the turn's tail (a long message is not split
+    # whole), unless the tail holds no sentence end.
+    parts = _SENTENCE_END.split(text[-_TAIL_CHARS:])
+    if len(parts) == 1 and len(text) > _TAIL_CHARS:
+        parts = _SENTENCE_END.split(text)
+    asked = len(parts[-1].split())
     return min(asked / total, 1.0)
 
 

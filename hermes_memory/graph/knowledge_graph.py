@@ -74,6 +74,9 @@ class KnowledgeGraph:
         self._undirected: nx.Graph | None = None
         self._by_alias: dict[str, str] = {}
         self._edge_ends: dict[str, tuple[str, str]] = {}  # removal by key without a scan
+        # Each walked node's edges as Steps, kept until the graph changes: recall's walk
+        # passes the same hubs on every query.
+        self._steps: dict[str, list[tuple[str, Step]]] = {}
 
     # -- keeping in step with SQLite ---------------------------------------------------
     def sync(self) -> dict[str, int]:
@@ -213,6 +216,7 @@ class KnowledgeGraph:
     def _changed(self) -> None:
         self.dirty = True
         self._undirected = None
+        self._steps = {}
 
     def _current_seq(self, conn: sqlite3.Connection | None = None) -> int:
         if conn is None:
@@ -264,6 +268,7 @@ class KnowledgeGraph:
             return False  # missing or unreadable: derived state, so re-derive it
         self.g = g
         self._by_alias = {}
+        self._steps = {}
         self._edge_ends = {k: (u, v) for u, v, k in g.edges(keys=True)}
         for node in g:
             self._index(node)
@@ -317,8 +322,11 @@ class KnowledgeGraph:
     ) -> list[tuple[str, Step]]:
         """Every edge touching ``uuid`` (either direction), with the node across it."""
         wanted = set(relation_filter) if relation_filter else None
-        out = [(v, _step(u, v, d)) for u, v, d in self.g.out_edges(uuid, data=True)]
-        out += [(u, _step(u, v, d)) for u, v, d in self.g.in_edges(uuid, data=True)]
+        out = self._steps.get(uuid)
+        if out is None:
+            out = [(v, _step(u, v, d)) for u, v, d in self.g.out_edges(uuid, data=True)]
+            out += [(u, _step(u, v, d)) for u, v, d in self.g.in_edges(uuid, data=True)]
+            self._steps[uuid] = out
         return [
             (other, s)
             for other, s in out

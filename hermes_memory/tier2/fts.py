@@ -8,6 +8,7 @@ operator becomes a literal term; terms are OR-ed and BM25 ranks by overlap.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import sqlite3
@@ -220,14 +221,41 @@ def stem_prefix(term: str) -> str:
 def terms_missing(terms: list[str], text: str) -> list[str]:
     """The ``terms`` that occur in ``text`` in no form (stem_prefix); the text's words
     are read once, however many terms are asked about."""
-    words = word_set(text)
-    stems = [(t, stem_prefix(t)) for t in terms]
-    return [t for t, stem in stems if not any(w.startswith(stem) for w in words)]
+    words = sorted(word_set(text))
+
+    def found(stem: str) -> bool:
+        # Words sharing a prefix sort together, right where the prefix itself would go.
+        i = bisect.bisect_left(words, stem)
+        return i < len(words) and words[i].startswith(stem)
+
+    return [t for t in terms if not found(stem_prefix(t))]
 
 
 def words_present(terms: list[str], text: str) -> int:
     """How many ``terms`` occur in ``text`` in some form (stem_prefix)."""
-    return len(terms) - len(terms_missing(terms, text))
+    return presence_counter(terms)(text)
+
+
+def presence_counter(terms: list[str]) -> Callable[[str], int]:
+    """``words_present(terms, ·)`` for many texts: each term's form (stem_prefix) is
+    found by substring search, without splitting the text into words (a long message
+    costs a scan, not a set of its words)."""
+    stems = [stem_prefix(t.casefold()) for t in terms]
+
+    def starts_a_word(folded: str, stem: str) -> bool:
+        i = folded.find(stem)
+        while i != -1:
+            # A word starts where the character before is not a letter or digit (_WORD).
+            if i == 0 or _WORD.match(folded[i - 1]) is None:
+                return True
+            i = folded.find(stem, i + 1)
+        return False
+
+    def count(text: str) -> int:
+        folded = text.casefold()
+        return sum(1 for stem in stems if starts_a_word(folded, stem))
+
+    return count
 
 
 def content_words(text: str, at_most: int) -> int:
@@ -267,8 +295,10 @@ def planned_search(
     rare = [t for t in terms if t not in common]
     bonus = term_bonus(n_docs, threshold)
 
+    present = presence_counter(common)
+
     def rescored(rows: list[sqlite3.Row]) -> list[tuple[sqlite3.Row, float]]:
-        scored = [(r, r["bm25"] - bonus * words_present(common, content(r))) for r in rows]
+        scored = [(r, r["bm25"] - bonus * present(content(r))) for r in rows]
         scored.sort(key=lambda pair: pair[1])
         return scored[:limit]
 
