@@ -339,6 +339,11 @@ def test_who_i_is_depends_on_the_speaker(api: MemoryAPI) -> None:
     near = unwrap(api.graph_traverse("the user", depth=1))
     assert "Toronto" in str(near)
     assert unwrap(api.entity_query("the user"))[0]["aliases"] == []
+    # The roles formation reads as the person ("user", "human") speak for the user.
+    lima = read("I live in Lima.", 0.0, speaker="human", persons=("user", "human"))
+    assert _rels(lima.extraction) == {("the user", "lives_in", "Lima")}
+    unwrap(api.ingest_turn("human", "I work at Spotify.", session_id="s1", message_id="m1"))
+    assert "Spotify" in str(unwrap(api.graph_traverse("the user", depth=1)))
 
 
 def test_roles_passives_and_unknown_tools() -> None:

@@ -364,7 +364,8 @@ class MemoryAPI:
         do it before their write transaction."""
         if self.linker is None:
             return None
-        return read(text, written_at, speaker=speaker)
+        # The speakers formation reads as the person are the ones whose "I" is the user.
+        return read(text, written_at, speaker=speaker, persons=self.config.formation.speakers)
 
     def link(
         self, kind: str, row_id: int, uuid: str, text: str, reading: Reading | None
