@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _corpus import PEOPLE, fact_text  # noqa: E402
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config  # noqa: E402
+from hermes_memory.api.maintenance import Maintenance
 from hermes_memory.cron import consolidate  # noqa: E402
 
 CITIES = ["Lisbon", "Berlin", "Oslo", "Madrid", "Vienna", "Prague", "Dublin", "Warsaw"]
@@ -69,9 +70,9 @@ def main() -> None:
             build_s = time.perf_counter() - started
             live = api.facts.count()
             started = time.perf_counter()
-            report = consolidate.run(api, clock())
+            report = consolidate.run(Maintenance(api), clock())
             seconds = time.perf_counter() - started
-            again = consolidate.run(api, clock())
+            again = consolidate.run(Maintenance(api), clock())
     print(f"facts live before: {live:,} (built in {build_s:.0f}s)")
     print(f"planted: {planted_dups:,} near-duplicate rewrites, {planted_moves:,} late moves")
     print(f"consolidate: {seconds:.2f}s  {report.counts}")

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
+from hermes_memory.api.maintenance import Maintenance
 from hermes_memory.cron import consolidate, embed_queue, graph_refresh, prune, verify
 from hermes_memory.cron.near_duplicates import (
     candidate_pairs,
@@ -109,7 +110,7 @@ def test_consolidate_merges_near_duplicates_keeping_evidence(
     api.fact_store("Deploys happen on Fridays")
     api.fact_store("User prefers dark mode", scope="/other")  # another scope: kept
 
-    report = consolidate.run(api, clock())
+    report = consolidate.run(Maintenance(api), clock())
     assert report.counts["facts_merged"] == 1
     survivor = api.fact_get(second["uuid"])["data"]
     assert survivor["importance"] == 0.9 and survivor["evidence_ids"] == ["m1"]
@@ -120,8 +121,8 @@ def test_consolidate_merges_near_duplicates_keeping_evidence(
     audit = api.db.query("SELECT * FROM audit_log WHERE action = 'fact_merge'")
     assert len(audit) == 1 and first["uuid"] in audit[0]["diff"]
     # the merged-away fact's vector is gone; a second run changes nothing
-    assert verify.run(api, clock()).counts["drift"] == 0
-    again = consolidate.run(api, clock())
+    assert verify.run(Maintenance(api), clock()).counts["drift"] == 0
+    again = consolidate.run(Maintenance(api), clock())
     assert again.counts.get("facts_merged", 0) == 0
     assert again.counts.get("conflicts_resolved", 0) == 0
 
@@ -146,7 +147,7 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     runs = api.fact_store("The billing database runs PostgreSQL 14", valid_at="2024-03-01")
     assert api.fact_get(runs["data"]["uuid"])["data"]["invalid_at"] is None
 
-    report = consolidate.run(api, clock())
+    report = consolidate.run(Maintenance(api), clock())
     old = api.fact_get(lisbon["uuid"])["data"]
     assert old["invalid_at"] == "2025-06-01T00:00:00Z"
     assert old["superseded_by"] == berlin["uuid"]
@@ -162,7 +163,7 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     assert report.counts["conflicts_resolved"] >= 1
     audit = api.db.query("SELECT actor FROM audit_log WHERE action = 'fact_supersede'")
     assert any(a["actor"] == "cron:consolidate" for a in audit)
-    assert consolidate.run(api, clock()).counts.get("conflicts_resolved", 0) == 0
+    assert consolidate.run(Maintenance(api), clock()).counts.get("conflicts_resolved", 0) == 0
 
 
 def test_facts_without_stored_claims_are_read_once_by_consolidate(
@@ -175,14 +176,14 @@ def test_facts_without_stored_claims_are_read_once_by_consolidate(
         conn.execute("UPDATE facts SET claims_read = 0")
     api.fact_store("Alice moved to Berlin", valid_at="2025-06-01")
     assert api.fact_get(lisbon["uuid"])["data"]["invalid_at"] is None  # not known yet
-    report = consolidate.run(api, clock())
+    report = consolidate.run(Maintenance(api), clock())
     assert report.counts["claims_read"] == 1
     assert api.fact_get(lisbon["uuid"])["data"]["invalid_at"] == "2025-06-01T00:00:00Z"
-    assert consolidate.run(api, clock()).counts.get("claims_read", 0) == 0
+    assert consolidate.run(Maintenance(api), clock()).counts.get("claims_read", 0) == 0
     # An edit makes the fact's claims be read again.
     api.fact_update(lisbon["uuid"], content="Alice lives in Porto")
     assert api.db.scalar("SELECT claims_read FROM facts WHERE uuid = ?", (lisbon["uuid"],)) == 0
-    assert consolidate.run(api, clock()).counts["claims_read"] == 1
+    assert consolidate.run(Maintenance(api), clock()).counts["claims_read"] == 1
 
 
 def test_claims_read_by_another_extractor_version_are_read_again(
@@ -202,10 +203,10 @@ def test_claims_read_by_another_extractor_version_are_read_again(
     assert unwrap(api.fact_get(old["uuid"]))["invalid_at"] is None  # not known yet
     checks = {c["name"]: c for c in unwrap(api.doctor())["checks"]}
     assert not checks["claims"]["ok"] and "stale" in checks["claims"]["detail"]
-    report = consolidate.run(api, clock())
+    report = consolidate.run(Maintenance(api), clock())
     assert report.counts["claims_read"] == 2
     assert unwrap(api.fact_get(old["uuid"]))["superseded_by"] == moved["uuid"]
-    assert consolidate.run(api, clock()).counts.get("claims_read", 0) == 0
+    assert consolidate.run(Maintenance(api), clock()).counts.get("claims_read", 0) == 0
     tier2_health.set_derived_status(api.db, fact_ops.CLAIMS_STATE, "ok", clock(), extractor=2)
     repaired = unwrap(api.doctor(repair=True))
     assert "claims" in repaired["repaired"] and repaired["ok"]
@@ -219,7 +220,7 @@ def test_consolidate_merges_entity_spellings_and_first_names(api: MemoryAPI) -> 
     api.entity_ensure("Alice Chen", "person")
     for name in ("Sam", "Sam Lee", "Sam Park"):
         api.entity_ensure(name, "person")
-    report = consolidate.run(api, api.clock())
+    report = consolidate.run(Maintenance(api), api.clock())
     assert report.counts["entities_merged"] == 2
     node = api.entity_query("NodeJS")["data"][0]
     assert node["name"] == "Node.js" and node["entity_type"] == "tech"
@@ -231,7 +232,7 @@ def test_consolidate_merges_entity_spellings_and_first_names(api: MemoryAPI) -> 
     assert {"Sam", "Sam Lee", "Sam Park"} <= names  # which Sam? left alone
     # the graph follows the merge
     assert api.graph_traverse("Node.js", 1)["data"][0]["name"] == "api-gateway"
-    assert verify.run(api, api.clock()).counts["drift"] == 0
+    assert verify.run(Maintenance(api), api.clock()).counts["drift"] == 0
 
 
 def test_consolidate_reinforces_importance_once_per_access(
@@ -240,10 +241,10 @@ def test_consolidate_reinforces_importance_once_per_access(
     fact = api.fact_store("The release train leaves every second Tuesday", importance=0.5)
     for _ in range(4):
         api.recall("release train Tuesday")
-    consolidate.run(api, clock())
+    consolidate.run(Maintenance(api), clock())
     boosted = api.fact_get(fact["data"]["uuid"])["data"]["importance"]
     assert boosted == round(consolidate.reinforced(0.5, 4), 6) and boosted > 0.5
-    consolidate.run(api, clock())
+    consolidate.run(Maintenance(api), clock())
     assert api.fact_get(fact["data"]["uuid"])["data"]["importance"] == boosted
 
 
@@ -262,7 +263,7 @@ def test_embed_queue_drains_backlog_in_budget(queued_api: MemoryAPI) -> None:
         ]  # fmt: skip
     )
     assert health.queue_depth(api.db)["pending"] >= 30
-    report = embed_queue.run(api, api.clock())
+    report = embed_queue.run(Maintenance(api), api.clock())
     assert report.counts["indexed"] >= 30 and report.counts["still_pending"] == 0
     assert api.semantic is not None and api.semantic.counts()["missing"] == 0
 
@@ -288,30 +289,30 @@ def test_embed_queue_retries_with_backoff_then_parks_poison(
     api.semantic.embedder = _FailOn(api.semantic.embedder, "POISON")  # type: ignore[assignment]
     api.fact_store("a healthy fact about caching")
     bad = api.fact_store("a POISON fact")["data"]["uuid"]
-    report = embed_queue.run(api, clock())
+    report = embed_queue.run(Maintenance(api), clock())
     assert report.counts["indexed"] >= 1 and report.counts["failed"] == 1
     row = api.db.query_one("SELECT * FROM embed_queue WHERE item_uuid = ?", (bad,))
     assert row is not None and row["attempts"] == 1 and row["next_attempt_at"] > clock()
     # not retried before its backoff is over
-    assert embed_queue.run(api, clock()).counts.get("failed", 0) == 0
+    assert embed_queue.run(Maintenance(api), clock()).counts.get("failed", 0) == 0
     for _ in range(6):
         clock.advance(DAY)
-        embed_queue.run(api, clock())
+        embed_queue.run(Maintenance(api), clock())
     row = api.db.query_one("SELECT * FROM embed_queue WHERE item_uuid = ?", (bad,))
     assert row is not None and row["status"] == "poison" and row["attempts"] == 5
-    assert embed_queue.run(api, clock()).counts["poison"] == 1
+    assert embed_queue.run(Maintenance(api), clock()).counts["poison"] == 1
 
 
 # -- graph refresh ------------------------------------------------------------------------
 def test_graph_refresh_repairs_a_stale_graph(api: MemoryAPI, clock: FrozenClock) -> None:
     api.entity_link("billing", "postgres", "depends_on")
-    graph_refresh.run(api, clock())
+    graph_refresh.run(Maintenance(api), clock())
     # Plant drift: a relation vanishes from SQLite behind the triggers' back.
     api.db.query("SELECT 1")
     with api.db.transaction() as conn:
         conn.execute("DROP TRIGGER relations_seq_ad")
         conn.execute("DELETE FROM relations")
-    report = graph_refresh.run(api, clock())
+    report = graph_refresh.run(Maintenance(api), clock())
     assert report.counts["drift_repaired"] == 1
     assert api.knowledge_graph is not None and api.knowledge_graph.g.number_of_edges() == 0
     status = health.derived_status(api.db)["graph"]
@@ -320,14 +321,14 @@ def test_graph_refresh_repairs_a_stale_graph(api: MemoryAPI, clock: FrozenClock)
 
 def test_graph_refresh_rebuilds_when_marked_or_overdue(api: MemoryAPI, clock: FrozenClock) -> None:
     api.entity_link("a-service", "b-service", "calls")
-    first = graph_refresh.run(api, clock())
+    first = graph_refresh.run(Maintenance(api), clock())
     assert first.counts["rebuilt"] == 1  # never rebuilt before
     clock.advance(3600)
-    assert graph_refresh.run(api, clock()).counts.get("rebuilt", 0) == 0
+    assert graph_refresh.run(Maintenance(api), clock()).counts.get("rebuilt", 0) == 0
     health.set_derived_status(api.db, "graph", "needs_repair", clock())
-    assert graph_refresh.run(api, clock()).counts["rebuilt"] == 1
+    assert graph_refresh.run(Maintenance(api), clock()).counts["rebuilt"] == 1
     clock.advance(api.config.graph.auto_rebuild_interval_hours * 3600)
-    assert graph_refresh.run(api, clock()).counts["rebuilt"] == 1
+    assert graph_refresh.run(Maintenance(api), clock()).counts["rebuilt"] == 1
 
 
 # -- prune --------------------------------------------------------------------------------
@@ -340,7 +341,7 @@ def test_prune_archives_expired_and_stale_keeps_history(api: MemoryAPI, clock: F
     api.fact_store("Alice moved to Berlin")
     api.ingest_turn("user", "an old turn about the deploy", session_id="s", message_id="1")
     clock.advance(400 * DAY)
-    report = prune.run(api, clock())
+    report = prune.run(Maintenance(api), clock())
     assert report.counts["facts_archived"] == 2
     for env in (expiring, trivial):
         got = api.fact_get(env["data"]["uuid"])["data"]
@@ -356,7 +357,7 @@ def test_prune_archives_expired_and_stale_keeps_history(api: MemoryAPI, clock: F
     counts = api.semantic.counts()
     assert counts["missing"] == 0 and counts["orphans"] == 0
     assert not any(kind == "episode" for kind in _vector_kinds(api))
-    again = prune.run(api, clock())
+    again = prune.run(Maintenance(api), clock())
     assert not again.counts.get("facts_archived") and not again.counts.get("turns_unindexed")
 
 
@@ -383,7 +384,7 @@ def test_prune_vacuums_when_much_space_is_free(api: MemoryAPI, clock: FrozenCloc
     with api.db.transaction() as conn:
         conn.execute("DELETE FROM episodes")
         conn.execute("DELETE FROM embed_queue")
-    report = prune.run(api, clock())
+    report = prune.run(Maintenance(api), clock())
     assert report.counts.get("vacuumed_bytes", 0) > 0
     assert int(api.db.scalar("PRAGMA freelist_count")) == 0
 
@@ -393,12 +394,12 @@ def test_verify_reports_orphans_and_doctor_repairs(api: MemoryAPI, clock: Frozen
     fact = api.fact_store("The VPN gateway lives in rack 4")["data"]
     with api.db.transaction() as conn:  # a hard delete that skipped the outbox
         conn.execute("DELETE FROM facts WHERE uuid = ?", (fact["uuid"],))
-    report = verify.run(api, clock())
+    report = verify.run(Maintenance(api), clock())
     assert report.counts["vector_orphans"] == 1 and report.counts["drift"] >= 1
     assert health.derived_status(api.db)["tier3"]["status"] == "needs_repair"
     doctor = api.doctor(repair=True)["data"]
     assert "tier3" in doctor["repaired"]
-    assert verify.run(api, clock()).counts["drift"] == 0
+    assert verify.run(Maintenance(api), clock()).counts["drift"] == 0
 
 
 def test_verify_survives_an_unreadable_vector_table(api: MemoryAPI, clock: FrozenClock) -> None:
@@ -409,6 +410,6 @@ def test_verify_survives_an_unreadable_vector_table(api: MemoryAPI, clock: Froze
         raise DerivedTierError("table is gone")
 
     api.semantic.store.row_keys = broken  # type: ignore[method-assign]
-    report = verify.run(api, clock())
+    report = verify.run(Maintenance(api), clock())
     assert report.counts["vectors_missing"] >= 1
     assert "cannot be read" in " ".join(report.notes)

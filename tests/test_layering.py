@@ -169,3 +169,13 @@ def test_the_sql_scan_sees_statements() -> None:
     assert "fact_claims" in reads
     writes, reads = _sql_touches(PACKAGE / "graph" / "knowledge_graph.py", tables)
     assert not writes and {"entities", "relations"} <= reads
+
+
+def test_jobs_see_only_their_room() -> None:
+    """The maintenance jobs work through ``api.maintenance.Maintenance`` (what they
+    need, nothing more): only the scheduler, which hands it to them, knows the facade."""
+    for path in sorted((PACKAGE / "cron").glob("*.py")):
+        facade = {m for m in _imports(path) if m.startswith("hermes_memory.api.memory_api")}
+        if path.name == "scheduler.py":
+            continue
+        assert not facade, f"cron/{path.name} imports {sorted(facade)}"

@@ -14,7 +14,6 @@ import unicodedata
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from hermes_memory.api import fact_ops
 from hermes_memory.cron.near_duplicates import duplicate_groups, signature
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
@@ -24,7 +23,7 @@ from hermes_memory.tier2 import merges, upkeep
 from hermes_memory.tier2.facts import mark_superseded
 
 if TYPE_CHECKING:
-    from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.api.maintenance import Maintenance
 
 ACTOR = "cron:consolidate"
 NEAR_DUPLICATE_JACCARD = 0.8
@@ -34,25 +33,25 @@ ACCESS_REINFORCEMENT = 0.05
 _OWNER = upkeep.OWNER_COLUMNS
 
 
-def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
+def run(m: Maintenance, now: float, progress: Progress = QUIET) -> JobReport:
     report = JobReport("consolidate")
     merged: list[str] = []  # items whose vectors the merges changed
-    _merge_near_duplicates(api, now, progress, report, merged)
-    _resolve_conflicts(api, now, progress, report)
-    _merge_entities(api, now, progress, report, merged)
-    _reinforce_importance(api, progress, report)
-    if api.semantic is not None and api.config.tier3.embed_inline:
+    _merge_near_duplicates(m, now, progress, report, merged)
+    _resolve_conflicts(m, now, progress, report)
+    _merge_entities(m, now, progress, report, merged)
+    _reinforce_importance(m, progress, report)
+    if m.semantic is not None and m.config.tier3.embed_inline:
         # The merged rows' vectors change now, not at the next embed run; the rest of
         # the outbox is the embed job's.
-        api.semantic.drain(items=merged)
+        m.semantic.drain(items=merged)
     return report.done()
 
 
 # -- near-duplicate facts ---------------------------------------------------------------
 def _merge_near_duplicates(
-    api: MemoryAPI, now: float, progress: Progress, report: JobReport, merged: list[str]
+    m: Maintenance, now: float, progress: Progress, report: JobReport, merged: list[str]
 ) -> None:
-    rows = upkeep.facts_to_compare(api.db)
+    rows = upkeep.facts_to_compare(m.db)
     groups: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     for r in rows:
         groups[(*(r[c] for c in _OWNER), r["scope"])].append(r)
@@ -71,7 +70,7 @@ def _merge_near_duplicates(
     with progress.stage("merge facts", len(todo)) as advance:
         for start in range(0, len(todo), BATCH):
             part = todo[start : start + BATCH]
-            with api.db.transaction() as conn:
+            with m.db.transaction() as conn:
                 for keep_id, lose_id in part:
                     survivor = merges.live_fact(conn, keep_id)
                     loser = merges.live_fact(conn, lose_id)
@@ -93,24 +92,24 @@ def _fact_rank(row: sqlite3.Row) -> tuple[float, float, int, float, int]:
 
 
 # -- conflicting facts --------------------------------------------------------------------
-def _read_claims(api: MemoryAPI, progress: Progress, report: JobReport) -> None:
+def _read_claims(m: Maintenance, progress: Progress, report: JobReport) -> None:
     """Store the claims of facts never read (stored before the claims table, edited
     since, or read by another extractor version); each fact is read once, not on
     every run."""
-    with progress.stage("fact claims", fact_ops.claims_waiting(api)) as advance:
-        read = fact_ops.read_claims(api, check=progress.check, advance=advance)
+    with progress.stage("fact claims", m.claims_waiting()) as advance:
+        read = m.read_claims(check=progress.check, advance=advance)
     report.add("claims_read", read)
 
 
-def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: JobReport) -> None:
+def _resolve_conflicts(m: Maintenance, now: float, progress: Progress, report: JobReport) -> None:
     """A fact whose claim a later fact contradicts ends when the later one begins.
 
     Write-time linking catches statements that arrive in order; this catches the
     rest (a fact written after the one that replaces it, imports, backfills), from
     the claims stored in ``fact_claims``.
     """
-    _read_claims(api, progress, report)
-    rows = upkeep.claims_of_valid_facts(api.db)
+    _read_claims(m, progress, report)
+    rows = upkeep.claims_of_valid_facts(m.db)
     functional: dict[tuple[Any, ...], list[tuple[sqlite3.Row, str]]] = defaultdict(list)
     users: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     enders: list[tuple[tuple[Any, ...], sqlite3.Row]] = []
@@ -175,7 +174,7 @@ def _resolve_conflicts(api: MemoryAPI, now: float, progress: Progress, report: J
     report.add("claims_checked", len(rows))
     for start in range(0, len(plans), BATCH):
         progress.check()
-        with api.db.transaction() as conn:
+        with m.db.transaction() as conn:
             for old, new, reason in plans[start : start + BATCH]:
                 current = merges.live_fact(conn, old["id"])
                 if current is None or merges.live_fact(conn, new["id"]) is None:
@@ -273,9 +272,9 @@ def _entity_rank(e: dict[str, Any]) -> tuple[int, int, int, float, int]:
 
 
 def _merge_entities(
-    api: MemoryAPI, now: float, progress: Progress, report: JobReport, merged: list[str]
+    m: Maintenance, now: float, progress: Progress, report: JobReport, merged: list[str]
 ) -> None:
-    rows = upkeep.live_entities(api.db)
+    rows = upkeep.live_entities(m.db)
     owners: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for item in rows:
         owners[tuple(item[c] for c in _OWNER)].append(item)
@@ -283,7 +282,7 @@ def _merge_entities(
     report.add("entities_checked", len(rows))
     with progress.stage("merge entities", len(plan)) as advance:
         for keep_id, lose_id, reason in plan:
-            with api.db.transaction() as conn:
+            with m.db.transaction() as conn:
                 keep = merges.live_entity(conn, keep_id)
                 lose = merges.live_entity(conn, lose_id)
                 if keep is None or lose is None:
@@ -301,6 +300,6 @@ def reinforced(importance: float, new_accesses: int) -> float:
     return 1.0 - (1.0 - importance) * (1.0 - ACCESS_REINFORCEMENT) ** max(new_accesses, 0)
 
 
-def _reinforce_importance(api: MemoryAPI, progress: Progress, report: JobReport) -> None:
-    report.add("importance_updated", upkeep.reinforce_importance(api.db, reinforced))
+def _reinforce_importance(m: Maintenance, progress: Progress, report: JobReport) -> None:
+    report.add("importance_updated", upkeep.reinforce_importance(m.db, reinforced))
     progress.check()

@@ -18,25 +18,25 @@ from hermes_memory.tier3 import ann_index
 from hermes_memory.tier3.semantic import CALL_ROWS
 
 if TYPE_CHECKING:
-    from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.api.maintenance import Maintenance
 
 # Small fragments slow LanceDB reads; compact once this many have piled up.
 COMPACT_AFTER_FRAGMENTS = 64
 
 
-def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
+def run(m: Maintenance, now: float, progress: Progress = QUIET) -> JobReport:
     report = JobReport("embed_queue")
-    if api.semantic is None:
+    if m.semantic is None:
         report.notes.append("tier 3 is disabled (tier3.enabled: false)")
         return report.done()
-    semantic = api.semantic
+    semantic = m.semantic
     if semantic.embedder_changed():
         report.notes.append("the embedder changed: the vector table was rebuilt from SQLite")
         counts = semantic.rebuild()
         report.add("rebuilt_items", counts["items"])
         return report.done()
-    budget = api.config.limits.max_embedding_queue
-    pending = min(budget, health.queue_depth(api.db)["pending"])
+    budget = m.config.limits.max_embedding_queue
+    pending = min(budget, health.queue_depth(m.db)["pending"])
     step = CALL_ROWS
     with progress.stage("embed queue", pending) as advance:
         while budget > 0:
@@ -51,7 +51,7 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
             budget -= handled
             if handled == 0 or drained.failed:
                 break  # nothing due, or the tier is failing: retry on the next run
-    depth = health.queue_depth(api.db)
+    depth = health.queue_depth(m.db)
     report.add("still_pending", depth["pending"])
     report.add("poison", depth["poison"])
     if depth["poison"]:

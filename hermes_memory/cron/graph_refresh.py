@@ -19,28 +19,28 @@ from hermes_memory.tier2 import health
 from hermes_memory.tier2.records import Owner
 
 if TYPE_CHECKING:
-    from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.api.maintenance import Maintenance
 
 TOP_CENTRAL = 10
 
 
-def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
+def run(m: Maintenance, now: float, progress: Progress = QUIET) -> JobReport:
     report = JobReport("graph_refresh")
-    if not api.config.graph.enabled:
+    if not m.config.graph.enabled:
         report.notes.append("the graph is disabled (graph.enabled: false)")
         return report.done()
-    recorded = health.derived_status(api.db).get("graph", {})
+    recorded = health.derived_status(m.db).get("graph", {})
     last_rebuild = float(recorded.get("rebuilt_at") or 0.0)
-    overdue = now - last_rebuild >= api.config.graph.auto_rebuild_interval_hours * 3600
+    overdue = now - last_rebuild >= m.config.graph.auto_rebuild_interval_hours * 3600
     broken = recorded.get("status") in ("needs_repair", "rebuilding")
-    owners = graph_owners(api.db)
-    mine = Owner(api.owner.platform, api.owner.agent, api.owner.user_id)
+    owners = graph_owners(m.db)
+    mine = Owner(m.owner.platform, m.owner.agent, m.owner.user_id)
     if mine not in owners:
         owners.append(mine)
     summary: dict[str, Any] = {}
     with progress.stage("graphs", len(owners)) as advance:
         for owner in owners:
-            graph = KnowledgeGraph(api.db, owner, api.config.graph_path)
+            graph = m.graph(owner)
             if overdue or broken:
                 graph.rebuild()
                 report.add("rebuilt")
@@ -60,12 +60,12 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
             report.add("nodes", graph.g.number_of_nodes())
             report.add("edges", graph.g.number_of_edges())
             if owner == mine:
-                summary = _analyse(api, graph, report)
-                api.knowledge_graph = graph  # this process's API answers from the fresh graph
+                summary = _analyse(m, graph, report)
+                m.use_graph(graph)
             advance(1)
     report.add("graphs", len(owners))
     health.set_derived_status(
-        api.db,
+        m.db,
         "graph",
         "ok",
         now,
@@ -76,8 +76,8 @@ def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
     return report.done()
 
 
-def _analyse(api: MemoryAPI, graph: KnowledgeGraph, report: JobReport) -> dict[str, Any]:
-    algorithm = api.config.graph.centrality_algorithm
+def _analyse(m: Maintenance, graph: KnowledgeGraph, report: JobReport) -> dict[str, Any]:
+    algorithm = m.config.graph.centrality_algorithm
     started = time.perf_counter()
     central = graph.central(algorithm, TOP_CENTRAL)
     communities = graph.communities(min_size=2)

@@ -22,7 +22,7 @@ from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2 import upkeep
 
 if TYPE_CHECKING:
-    from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.api.maintenance import Maintenance
 
 ACTOR = "cron:prune"
 BATCH = 500
@@ -31,35 +31,35 @@ VACUUM_FREE_SHARE = 0.2
 VACUUM_MIN_BYTES = 1024 * 1024
 
 
-def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
+def run(m: Maintenance, now: float, progress: Progress = QUIET) -> JobReport:
     report = JobReport("prune")
     dropped: list[str] = []  # items whose vectors go
-    _archive_facts(api, now, progress, report, dropped)
-    _unindex_old_turns(api, now, progress, report, dropped)
-    if api.semantic is not None:
+    _archive_facts(m, now, progress, report, dropped)
+    _unindex_old_turns(m, now, progress, report, dropped)
+    if m.semantic is not None:
         # Only the deletes this run queued: embedding the backlog is the embed job's.
-        drained = api.semantic.drain(items=dropped)
+        drained = m.semantic.drain(items=dropped)
         report.add("vectors_dropped", drained.deleted)
         try:
-            api.semantic.store.optimize()
+            m.semantic.store.optimize()
             report.add("vector_table_compacted")
         except DerivedTierError as exc:
             report.notes.append(f"vector compaction skipped: {exc}")
-    report.add("ledger_rows_trimmed", ledger.trim(api.db))
-    _vacuum_if_worthwhile(api, report)
+    report.add("ledger_rows_trimmed", ledger.trim(m.db))
+    _vacuum_if_worthwhile(m, report)
     return report.done()
 
 
 def _archive_facts(
-    api: MemoryAPI, now: float, progress: Progress, report: JobReport, dropped: list[str]
+    m: Maintenance, now: float, progress: Progress, report: JobReport, dropped: list[str]
 ) -> None:
-    limits = api.config.limits
+    limits = m.config.limits
     due = {
         "now": now,
         "importance_below": limits.ttl_importance_below,
         "stale_before": now - limits.fact_ttl_days * DAY,
     }
-    rows = upkeep.facts_due_for_archive(api.db, **due)
+    rows = upkeep.facts_due_for_archive(m.db, **due)
 
     def reason(r: Any) -> str:
         if r["expires_at"] is not None and r["expires_at"] <= now:
@@ -69,7 +69,7 @@ def _archive_facts(
     with progress.stage("archive facts", len(rows)) as advance:
         for start in range(0, len(rows), BATCH):
             part = rows[start : start + BATCH]
-            done = upkeep.archive_facts(api.db, part, actor=ACTOR, reason=reason, **due)
+            done = upkeep.archive_facts(m.db, part, actor=ACTOR, reason=reason, **due)
             dropped.extend(done)
             if done:
                 report.add("facts_archived", len(done))
@@ -77,23 +77,23 @@ def _archive_facts(
 
 
 def _unindex_old_turns(
-    api: MemoryAPI, now: float, progress: Progress, report: JobReport, dropped: list[str]
+    m: Maintenance, now: float, progress: Progress, report: JobReport, dropped: list[str]
 ) -> None:
-    cutoff = now - api.config.limits.session_index_max_age_days * DAY
-    rows = upkeep.turns_to_unindex(api.db, stored_before=cutoff)
+    cutoff = now - m.config.limits.session_index_max_age_days * DAY
+    rows = upkeep.turns_to_unindex(m.db, stored_before=cutoff)
     with progress.stage("thin session index", len(rows)) as advance:
         for start in range(0, len(rows), BATCH):
             part = rows[start : start + BATCH]
-            done = upkeep.unindex_turns(api.db, part, now=now)
+            done = upkeep.unindex_turns(m.db, part, now=now)
             dropped.extend(done)
             report.add("turns_unindexed", len(done))
             advance(len(part))
 
 
-def _vacuum_if_worthwhile(api: MemoryAPI, report: JobReport) -> None:
-    pages, free, size = upkeep.free_space(api.db)
+def _vacuum_if_worthwhile(m: Maintenance, report: JobReport) -> None:
+    pages, free, size = upkeep.free_space(m.db)
     if pages and free / pages >= VACUUM_FREE_SHARE and free * size >= VACUUM_MIN_BYTES:
-        api.db.vacuum()
+        m.db.vacuum()
         report.add("vacuumed_bytes", free * size)
     else:
         report.notes.append(f"no vacuum: {free:,} of {pages:,} pages free")

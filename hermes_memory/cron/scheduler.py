@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from croniter import croniter
 
+from hermes_memory.api.maintenance import Maintenance
 from hermes_memory.clock import to_iso
 from hermes_memory.config import MemoryConfig
 from hermes_memory.cron import consolidate, embed_queue, graph_refresh, ledger, prune, verify
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hermes_memory.cron")
 
-JobFunc = Callable[["MemoryAPI", float, Progress], JobReport]
+JobFunc = Callable[[Maintenance, float, Progress], JobReport]
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,7 @@ def run_job(
     )
     log.info("%s: started (%s)", name, trigger)
     try:
-        report = job.run(api, lease.started_at, guarded)
+        report = job.run(Maintenance(api), lease.started_at, guarded)
     except JobInterrupted:
         ledger.finish(api.db, lease, now=api.clock(), status="interrupted", report=None,
                       error="stopped on request")  # fmt: skip

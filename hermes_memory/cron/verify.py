@@ -14,24 +14,24 @@ from typing import TYPE_CHECKING
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.errors import DerivedTierError
-from hermes_memory.graph.knowledge_graph import KnowledgeGraph, graph_owners
+from hermes_memory.graph.knowledge_graph import graph_owners
 from hermes_memory.tier2 import health
 
 if TYPE_CHECKING:
-    from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.api.maintenance import Maintenance
 
 
-def run(api: MemoryAPI, now: float, progress: Progress = QUIET) -> JobReport:
+def run(m: Maintenance, now: float, progress: Progress = QUIET) -> JobReport:
     report = JobReport("verify")
     with progress.stage("verify", 3) as advance:
-        for check in health.check(api.db):
+        for check in health.check(m.db):
             if not check.ok:
                 report.add("tier2_problems")
                 report.notes.append(f"{check.name}: {check.detail}")
         advance(1)
-        _vectors(api, report)
+        _vectors(m, report)
         advance(1)
-        _graphs(api, now, report)
+        _graphs(m, now, report)
         advance(1)
     report.add("drift", sum(report.counts.get(k, 0) for k in _DRIFT))
     return report.done()
@@ -47,13 +47,13 @@ _DRIFT = (
 )
 
 
-def _vectors(api: MemoryAPI, report: JobReport) -> None:
-    if api.semantic is None:
+def _vectors(m: Maintenance, report: JobReport) -> None:
+    if m.semantic is None:
         return
-    counts = api.semantic.counts()
+    counts = m.semantic.counts()
     # Items waiting in the outbox are expected to be missing until the embed job runs:
     # they are pending, not drift.
-    pending = health.queue_depth(api.db)["pending"]
+    pending = health.queue_depth(m.db)["pending"]
     missing = max(counts["missing"] - pending, 0)
     if counts["vector_rows"] is None:
         report.add("vectors_missing", counts["truth_items"])
@@ -66,7 +66,7 @@ def _vectors(api: MemoryAPI, report: JobReport) -> None:
     report.add("vector_rows", counts["vector_rows"] or 0)
     unexplained = missing + counts["orphans"] + counts["duplicates"]
     if unexplained and counts["status"] == "ok":
-        api.semantic.mark(
+        m.semantic.mark(
             "needs_repair",
             last_error=f"verify: {counts['missing']} missing, {counts['orphans']} orphans, "
             f"{counts['duplicates']} duplicates",
@@ -74,12 +74,12 @@ def _vectors(api: MemoryAPI, report: JobReport) -> None:
         report.notes.append("tier 3 drifted from truth: marked needs_repair")
 
 
-def _graphs(api: MemoryAPI, now: float, report: JobReport) -> None:
-    if not api.config.graph.enabled:
+def _graphs(m: Maintenance, now: float, report: JobReport) -> None:
+    if not m.config.graph.enabled:
         return
     drifted = False
-    for owner in graph_owners(api.db):
-        graph = KnowledgeGraph(api.db, owner, api.config.graph_path)
+    for owner in graph_owners(m.db):
+        graph = m.graph(owner)
         try:
             graph.sync()
         except (DerivedTierError, OSError, ValueError) as exc:
@@ -93,5 +93,5 @@ def _graphs(api: MemoryAPI, now: float, report: JobReport) -> None:
         report.add("graph_edge_drift", edge_gap)
         drifted = drifted or bool(node_gap or edge_gap)
     if drifted:
-        health.set_derived_status(api.db, "graph", "needs_repair", now, error="verify: drift")
+        health.set_derived_status(m.db, "graph", "needs_repair", now, error="verify: drift")
         report.notes.append("the graph drifted from truth: marked needs_repair")
