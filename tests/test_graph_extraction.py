@@ -360,3 +360,11 @@ def test_roles_passives_and_unknown_tools() -> None:
     for name in ("invoice-renderer", "etl_loader", "webhook-relay"):
         assert name in extract(f"The {name} forwards events to the billing-service.").entities
     assert extract("The two-factor prompt shows up on-call.").entities == {}
+
+
+def test_an_adverb_between_a_name_and_its_verb() -> None:
+    assert _rels(extract("Bob now owns the billing-service.")) == {
+        ("Bob", "owns", "billing-service")
+    }
+    assert extract("Dan also maintains the auth-service.").entities["Dan"] == "person"
+    assert "Just" not in extract("Just deployed the fix.").entities  # no name, no verb

@@ -19,8 +19,9 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 
 # What the rules are: a change to what extraction finds bumps it, and the claims stored
 # for supersession are read again (api/fact_ops.py). 3: the user's own entity,
-# faceted uses and changes of value (text/changes.py), roles, passives.
-EXTRACTOR_VERSION = 3
+# faceted uses and changes of value (text/changes.py), roles, passives. 4: a name
+# before an adverb and its verb ("Bob now owns ...").
+EXTRACTOR_VERSION = 4
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {

@@ -328,8 +328,17 @@ _NAME_NEXT = frozenset(
 )
 
 
+# Adverbs that may stand between a name and its verb ("Bob now owns ...").
+_VERB_ADVERBS = frozenset(
+    "now also still currently already recently just often usually never always".split()
+)
+
+
 def _name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
-    """Whether the word after a sentence-initial capitalised word reads like a verb of it."""
+    """Whether the word after a sentence-initial capitalised word (past one adverb)
+    reads like a verb of it."""
+    if j < len(toks) and toks[j][0].lower() in _VERB_ADVERBS:
+        j += 1
     if j >= len(toks):
         return False
     nxt = toks[j][0].lower()
