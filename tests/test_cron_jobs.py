@@ -146,6 +146,9 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     moved = api.fact_store("We moved the billing database to CockroachDB", valid_at="2025-05-01")
     runs = api.fact_store("The billing database runs PostgreSQL 14", valid_at="2024-03-01")
     assert api.fact_get(runs["data"]["uuid"])["data"]["invalid_at"] is None
+    bob = api.fact_store("Bob now owns the billing-service", valid_at="2025-07-01")["data"]
+    alice = api.fact_store("Alice owns the billing-service", valid_at="2024-07-01")["data"]
+    carol = api.fact_store("Carol also owns the billing-service", valid_at="2025-08-01")["data"]
 
     report = consolidate.run(Maintenance(api), clock())
     old = api.fact_get(lisbon["uuid"])["data"]
@@ -159,6 +162,10 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     billing = api.fact_get(runs["data"]["uuid"])["data"]
     assert billing["superseded_by"] == moved["data"]["uuid"]
     assert billing["invalid_at"] == "2025-05-01T00:00:00Z"
+    assert api.fact_get(alice["uuid"])["data"]["superseded_by"] == bob["uuid"]
+    # a co-owner added later ("also") ends nobody, and nobody ends the new holder
+    assert api.fact_get(bob["uuid"])["data"]["invalid_at"] is None
+    assert api.fact_get(carol["uuid"])["data"]["invalid_at"] is None
     assert api.fact_query("Lisbon", include_archived=True)["data"][0]["uuid"] == lisbon["uuid"]
     assert report.counts["conflicts_resolved"] >= 1
     audit = api.db.query("SELECT actor FROM audit_log WHERE action = 'fact_supersede'")

@@ -368,3 +368,19 @@ def test_an_adverb_between_a_name_and_its_verb() -> None:
     }
     assert extract("Dan also maintains the auth-service.").entities["Dan"] == "person"
     assert "Just" not in extract("Just deployed the fix.").entities  # no name, no verb
+
+
+def test_a_change_of_hands_ends_the_former_holder(api: MemoryAPI) -> None:
+    handed = {c for c in extract("Bob now owns the billing-service.").claims}
+    assert Claim("Bob", "took_over", "billing-service") in handed
+    assert (
+        Claim("Bob", "took_over", "billing-service")
+        in extract("Bob took over the billing-service from Alice.").claims
+    )
+    for shared in ("Carol also owns the billing-service.", "Bob might now own it."):
+        assert all(c.predicate != "took_over" for c in extract(shared).claims)
+    old = unwrap(api.fact_store("Alice owns the billing-service.", valid_at="2024-01-01"))
+    other = unwrap(api.fact_store("Alice owns the search-api.", valid_at="2024-01-01"))
+    new = unwrap(api.fact_store("The billing-service is now owned by Bob.", valid_at="2025-01-01"))
+    assert unwrap(api.fact_get(old["uuid"]))["superseded_by"] == new["uuid"]
+    assert unwrap(api.fact_get(other["uuid"]))["invalid_at"] is None  # another thing

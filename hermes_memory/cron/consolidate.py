@@ -18,7 +18,8 @@ from hermes_memory.cron.near_duplicates import duplicate_groups, signature
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.text import changes
-from hermes_memory.text.temporal import ENDS_USE, FUNCTIONAL, OPPOSITE, USE
+from hermes_memory.text.extract import TOOK_OVER
+from hermes_memory.text.temporal import ENDS_USE, FUNCTIONAL, HELD_ONCE, OPPOSITE, USE
 from hermes_memory.tier2 import merges, upkeep
 from hermes_memory.tier2.facts import mark_superseded
 
@@ -115,8 +116,11 @@ def _resolve_conflicts(m: Maintenance, now: float, progress: Progress, report: J
     enders: list[tuple[tuple[Any, ...], sqlite3.Row]] = []
     likings: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     facets: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)  # text/changes.py
+    holds: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)  # owns, took_over
     for r in rows:
         owner = tuple(r[c] for c in _OWNER)
+        if r["predicate"] in HELD_ONCE:
+            holds[(*owner, r["object"])].append(r)
         if r["predicate"].startswith((changes.USE, changes.CHANGED)):
             facet = r["predicate"].split("@", 1)[1]
             facets[(*owner, r["subject"], facet)].append(r)
@@ -167,6 +171,15 @@ def _resolve_conflicts(m: Maintenance, now: float, progress: Progress, report: J
             )
             if change is not None:
                 plans.append((old, change, f"{facet} now {change['object']}"))
+    for (*_, thing), stated in holds.items():
+        for new in stated:
+            if new["predicate"] != TOOK_OVER:
+                continue
+            # Whoever held it before the new holder took it over holds it no more.
+            for old in stated:
+                other = old["subject"] != new["subject"] and old["id"] != new["id"]
+                if other and old["t"] <= new["t"]:
+                    plans.append((old, new, f"{new['subject']} took over {thing}"))
     for key, ender in enders:
         for old in users.get(key, []):
             if old["id"] != ender["id"] and old["t"] <= ender["t"]:

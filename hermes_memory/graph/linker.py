@@ -17,7 +17,13 @@ from typing import Any
 from hermes_memory.errors import CapacityError
 from hermes_memory.text.extract import SELF, Extraction, extract
 from hermes_memory.text.mentions import Mention, is_role
-from hermes_memory.text.temporal import DateMention, ended_by, recorded, resolve_dates
+from hermes_memory.text.temporal import (
+    DateMention,
+    ended_by,
+    ends_holders,
+    recorded,
+    resolve_dates,
+)
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name, only_person_named
@@ -216,10 +222,17 @@ class Linker:
         claims.record(conn, row_id, recorded(found.claims))
         # The facts this one ends, looked up by their stored claims (the rule is
         # temporal.ended_by): same subject, one of the predicates it ends, and the
-        # same object or another one.
+        # same object or another one; or (temporal.ends_holders) another subject's
+        # hold on the object a new holder took over.
         visible = owner.visible_clause("f", by_id=True)
         rows: list[sqlite3.Row] = []
         for c in found.claims:
+            held = ends_holders(c)
+            if held is not None:
+                rows += claims.contradicted(
+                    conn, subject=c.subject, predicates=sorted(held), obj=c.object,
+                    same_object=True, other_subject=True, exclude=row_id, visible=visible,
+                )  # fmt: skip
             rule = ended_by(c)
             if rule is not None:
                 predicates, same_object = rule

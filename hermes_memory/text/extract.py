@@ -20,7 +20,7 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # What the rules are: a change to what extraction finds bumps it, and the claims stored
 # for supersession are read again (api/fact_ops.py). 3: the user's own entity,
 # faceted uses and changes of value (text/changes.py), roles, passives. 4: a name
-# before an adverb and its verb ("Bob now owns ...").
+# before an adverb and its verb ("Bob now owns ..."), a change of hands (took_over).
 EXTRACTOR_VERSION = 4
 
 # relation -> (head types, tail types); the documented, extensible set.
@@ -71,6 +71,13 @@ _TIME_WORDS = re.compile(
     rf"fall|winter|{_MONTHS})\b|\bin\s+(?:(?:19|20)\d\d|{_MONTHS})\b|"
     r"\b(?:now|currently|recently|today|yesterday|still|already|soon|again)\b"
 )
+# An ownership stated as a change of hands ("Bob now owns X", "took over X", "X is now
+# owned by Bob", "the new owner of X"), unless it is shared or hedged.
+TOOK_OVER = "took_over"  # a claim only; temporal.ends_holders says what it ends
+_HANDOVER = re.compile(r"\bnow\b|\bnew owner\b|\b(took|takes|taken|taking) over\b")
+_NOT_HANDOVER = re.compile(
+    r"\b(also|too|as well|co-?owns?|might|may|could|would|will|should|if|maybe)\b"
+)
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
 
 # Trigger phrases in the text between two mentions, most specific first.
@@ -81,7 +88,7 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"\bowned by", "owns", True),
     (r"\b(maintained|built|developed) by", "works_on", True),
     (r"\b(run|managed|led) by", "manages", True),
-    (r"\bowns?\b|\bowner of|maintainer of", "owns", False),
+    (r"\bowns?\b|\bowner of|maintainer of|\b(took|takes|taken|taking) over$", "owns", False),
     (
         r"depends? on|relies? on|reads? (\w+ )?from|talks? to|calls?|consumes?|needs?|"
         r"forwards? (\w+ )?to|pulls? (\w+ )?from|fetch\w* (\w+ )?from|queries",
@@ -124,7 +131,8 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"\bknows?\b|\bmet\b|friends? with|\bwith\b|\band\b", "knows", False),
 ]
 _NO_RELATION = re.compile(
-    r"\b(over(?! to)|than|instead of|versus|vs|not|never|no longer|stopped|quit|used to)\b"
+    r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
+    r"not|never|no longer|stopped|quit|used to)\b"
 )
 _MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
@@ -360,6 +368,10 @@ def _relations(
             name, reverse = rel
             a, b = (tail, head) if reverse else (head, tail)
             add(a, name, b, stated)
+            lead = sentence[: tail.start].lower()[-80:]
+            if name == "owns" and _HANDOVER.search(lead) and not _NOT_HANDOVER.search(lead):
+                add(a, TOOK_OVER, b)  # a claim only: the new holder ends the others'
+
     if others and ours and not any(c.object == others[0].name for c in claims):
         first = others[0]  # "We use X": a claim of the speaker's side, for supersession
         verb = _trigger(sentence[: first.start].lower(), None, first)

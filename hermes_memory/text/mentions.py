@@ -335,9 +335,9 @@ _VERB_ADVERBS = frozenset(
 
 
 def _name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
-    """Whether the word after a sentence-initial capitalised word (past one adverb)
+    """Whether the word after a sentence-initial capitalised word (past adverbs)
     reads like a verb of it."""
-    if j < len(toks) and toks[j][0].lower() in _VERB_ADVERBS:
+    while j < len(toks) and toks[j][0].lower() in _VERB_ADVERBS:
         j += 1
     if j >= len(toks):
         return False

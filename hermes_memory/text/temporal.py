@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from dateutil.relativedelta import relativedelta
 
 from hermes_memory.text import changes
-from hermes_memory.text.extract import Claim
+from hermes_memory.text.extract import TOOK_OVER, Claim
 
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -239,8 +239,11 @@ OPPOSITE: dict[str, frozenset[str]] = {
 }
 
 
+# A change of who holds something ("Bob now owns the billing-service", "took over"): a
+# thing has one owner at a time, so the new holder ends the others' claims to it.
+HELD_ONCE = frozenset({"owns", TOOK_OVER})
 # The claims stored for supersession (``fact_claims``).
-RECORDED = FUNCTIONAL | ENDS_USE | USE | frozenset(OPPOSITE)
+RECORDED = FUNCTIONAL | ENDS_USE | USE | frozenset(OPPOSITE) | HELD_ONCE
 
 
 def recorded(claims: Iterable[Claim]) -> list[tuple[str | None, str, str]]:
@@ -250,6 +253,12 @@ def recorded(claims: Iterable[Claim]) -> list[tuple[str | None, str, str]]:
         for c in claims
         if c.predicate in RECORDED or c.predicate.startswith((changes.USE, changes.CHANGED))
     ]
+
+
+def ends_holders(new: Claim) -> frozenset[str] | None:
+    """The predicates of other subjects' claims to the same object that ``new`` ends
+    (a new holder taking something over), or None."""
+    return HELD_ONCE if new.predicate == TOOK_OVER else None
 
 
 def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
@@ -273,8 +282,14 @@ def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
 
 def contradicts(new: list[Claim], old: list[Claim]) -> Claim | None:
     """The claim of ``old`` that ``new`` invalidates, if any (the rule of
-    :func:`ended_by`). A subject of None ("we", "I") matches only None."""
+    :func:`ended_by`, or :func:`ends_holders` for another subject's hold on the same
+    object). A subject of None ("we", "I") matches only None."""
     for n in new:
+        held = ends_holders(n)
+        if held is not None:
+            for o in old:
+                if o.object == n.object and o.subject != n.subject and o.predicate in held:
+                    return o
         rule = ended_by(n)
         if rule is None:
             continue

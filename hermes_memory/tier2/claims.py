@@ -77,17 +77,20 @@ def contradicted(
     same_object: bool,
     exclude: int,
     visible: tuple[str, list[str]],
+    other_subject: bool = False,
 ) -> list[sqlite3.Row]:
     """Live, still-valid facts visible to the owner that claim ``predicates`` for
-    ``subject``, with the object ``obj`` (``same_object``) or another one; each row
-    is the fact plus its claim's ``claim_predicate`` and ``claim_object``."""
+    ``subject`` (``other_subject``: for anyone else), with the object ``obj``
+    (``same_object``) or another one; each row is the fact plus its claim's
+    ``claim_predicate`` and ``claim_object``."""
     clause, params = visible
     marks = ",".join("?" * len(predicates))
     op = "=" if same_object else "!="
+    who = "IS NOT" if other_subject else "IS"
     rows: list[sqlite3.Row] = conn.execute(
         f"""SELECT f.*, c.predicate AS claim_predicate, c.object AS claim_object
             FROM fact_claims c JOIN facts f ON f.id = c.fact_id
-            WHERE c.predicate IN ({marks}) AND c.subject IS ? AND c.object {op} ?
+            WHERE c.predicate IN ({marks}) AND c.subject {who} ? AND c.object {op} ?
               AND f.id != ? AND f.deleted_at IS NULL AND f.invalid_at IS NULL AND {clause}
             ORDER BY f.created_at DESC LIMIT 100""",
         (*predicates, subject, obj, exclude, *params),
