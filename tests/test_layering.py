@@ -179,3 +179,19 @@ def test_jobs_see_only_their_room() -> None:
         if path.name == "scheduler.py":
             continue
         assert not facade, f"cron/{path.name} imports {sorted(facade)}"
+
+
+# The facade's stores and derived tiers: what only api/ (and the jobs' room) touch.
+_STORES = {"db", "facts", "episodes", "entities", "timeline", "semantic", "linker"}
+
+
+def test_the_front_doors_use_the_facades_public_methods() -> None:
+    """The tool, the Hermes provider, MCP and the CLI call ``MemoryAPI``'s methods; none
+    reaches through it into a store or a derived tier."""
+    wrong = []
+    for folder in ("tools", "hermes", "mcp", "cli"):
+        for path in sorted((PACKAGE / folder).glob("*.py")):
+            for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(n, ast.Attribute) and n.attr in _STORES | {"knowledge_graph"}:
+                    wrong.append(f"{folder}/{path.name}:{n.lineno} .{n.attr}")
+    assert not wrong, "\n".join(wrong)

@@ -33,9 +33,8 @@ from hermes_memory.tier2 import (
     Owner,
     TimelineStore,
 )
-from hermes_memory.tier3.embedder import Embedder, default_embedder
+from hermes_memory.tier3.embedder import Embedder
 from hermes_memory.tier3.semantic import SemanticIndex
-from hermes_memory.tier3.vector_store import VectorStore
 from hermes_memory.validation import (
     require_choice,
     require_id,
@@ -98,49 +97,9 @@ class MemoryAPI:
         self.linker = Linker(self.db, self.entities) if self.config.graph.extract_on_write else None
         self.knowledge_graph: KnowledgeGraph | None = None  # derived; loaded on first graph use
         fact_ops.adopt_claims_version(self)
-        self.semantic: SemanticIndex | None = None
-        if self.config.tier3.enabled:
-            t3 = self.config.tier3
-            emb = embedder or default_embedder(
-                t3.embedding_model, t3.embedding_dim, t3.batch_size, t3.runtime
-            )
-            self.semantic = SemanticIndex(
-                self.db,
-                VectorStore(
-                    self.config.vector_path,
-                    emb.dim,
-                    exact_max_rows=self.config.tier3.exact_search_max_rows,
-                    whiten_min_rows=self.config.tier3.whiten_min_rows,
-                ),
-                emb,
-                clock=clock,
-                chunk_size=t3.chunk_size,
-                chunk_overlap=t3.chunk_overlap,
-                batch_size=t3.batch_size,
-                segments=t3.segments_per_chunk,
-            )
-            if self.semantic.embedder_changed():
-                # Never mix vectors of two models, and never re-embed a whole store while
-                # a constructor's caller waits: said, and done by `rebuild` (or doctor
-                # --repair, or the embed job) with progress. Until then recall answers
-                # from the other tiers and says why.
-                state = self.semantic.status()
-                self.semantic.mark(
-                    "needs_repair",
-                    embedder=state.get("embedder"),
-                    dim=state.get("dim"),
-                    last_error=f"built with {state.get('embedder')}, the model is now "
-                    f"{self.semantic.embedder.name}: `hermes-memory rebuild` re-embeds "
-                    "every memory",
-                )
-            elif self.semantic.layout_changed():
-                # Still right, only cut differently: said, not rebuilt while the
-                # caller waits.
-                self.semantic.mark(
-                    "needs_repair",
-                    last_error="built with another tier3.segments_per_chunk, chunk_size or "
-                    "chunk_overlap: doctor --repair rebuilds it",
-                )
+        self.semantic: SemanticIndex | None = semantic_ops.open_index(
+            self.config, self.db, embedder, clock
+        )
 
     def as_owner(self, owner: Owner) -> MemoryAPI:
         """The same memory (files, connection, model) seen as another owner; close
@@ -337,6 +296,11 @@ class MemoryAPI:
             }
 
         return run("tier2", ["tier2"], work)
+
+    def message_ids(self, prefix: str) -> set[str]:
+        """Every stored message id that starts with ``prefix`` (any owner): what an
+        importer that names its ids so has already brought in."""
+        return self.episodes.message_ids_starting(prefix)
 
     def episodes_page(self, session_id: str, *, after: int = 0, limit: int = 50) -> Envelope:
         """Turns of a session in order, a page at a time; pass ``meta.next_after`` on."""
@@ -567,6 +531,17 @@ class MemoryAPI:
     def repair(self) -> Envelope:
         """Bring tier 3 back in step: drain the outbox, rebuild if anything is missing."""
         return semantic_ops.repair(self)
+
+    def warm(self) -> None:
+        """Load the embedding model and open the vector table now (a start-up thread's
+        work), so that the first recall does not wait for them."""
+        if self.semantic is not None:
+            self.semantic.warm()
+
+    def embed_now(self, uuids: list[str]) -> int:
+        """Embed these stored items now, whatever ``tier3.embed_inline`` says (for a
+        caller embedding off the agent's thread); how many were indexed."""
+        return 0 if self.semantic is None else self.semantic.drain(items=uuids).indexed
 
     def index_now(self, uuids: list[str]) -> dict[str, Any]:
         """Embed just-written items inline; a failure marks tier 3, never the write."""

@@ -11,7 +11,9 @@ from hermes_memory.api import recall as recall_mod
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import DerivedTierError, StorageError
+from hermes_memory.tier3.embedder import Embedder, default_embedder
 from hermes_memory.tier3.semantic import SemanticIndex
+from hermes_memory.tier3.vector_store import VectorStore
 from hermes_memory.validation import (
     require_choice,
     require_limit,
@@ -21,6 +23,58 @@ from hermes_memory.validation import (
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.clock import Clock
+    from hermes_memory.config import MemoryConfig
+    from hermes_memory.tier2.db import Database
+
+
+def open_index(
+    config: MemoryConfig, db: Database, embedder: Embedder | None, clock: Clock
+) -> SemanticIndex | None:
+    """Tier 3 of a memory (None when ``tier3.enabled`` is off). A store built with
+    another model, or cut into other chunks, is marked ``needs_repair`` and said,
+    never re-embedded here: ``rebuild`` (or doctor --repair, or the embed job) does
+    that with progress, and until then recall answers from the other tiers."""
+    t3 = config.tier3
+    if not t3.enabled:
+        return None
+    emb = embedder or default_embedder(
+        t3.embedding_model, t3.embedding_dim, t3.batch_size, t3.runtime
+    )
+    semantic = SemanticIndex(
+        db,
+        VectorStore(
+            config.vector_path,
+            emb.dim,
+            exact_max_rows=t3.exact_search_max_rows,
+            whiten_min_rows=t3.whiten_min_rows,
+        ),
+        emb,
+        clock=clock,
+        chunk_size=t3.chunk_size,
+        chunk_overlap=t3.chunk_overlap,
+        batch_size=t3.batch_size,
+        segments=t3.segments_per_chunk,
+    )
+    if semantic.embedder_changed():
+        # Never mix vectors of two models, and never re-embed a whole store while a
+        # constructor's caller waits.
+        state = semantic.status()
+        semantic.mark(
+            "needs_repair",
+            embedder=state.get("embedder"),
+            dim=state.get("dim"),
+            last_error=f"built with {state.get('embedder')}, the model is now "
+            f"{semantic.embedder.name}: `hermes-memory rebuild` re-embeds every memory",
+        )
+    elif semantic.layout_changed():
+        # Still right, only cut differently.
+        semantic.mark(
+            "needs_repair",
+            last_error="built with another tier3.segments_per_chunk, chunk_size or "
+            "chunk_overlap: doctor --repair rebuilds it",
+        )
+    return semantic
 
 
 def index(api: MemoryAPI) -> SemanticIndex:

@@ -40,7 +40,7 @@ class Context:
     def searching(self) -> MemoryAPI:
         """The API, with the outbox embedded first so a search sees every memory."""
         api = self.api()
-        if api.semantic is not None:
+        if api.config.tier3.enabled:
             api.embed_pending()  # a failure leaves recall lexical and says so there
         return api
 

@@ -86,13 +86,10 @@ class HermesMemoryProvider(MemoryProvider):
     def _warm(self) -> None:
         try:
             api = self._api
-            if api is not None and api.semantic is not None:
+            if api is not None:
                 # The model first (~1 s from the ONNX cache): the first prefetch can then
                 # use it for the curated files while LanceDB still opens (~2 s).
-                load = getattr(api.semantic.embedder, "load", None)
-                if load is not None:
-                    load()
-                api.semantic.store.open()
+                api.warm()
         except Exception as exc:  # recall degrades to the lexical tiers and says so
             log.warning("hermes_memory: embedding model unavailable: %s", exc)
         finally:
@@ -209,10 +206,10 @@ class HermesMemoryProvider(MemoryProvider):
         """Embed stored turns once the model is ready; left queued for the embed job
         if it is not (or fails)."""
         api = self._api
-        if api is None or api.semantic is None or not self._ready.wait(30.0):
+        if api is None or not self._ready.wait(30.0):
             return
         with self._lock, contextlib.suppress(HermesMemoryError):
-            api.semantic.drain(items=uuids)
+            api.embed_now(uuids)
 
     def on_memory_write(
         self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None
@@ -228,11 +225,11 @@ class HermesMemoryProvider(MemoryProvider):
     def _flush(self, wait: float) -> None:
         """Embed what the outbox holds, once the model is ready (at most ``wait`` s)."""
         api = self._api
-        if api is None or self._read_only or api.semantic is None:
+        if api is None or self._read_only or not api.config.tier3.enabled:
             return
         self._ready.wait(wait)
-        with self._lock, contextlib.suppress(HermesMemoryError):
-            api.semantic.drain(limit=api.config.limits.max_embedding_queue)
+        with self._lock:
+            api.embed_pending(limit=api.config.limits.max_embedding_queue)
 
     def on_session_switch(self, new_session_id: str, **kwargs: Any) -> None:
         self._session_id = new_session_id or self._session_id

@@ -76,7 +76,7 @@ def import_sessions(
             f"{where} ORDER BY started_at",
             params,
         ).fetchall()
-        known = api.episodes.message_ids_starting(PREFIX)
+        known = api.message_ids(PREFIX)
         total = conn.execute(
             f"SELECT COUNT(*) FROM messages WHERE role IN ('user', 'assistant') "
             f"AND session_id IN (SELECT id FROM sessions {where})",
@@ -126,8 +126,8 @@ def _import_one(
         if batch:
             stored = unwrap(api.ingest_turns(batch, embed=False))
             report.imported += len(stored)
-            if embed and api.semantic is not None:
-                report.embedded += api.semantic.drain(items=list(stored)).indexed
+            if embed:
+                report.embedded += api.embed_now(list(stored))
             batch.clear()
         advance(seen)
         seen = 0

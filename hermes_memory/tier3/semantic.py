@@ -97,6 +97,13 @@ class SemanticIndex:
         # rebuild, nothing is searched or added: two models' vectors never mix.
         self._other_model: bool | None = None
 
+    def warm(self) -> None:
+        """Load the model (when it loads lazily) and open the table now."""
+        load = getattr(self.embedder, "load", None)
+        if load is not None:
+            load()
+        self.store.open()
+
     # -- health ---------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
         return health.derived_status(self.db).get(STATE, {"status": "empty"})
