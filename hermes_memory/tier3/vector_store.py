@@ -470,7 +470,10 @@ class VectorStore:
                 ids, items = snap.cols["id"], snap.cols["item_uuid"]
                 return [(str(a), str(b)) for a, b in zip(ids, items, strict=True)]
         try:
-            tbl = self.table().to_arrow().select(["id", "item_uuid"])
+            # Only the two key columns are read: the vectors of a million rows would take
+            # gigabytes to load just to be dropped.
+            query = self.table().search().select(["id", "item_uuid"]).limit(None)
+            tbl = query.to_arrow()
         except DerivedTierError:
             raise
         except Exception as exc:
