@@ -371,7 +371,6 @@ def _relations(
             lead = sentence[: tail.start].lower()[-80:]
             if name == "owns" and _HANDOVER.search(lead) and not _NOT_HANDOVER.search(lead):
                 add(a, TOOK_OVER, b)  # a claim only: the new holder ends the others'
-
     if others and ours and not any(c.object == others[0].name for c in claims):
         first = others[0]  # "We use X": a claim of the speaker's side, for supersession
         verb = _trigger(sentence[: first.start].lower(), None, first)

@@ -8,7 +8,6 @@ operator becomes a literal term; terms are OR-ed and BM25 ranks by overlap.
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 import sqlite3
@@ -218,17 +217,22 @@ def stem_prefix(term: str) -> str:
     return stem
 
 
+def _starts_a_word(folded: str, stem: str) -> bool:
+    """Whether some word of ``folded`` (casefolded text) starts with ``stem``, found by
+    substring search rather than by splitting the text into words."""
+    i = folded.find(stem)
+    while i != -1:
+        # A word starts where the character before is not a letter or digit (_WORD).
+        if i == 0 or _WORD.match(folded[i - 1]) is None:
+            return True
+        i = folded.find(stem, i + 1)
+    return False
+
+
 def terms_missing(terms: list[str], text: str) -> list[str]:
-    """The ``terms`` that occur in ``text`` in no form (stem_prefix); the text's words
-    are read once, however many terms are asked about."""
-    words = sorted(word_set(text))
-
-    def found(stem: str) -> bool:
-        # Words sharing a prefix sort together, right where the prefix itself would go.
-        i = bisect.bisect_left(words, stem)
-        return i < len(words) and words[i].startswith(stem)
-
-    return [t for t in terms if not found(stem_prefix(t))]
+    """The ``terms`` that occur in ``text`` in no form (stem_prefix)."""
+    folded = text.casefold()
+    return [t for t in terms if not _starts_a_word(folded, stem_prefix(t.casefold()))]
 
 
 def words_present(terms: list[str], text: str) -> int:
@@ -237,23 +241,12 @@ def words_present(terms: list[str], text: str) -> int:
 
 
 def presence_counter(terms: list[str]) -> Callable[[str], int]:
-    """``words_present(terms, ·)`` for many texts: each term's form (stem_prefix) is
-    found by substring search, without splitting the text into words (a long message
-    costs a scan, not a set of its words)."""
+    """``words_present(terms, ·)`` for many texts, each term's form worked out once."""
     stems = [stem_prefix(t.casefold()) for t in terms]
-
-    def starts_a_word(folded: str, stem: str) -> bool:
-        i = folded.find(stem)
-        while i != -1:
-            # A word starts where the character before is not a letter or digit (_WORD).
-            if i == 0 or _WORD.match(folded[i - 1]) is None:
-                return True
-            i = folded.find(stem, i + 1)
-        return False
 
     def count(text: str) -> int:
         folded = text.casefold()
-        return sum(1 for stem in stems if starts_a_word(folded, stem))
+        return sum(1 for stem in stems if _starts_a_word(folded, stem))
 
     return count
 
