@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hermes_memory.api import fact_ops, graph_ops
+from hermes_memory.api import fact_ops, graph_ops, rederive
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.errors import ValidationError
 from hermes_memory.tier2 import claims
@@ -120,6 +120,17 @@ def _claims_check(api: MemoryAPI) -> tier2_health.Check:
     return tier2_health.Check("claims", True, f"{unread} facts waiting to be read")
 
 
+def _relations_check(api: MemoryAPI) -> tier2_health.Check:
+    """The graph's entities and relations as the text yields them: stale when another
+    extractor version read them (consolidate or `doctor --repair` reads them again)."""
+    waiting = rederive.waiting(api)
+    if waiting:
+        return tier2_health.Check(
+            "graph_text", False, f"stale: {waiting} facts and turns read by another extractor"
+        )
+    return tier2_health.Check("graph_text", True, "read by this extractor version")
+
+
 def doctor(api: MemoryAPI, *, repair: bool = False) -> Envelope:
     """Schema, integrity, FTS, queue depth and derived-tier health; optionally repair."""
 
@@ -158,6 +169,11 @@ def doctor(api: MemoryAPI, *, repair: bool = False) -> Envelope:
             fact_ops.read_claims(api)
             repaired.append("claims")
             checks[-1] = _claims_check(api)
+        checks.append(_relations_check(api))
+        if repair and not checks[-1].ok:
+            rederive.rederive(api)
+            repaired.append("graph_text")
+            checks[-1] = _relations_check(api)
         depth = tier2_health.queue_depth(api.db)
         derived = tier2_health.derived_status(api.db)
         data = {

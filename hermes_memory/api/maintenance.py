@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from hermes_memory.api import fact_ops
+from hermes_memory.api import fact_ops, rederive
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 
 if TYPE_CHECKING:
@@ -49,6 +49,21 @@ class Maintenance:
     ) -> int:
         """Read the claims of the facts waiting for it (``fact_ops.read_claims``)."""
         return fact_ops.read_claims(self._api, check=check, advance=advance)
+
+    def texts_waiting(self) -> int:
+        """How many facts and turns wait to have their entities and relations read
+        again (all of them when the extractor's version changed; else none)."""
+        return rederive.waiting(self._api)
+
+    def rederive_graph(
+        self,
+        *,
+        check: Callable[[], None] = lambda: None,
+        advance: Callable[[int], None] = lambda n: None,
+    ) -> dict[str, int]:
+        """Read the graph from the text again if the extractor changed
+        (``api/rederive.py``)."""
+        return rederive.rederive(self._api, check=check, advance=advance)
 
     def graph(self, owner: Owner) -> KnowledgeGraph:
         """``owner``'s graph projection, as loaded from its cache or SQLite."""

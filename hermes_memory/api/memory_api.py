@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from hermes_memory import guard
-from hermes_memory.api import entity_ops, fact_ops, formation, graph_ops, ingest, semantic_ops
+from hermes_memory.api import (
+    entity_ops,
+    fact_ops,
+    formation,
+    graph_ops,
+    ingest,
+    rederive,
+    semantic_ops,
+)
 from hermes_memory.api import health as api_health
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.api.formation import Proposer
@@ -97,6 +105,7 @@ class MemoryAPI:
         self.linker = Linker(self.db, self.entities) if self.config.graph.extract_on_write else None
         self.knowledge_graph: KnowledgeGraph | None = None  # derived; loaded on first graph use
         fact_ops.adopt_claims_version(self)
+        rederive.adopt_version(self)
         self.semantic: SemanticIndex | None = semantic_ops.open_index(
             self.config, self.db, embedder, clock
         )

@@ -39,6 +39,7 @@ def run(m: Maintenance, now: float, progress: Progress = QUIET) -> JobReport:
     merged: list[str] = []  # items whose vectors the merges changed
     _merge_near_duplicates(m, now, progress, report, merged)
     _resolve_conflicts(m, now, progress, report)
+    _rederive_graph(m, progress, report)
     _merge_entities(m, now, progress, report, merged)
     _reinforce_importance(m, progress, report)
     if m.semantic is not None and m.config.tier3.embed_inline:
@@ -90,6 +91,18 @@ def _fact_rank(row: sqlite3.Row) -> tuple[float, float, int, float, int]:
     # that were handed out stay valid.
     r = row
     return (r["importance"], r["confidence"], r["access_count"], -r["created_at"], -r["id"])
+
+
+# -- the graph read again ---------------------------------------------------------------
+def _rederive_graph(m: Maintenance, progress: Progress, report: JobReport) -> None:
+    """After an extractor change, every fact and turn is read again for its entities
+    and relations, and what the text no longer yields is dropped (api/rederive.py);
+    a run cut short starts over on the next one, the old relations still in place."""
+    with progress.stage("graph from text", m.texts_waiting()) as advance:
+        done = m.rederive_graph(check=progress.check, advance=advance)
+    if done["texts"]:
+        report.add("texts_reread", done["texts"])
+        report.add("relations_dropped", done["dropped"])
 
 
 # -- conflicting facts --------------------------------------------------------------------

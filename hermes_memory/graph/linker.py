@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.errors import CapacityError
-from hermes_memory.text.extract import SELF, Extraction, extract
+from hermes_memory.text.extract import EXTRACTOR_VERSION, SELF, Extraction, extract
 from hermes_memory.text.mentions import Mention, is_role
 from hermes_memory.text.temporal import (
     DateMention,
@@ -114,53 +114,9 @@ class Linker:
             # What a turn or a scratch fact says stays where it was said: the entities it
             # introduces, its relations and its dates are that chat's, like the item.
             local = kind == "episode" or _local_fact(conn, kind, row_id)
-            ids: dict[str, Entity] = {}  # mention name -> the entity it resolved to
-            for m in found.mentions:
-                if m.name in ids:
-                    continue
-                name = self._resolve_person(conn, owner, m)
-                # A first name resolved by rule is not kept as an alias: it may become
-                # ambiguous when a second person of that name appears.
-                differs = normalize_name(m.surface) != normalize_name(name)
-                aliases = [m.surface] if differs and name == m.name else []
-                try:
-                    ent, _ = self.entities.ensure(
-                        owner,
-                        name=name,
-                        entity_type=m.type,
-                        aliases=aliases,
-                        description=None,
-                        now=now,
-                        actor=actor,
-                        local=local,
-                    )
-                except CapacityError:
-                    # The owner's entity limit: the graph misses this name, the fact or
-                    # turn being linked is still written.
-                    report.skipped.append(name)
-                    continue
-                ids[m.name] = ent
-                self.entities.mention(conn, ent, kind, row_id)
-                report.entities.append(ent.name)
-            for r in found.relations:
-                if r.head not in ids or r.tail not in ids:
-                    continue
-                head, tail = ids[r.head], ids[r.tail]
-                rel_uuid = self.entities.relate(
-                    conn,
-                    owner,
-                    (head.uuid, tail.uuid),
-                    names=(head.name, tail.name),
-                    relation=r.type,
-                    strength=STATED_STRENGTH if r.stated else INFERRED_STRENGTH,
-                    evidence_fact=item_uuid if kind == "fact" else None,
-                    now=now,
-                    actor=actor,
-                    local=local,
-                )
-                if kind == "episode":
-                    self.entities.attest(conn, owner, rel_uuid, episode=item_uuid)
-                report.relations.append(f"{r.head} {r.type} {r.tail}")
+            ids = self._record(
+                conn, owner, kind, row_id, item_uuid, found, local, now, actor, report
+            )
             for d in reading.dates:
                 self._timeline(
                     conn, owner, d.phrase, d.timestamp, text, kind, item_uuid, ids, now, local
@@ -171,6 +127,94 @@ class Linker:
                     conn, owner, row_id, item_uuid, found, now, actor
                 )
         return report
+
+    def rederive(
+        self, items: list[tuple[Owner, str, int, str, Extraction]], *, now: float, actor: str
+    ) -> LinkReport:
+        """Record again the entities, mentions and relations of ``items`` (each its
+        owner, kind, row id, uuid and extraction, read before this call) as this
+        extractor finds them, in one transaction: the mentions replace the old ones;
+        dates and supersessions were recorded when the text was written and are not
+        redone."""
+        report = LinkReport()
+        with self.db.transaction() as conn:
+            for owner, kind, row_id, item_uuid, found in items:
+                local = kind == "episode" or _local_fact(conn, kind, row_id)
+                self.entities.forget_mentions(conn, kind, row_id)
+                self._record(
+                    conn, owner, kind, row_id, item_uuid, found, local, now, actor, report,
+                    again=True,
+                )  # fmt: skip
+        return report
+
+    def _record(
+        self,
+        conn: sqlite3.Connection,
+        owner: Owner,
+        kind: str,
+        row_id: int,
+        item_uuid: str,
+        found: Extraction,
+        local: bool,
+        now: float,
+        actor: str,
+        report: LinkReport,
+        *,
+        again: bool = False,
+    ) -> dict[str, Entity]:
+        """The entities and relations of one item, inside the caller's transaction; the
+        entity each mention name resolved to. ``again``: the item was recorded before
+        (its entities are not sighted anew)."""
+        ids: dict[str, Entity] = {}  # mention name -> the entity it resolved to
+        for m in found.mentions:
+            if m.name in ids:
+                continue
+            name = self._resolve_person(conn, owner, m)
+            # A first name resolved by rule is not kept as an alias: it may become
+            # ambiguous when a second person of that name appears.
+            differs = normalize_name(m.surface) != normalize_name(name)
+            aliases = [m.surface] if differs and name == m.name else []
+            try:
+                ent, _ = self.entities.ensure(
+                    owner,
+                    name=name,
+                    entity_type=m.type,
+                    aliases=aliases,
+                    description=None,
+                    now=now,
+                    actor=actor,
+                    local=local,
+                    seen=not again,
+                )
+            except CapacityError:
+                # The owner's entity limit: the graph misses this name, the fact or
+                # turn being linked is still written.
+                report.skipped.append(name)
+                continue
+            ids[m.name] = ent
+            self.entities.mention(conn, ent, kind, row_id)
+            report.entities.append(ent.name)
+        for r in found.relations:
+            if r.head not in ids or r.tail not in ids:
+                continue
+            head, tail = ids[r.head], ids[r.tail]
+            rel_uuid = self.entities.relate(
+                conn,
+                owner,
+                (head.uuid, tail.uuid),
+                names=(head.name, tail.name),
+                relation=r.type,
+                strength=STATED_STRENGTH if r.stated else INFERRED_STRENGTH,
+                evidence_fact=item_uuid if kind == "fact" else None,
+                now=now,
+                actor=actor,
+                local=local,
+                derived=EXTRACTOR_VERSION,
+            )
+            if kind == "episode":
+                self.entities.attest(conn, owner, rel_uuid, episode=item_uuid)
+            report.relations.append(f"{r.head} {r.type} {r.tail}")
+        return ids
 
     # -- entity resolution --------------------------------------------------------------
     @staticmethod

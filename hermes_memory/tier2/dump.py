@@ -52,15 +52,16 @@ def entities(db: Database, owner: Owner) -> list[sqlite3.Row]:
 
 
 def stated_relations(db: Database, owner: Owner) -> list[sqlite3.Row]:
-    """Valid relations stated directly (no fact or turn as their evidence), with the
-    names of both ends: ``head``, ``relation_type``, ``tail``, ``strength``."""
+    """Valid relations stated directly (through ``entity_link``, not read from a fact
+    or turn), with the names of both ends: ``head``, ``relation_type``, ``tail``,
+    ``strength``."""
     clause, params = owner.durable_clause("r")
     return db.query(
         f"""SELECT a.name AS head, r.relation_type, b.name AS tail, r.strength
             FROM relations r JOIN entities a ON a.uuid = r.from_entity
             JOIN entities b ON b.uuid = r.to_entity
             WHERE {clause} AND r.deleted_at IS NULL AND r.invalid_at IS NULL
-              AND r.evidence_fact IS NULL AND r.evidence_episode IS NULL
+              AND r.derived_by IS NULL
             ORDER BY r.created_at, r.id""",
         params,
     )

@@ -82,11 +82,13 @@ class EntityStore:
         now: float,
         actor: str,
         local: bool = False,
+        seen: bool = True,
     ) -> tuple[Entity, bool]:
         """Find the entity by name or alias, or create it. Idempotent. ``local``: it is
         named by something kept to this chat (a turn, a scratch fact), so a new entity
         stays this chat's too; named by something durable, a chat's own entity becomes
-        the owner's."""
+        the owner's. ``seen``: this is a new mention (False: old text read again, which
+        leaves the entity's last sighting and count as they were)."""
         with self.db.transaction() as conn:
             row = self._resolve(conn, owner, [name, *aliases])
             if row is None:
@@ -104,11 +106,12 @@ class EntityStore:
             )
             new_desc = description or row["description"]
             changed = added or new_type != row["entity_type"] or new_desc != row["description"]
-            conn.execute(
-                "UPDATE entities SET last_seen = ?, occurrence_count = occurrence_count + 1 "
-                "WHERE id = ?",
-                (now, row["id"]),
-            )
+            if seen:
+                conn.execute(
+                    "UPDATE entities SET last_seen = ?, occurrence_count = occurrence_count + 1 "
+                    "WHERE id = ?",
+                    (now, row["id"]),
+                )
             if changed:  # only then: the update re-indexes the entity's FTS row
                 conn.execute(
                     "UPDATE entities SET aliases = ?, entity_type = ?, description = ? "
@@ -139,8 +142,8 @@ class EntityStore:
                 aliases=merged,
                 entity_type=new_type,
                 description=new_desc,
-                last_seen=now,
-                occurrence_count=found.occurrence_count + 1,
+                last_seen=now if seen else found.last_seen,
+                occurrence_count=found.occurrence_count + int(seen),
             ), False
 
     @staticmethod
@@ -254,6 +257,12 @@ class EntityStore:
         )
 
     @staticmethod
+    def forget_mentions(conn: sqlite3.Connection, kind: str, row_id: int) -> None:
+        """Drop what the fact or turn ``row_id`` was recorded to mention (before its
+        text is read again)."""
+        conn.execute("DELETE FROM mentions WHERE item_kind = ? AND item_id = ?", (kind, row_id))
+
+    @staticmethod
     def attest(conn: sqlite3.Connection, owner: Owner, relation: str, *, episode: str) -> None:
         """A turn states the relation: it is its evidence, unless an earlier turn already
         is (a chat's own turn replaces another chat's)."""
@@ -276,10 +285,12 @@ class EntityStore:
         actor: str,
         local: bool,
         names: tuple[str, str],
+        derived: int | None = None,
     ) -> str:
         """``link`` for a caller in a transaction that has resolved both ends (entity
         uuids) and knows its evidence exists (the linker, for the fact it just
-        stored): create or strengthen the relation; its uuid."""
+        stored): create or strengthen the relation; its uuid. ``derived``: the
+        extractor version that read it from text (None: stated, which it then stays)."""
         clause, params = owner.visible_clause()
         existing = conn.execute(
             f"SELECT id, uuid FROM relations WHERE from_entity = ? AND to_entity = ? "
@@ -289,8 +300,10 @@ class EntityStore:
         if existing is not None:
             conn.execute(
                 "UPDATE relations SET strength = MAX(strength, ?), updated_at = ?, "
-                "evidence_fact = COALESCE(?, evidence_fact) WHERE id = ?",
-                (strength, now, evidence_fact, existing["id"]),
+                "evidence_fact = COALESCE(?, evidence_fact), "
+                "derived_by = CASE WHEN derived_by IS NULL OR ? IS NULL THEN NULL ELSE ? END "
+                "WHERE id = ?",
+                (strength, now, evidence_fact, derived, derived, existing["id"]),
             )
             return str(existing["uuid"])
         uid = new_uuid()
@@ -298,8 +311,9 @@ class EntityStore:
         conn.execute(
             """INSERT INTO relations(uuid, from_entity, to_entity, relation_type, strength,
                    evidence_fact, platform, agent, user_id, session_key, created_at,
-                   updated_at, valid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (uid, *ends, relation, strength, evidence_fact, *cols.values(), now, now, now),
+                   updated_at, valid_at, derived_by)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (uid, *ends, relation, strength, evidence_fact, *cols.values(), now, now, now, derived),
         )
         journal.audit(
             conn,
@@ -317,6 +331,36 @@ class EntityStore:
             },
         )
         return uid
+
+    @staticmethod
+    def drop_underived(conn: sqlite3.Connection, version: int, *, now: float, actor: str) -> int:
+        """Delete (softly, each in the audit log) the relations read from text that
+        the text no longer yields: every valid one not derived again by ``version``
+        after all the text was read again. Stated relations, and those that ended with
+        the fact they came from (history), are left as they are. How many."""
+        rows = conn.execute(
+            """SELECT r.uuid, a.name AS head, r.relation_type, b.name AS tail, r.derived_by
+               FROM relations r JOIN entities a ON a.uuid = r.from_entity
+               JOIN entities b ON b.uuid = r.to_entity
+               WHERE r.derived_by IS NOT NULL AND r.derived_by != ? AND r.deleted_at IS NULL
+                 AND r.invalid_at IS NULL""",
+            (version,),
+        ).fetchall()
+        for r in rows:
+            conn.execute("UPDATE relations SET deleted_at = ? WHERE uuid = ?", (now, r["uuid"]))
+            journal.audit(
+                conn,
+                now=now,
+                action="entity_unlink",
+                actor=actor,
+                target_uuid=r["uuid"],
+                diff={
+                    "old": {"from": r["head"], "to": r["tail"], "relation": r["relation_type"]},
+                    "reason": f"not read from its text by extractor version {version} "
+                    f"(read by {r['derived_by']})",
+                },
+            )
+        return len(rows)
 
     def relations_of(
         self, owner: Owner, entity_uuids: list[str], *, limit: int = 50

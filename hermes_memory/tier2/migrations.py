@@ -479,6 +479,18 @@ def _v12_timeline_flags(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE timeline ADD COLUMN flags TEXT NOT NULL DEFAULT '[]'")
 
 
+def _v13_relation_derivation(conn: sqlite3.Connection) -> None:
+    """Which extractor version last read a relation from text (NULL: stated through
+    ``entity_link``), so a changed extractor can read the text again and drop what it
+    no longer finds. Older rows with a fact or turn as evidence came from text as far
+    as the store can tell (version 0: read again by the next consolidate)."""
+    conn.execute("ALTER TABLE relations ADD COLUMN derived_by INTEGER")
+    conn.execute(
+        "UPDATE relations SET derived_by = 0 "
+        "WHERE evidence_fact IS NOT NULL OR evidence_episode IS NOT NULL"
+    )
+
+
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -494,6 +506,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (10, "turn_attachments", _v10_turn_attachments),
     (11, "owner_counts", _v11_owner_counts),
     (12, "timeline_flags", _v12_timeline_flags),
+    (13, "relation_derivation", _v13_relation_derivation),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

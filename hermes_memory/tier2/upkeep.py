@@ -56,6 +56,31 @@ def live_entities(db: Database) -> list[dict[str, Any]]:
     return out
 
 
+_TEXT_OF = {
+    "fact": "SELECT id, uuid, content AS text, NULL AS speaker, created_at AS t, platform, "
+    "agent, user_id, session_key FROM facts "
+    "WHERE deleted_at IS NULL AND invalid_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+    "episode": "SELECT id, uuid, text, speaker, timestamp AS t, platform, agent, user_id, "
+    "session_key FROM episodes WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+}
+
+
+def texts_to_reread(db: Database, kind: str, *, after: int, limit: int) -> list[sqlite3.Row]:
+    """The next ``limit`` live facts (still valid) or turns after row ``after``, with
+    the text the graph was read from and whose it is."""
+    return db.query(_TEXT_OF[kind], (after, limit))
+
+
+def count_texts(db: Database) -> int:
+    """How many facts and turns ``texts_to_reread`` goes through."""
+    return int(
+        db.scalar(
+            "SELECT (SELECT COUNT(*) FROM facts WHERE deleted_at IS NULL AND invalid_at IS NULL)"
+            " + (SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL)"
+        )
+    )
+
+
 def reinforce_importance(db: Database, reinforced: Callable[[float, int], float]) -> int:
     """Fold the uses counted since the last run into each fact's importance
     (``reinforced(importance, new_uses)``); the number of facts changed."""

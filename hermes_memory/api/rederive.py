@@ -1,0 +1,99 @@
+"""The graph read again from the text, after the extractor changed.
+
+Entities and relations are tier-2 truth, but the ones the linker wrote were read from
+facts and turns by a given version of ``text/extract.py``; a better extractor finds
+names and relations the old one missed and no longer finds some it got wrong. Its
+version is recorded (``derived_state``, like the claims'), and when it differs the
+consolidate job (or ``doctor --repair``) reads every live fact and turn again, a batch
+at a time, extraction outside the write lock: what the text yields now is recorded
+(each relation stamped with the version that found it), and afterwards the relations
+read from text that no version-current reading found are deleted, each in the audit
+log. Relations stated through ``entity_link`` are never touched; dates and
+supersessions were recorded when the text was written and are not redone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from hermes_memory.graph.linker import read
+from hermes_memory.text.extract import EXTRACTOR_VERSION, Extraction
+from hermes_memory.tier2 import health as tier2_health
+from hermes_memory.tier2 import upkeep
+from hermes_memory.tier2.entities import EntityStore
+from hermes_memory.tier2.records import Owner
+
+if TYPE_CHECKING:
+    from hermes_memory.api.memory_api import MemoryAPI
+
+RELATIONS_STATE = "relations"
+BATCH = 500
+KINDS = ("fact", "episode")
+
+
+def adopt_version(api: MemoryAPI) -> None:
+    """A store with no text yet has nothing stale: it starts at this extractor version.
+    (Not while the graph is off: what is written then is read once it is turned on.)"""
+    if api.linker is None or RELATIONS_STATE in tier2_health.derived_status(api.db):
+        return
+    if upkeep.count_texts(api.db) == 0:
+        tier2_health.set_derived_status(
+            api.db, RELATIONS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION
+        )
+
+
+def stale(api: MemoryAPI) -> bool:
+    """Whether the graph's entities and relations were read by another extractor
+    version than this one (or never, for text written while the graph was off)."""
+    if api.linker is None:
+        return False
+    state = tier2_health.derived_status(api.db).get(RELATIONS_STATE, {})
+    return state.get("extractor") != EXTRACTOR_VERSION
+
+
+def waiting(api: MemoryAPI) -> int:
+    """How many facts and turns ``rederive`` would read."""
+    return upkeep.count_texts(api.db) if stale(api) else 0
+
+
+def rederive(
+    api: MemoryAPI,
+    *,
+    check: Callable[[], None] = lambda: None,
+    advance: Callable[[int], None] = lambda n: None,
+) -> dict[str, Any]:
+    """Read every live fact and turn again if the extractor changed (see the module
+    doc); ``check`` may raise to stop between batches, leaving the old relations in
+    place and the version stale. What was read, recorded and dropped."""
+    out = {"texts": 0, "relations": 0, "dropped": 0}
+    linker = api.linker
+    if linker is None or not stale(api):
+        return out
+    persons = api.config.formation.speakers
+    for kind in KINDS:
+        after = 0
+        while True:
+            check()
+            rows = upkeep.texts_to_reread(api.db, kind, after=after, limit=BATCH)
+            items: list[tuple[Owner, str, int, str, Extraction]] = []
+            for r in rows:  # before the write lock, as at write time
+                found = read(r["text"], r["t"], speaker=r["speaker"], persons=persons)
+                owner = Owner(r["platform"], r["agent"], r["user_id"], r["session_key"])
+                items.append((owner, kind, r["id"], r["uuid"], found.extraction))
+            report = linker.rederive(items, now=api.clock(), actor=api.actor)
+            out["texts"] += len(rows)
+            out["relations"] += len(report.relations)
+            advance(len(rows))
+            if len(rows) < BATCH:
+                break
+            after = rows[-1]["id"]
+    check()
+    with api.db.transaction() as conn:
+        out["dropped"] = EntityStore.drop_underived(
+            conn, EXTRACTOR_VERSION, now=api.clock(), actor=api.actor
+        )
+    tier2_health.set_derived_status(
+        api.db, RELATIONS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION, **out
+    )
+    return out

@@ -1,0 +1,182 @@
+"""The graph read again from the text when the extractor changes (api/rederive.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.api import rederive
+from hermes_memory.api.maintenance import Maintenance
+from hermes_memory.cron import consolidate
+from hermes_memory.text.extract import EXTRACTOR_VERSION
+from hermes_memory.tier2 import Database
+from hermes_memory.tier2 import health as tier2_health
+from hermes_memory.tier2.migrations import _LEDGER, MIGRATIONS
+from hermes_memory.tier3.embedder import HashingEmbedder
+
+OLD = EXTRACTOR_VERSION - 1
+
+
+def _relations(api: MemoryAPI) -> dict[tuple[str, str, str], sqlite3.Row]:
+    rows = api.db.query(
+        """SELECT a.name AS head, r.relation_type AS rel, b.name AS tail, r.derived_by,
+                  r.deleted_at, r.uuid FROM relations r
+           JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity"""
+    )
+    return {(r["head"], r["rel"], r["tail"]): r for r in rows}
+
+
+def _works_on(api: MemoryAPI, name: str) -> set[str]:
+    return {e["name"] for e in unwrap(api.graph_traverse(name, 1, "works_on"))}
+
+
+def _as_if_read_by_an_older_extractor(
+    api: MemoryAPI, wrong: tuple[str, str, str], fact: str
+) -> None:
+    """What an older extractor left: every text-read relation stamped with its version,
+    one relation it got wrong (with the fact as its evidence), its version recorded."""
+    unwrap(api.entity_link(wrong[0], wrong[2], wrong[1], 0.8, evidence_fact=fact))
+    with api.db.transaction() as conn:
+        conn.execute("UPDATE relations SET derived_by = ? WHERE derived_by IS NOT NULL", (OLD,))
+        row = conn.execute(
+            "SELECT r.id FROM relations r JOIN entities a ON a.uuid = r.from_entity "
+            "JOIN entities b ON b.uuid = r.to_entity "
+            "WHERE a.name = ? AND r.relation_type = ? AND b.name = ?",
+            wrong,
+        ).fetchone()
+        conn.execute("UPDATE relations SET derived_by = ? WHERE id = ?", (OLD, row["id"]))
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=OLD)
+
+
+def test_a_new_store_starts_at_this_extractor_version(api: MemoryAPI) -> None:
+    unwrap(api.fact_store("The payments-api depends on the ledger-service", category="project"))
+    assert not rederive.stale(api)
+    assert rederive.waiting(api) == 0
+    assert rederive.rederive(api) == {"texts": 0, "relations": 0, "dropped": 0}
+
+
+def test_consolidate_reads_the_text_again_and_drops_what_it_no_longer_finds(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    fact = unwrap(api.fact_store("Bob maintains auth-service, which uses Postgres 15"))["uuid"]
+    unwrap(
+        api.ingest_turns(
+            [
+                {
+                    "speaker": "user",
+                    "text": "The billing-api depends on Kafka",
+                    "session_id": "s1",
+                    "message_id": "m1",
+                }
+            ]
+        )
+    )
+    wrong = ("Bob", "works_on", "PostgreSQL")
+    _as_if_read_by_an_older_extractor(api, wrong, fact)
+    unwrap(api.entity_link("Bob", "PostgreSQL", "admires"))  # stated: never touched
+    unwrap(api.entity_link("Zed", "Bob", "knows"))
+    with api.db.transaction() as conn:  # a name the old extractor saw in the fact
+        conn.execute(
+            "INSERT INTO mentions SELECT e.id, 'fact', f.id FROM entities e, facts f "
+            "WHERE e.name = 'Zed' AND f.uuid = ?",
+            (fact,),
+        )
+    bob_before = api.db.query_one(
+        "SELECT last_seen, occurrence_count FROM entities WHERE name = 'Bob'"
+    )
+    doctor = unwrap(api.doctor())
+    check = next(c for c in doctor["checks"] if c["name"] == "graph_text")
+    assert not check["ok"] and "stale" in check["detail"]
+
+    assert _works_on(api, "Bob") == {"auth-service", "PostgreSQL"}
+    clock.advance(60)
+    report = consolidate.run(Maintenance(api), clock())
+
+    assert report.counts["texts_reread"] == 2
+    assert report.counts["relations_dropped"] == 1
+    rels = _relations(api)
+    assert rels[wrong]["deleted_at"] == clock()
+    kept = [("auth-service", "uses", "PostgreSQL"), ("billing-api", "depends_on", "Kafka")]
+    for key in kept:
+        assert rels[key]["deleted_at"] is None and rels[key]["derived_by"] == EXTRACTOR_VERSION
+    stated = rels[("Bob", "admires", "PostgreSQL")]
+    assert stated["deleted_at"] is None and stated["derived_by"] is None
+    mentioned = api.db.query(
+        "SELECT e.name FROM mentions m JOIN entities e ON e.id = m.entity_id "
+        "JOIN facts f ON f.id = m.item_id AND m.item_kind = 'fact' WHERE f.uuid = ?",
+        (fact,),
+    )
+    assert {r["name"] for r in mentioned} == {"Bob", "auth-service", "PostgreSQL"}
+    # The reading again is no new sighting of Bob.
+    bob = api.db.query_one("SELECT last_seen, occurrence_count FROM entities WHERE name = 'Bob'")
+    assert tuple(bob) == tuple(bob_before)
+    unlinked = api.db.query("SELECT diff FROM audit_log WHERE action = 'entity_unlink'")
+    assert len(unlinked) == 1 and "works_on" in unlinked[0]["diff"]
+    assert not rederive.stale(api)
+    # The graph answers from the truth: the dropped relation is gone from it.
+    assert _works_on(api, "Bob") == {"auth-service"}
+    # Nothing is read twice.
+    assert "texts_reread" not in consolidate.run(Maintenance(api), clock()).counts
+
+
+def test_text_written_while_extraction_was_off_is_read_once_it_is_on(
+    home: Path, clock: FrozenClock
+) -> None:
+    off = load_config(home, env={}, overrides={"graph": {"extract_on_write": False}})
+    with MemoryAPI(off, clock=clock, embedder=HashingEmbedder()) as api:
+        unwrap(api.fact_store("The payments-api depends on the ledger-service"))
+        assert api.db.scalar("SELECT COUNT(*) FROM entities") == 0
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=HashingEmbedder()) as api:
+        assert rederive.waiting(api) == 1
+        doctor = unwrap(api.doctor(repair=True))
+        assert "graph_text" in doctor["repaired"]
+        assert ("payments-api", "depends_on", "ledger-service") in _relations(api)
+        assert api.db.scalar("SELECT COUNT(*) FROM mentions") == 2
+
+
+def test_a_reading_cut_short_keeps_the_old_relations_and_stays_stale(
+    api: MemoryAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fact = unwrap(api.fact_store("Bob maintains auth-service, which uses Postgres 15"))["uuid"]
+    unwrap(api.fact_store("Carol maintains the ledger-service"))
+    wrong = ("Bob", "works_on", "PostgreSQL")
+    _as_if_read_by_an_older_extractor(api, wrong, fact)
+    monkeypatch.setattr(rederive, "BATCH", 1)
+    calls = iter(range(100))
+
+    def check() -> None:
+        if next(calls) == 2:
+            raise RuntimeError("lease lost")
+
+    with pytest.raises(RuntimeError):
+        rederive.rederive(api, check=check)
+    assert _relations(api)[wrong]["deleted_at"] is None
+    assert rederive.stale(api)
+    assert rederive.rederive(api)["dropped"] == 1
+    assert not rederive.stale(api)
+
+
+def test_the_migration_marks_relations_with_text_evidence_as_read_from_text(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "m.db"
+    conn = sqlite3.connect(path)
+    conn.execute(_LEDGER)
+    for version, name, apply in MIGRATIONS[:-1]:
+        apply(conn)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (version, name))
+    for uid, fact, episode in (("r1", "f", None), ("r2", None, "e"), ("r3", None, None)):
+        conn.execute(
+            "INSERT INTO relations(uuid, from_entity, to_entity, relation_type, evidence_fact, "
+            "evidence_episode, created_at, updated_at) VALUES (?, 'a', 'b', 'uses', ?, ?, 0, 0)",
+            (uid, fact, episode),
+        )
+    conn.commit()
+    conn.close()
+    db = Database(path)
+    derived = dict(db.query("SELECT uuid, derived_by FROM relations"))
+    assert derived == {"r1": 0, "r2": 0, "r3": None}
+    db.close()
