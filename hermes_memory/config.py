@@ -153,6 +153,10 @@ class RecallConfig(Section):
     # figure on either benchmark and multiplies the cost of a long message's prefetch
     # (docs/retrieval.md).
     deep_query_chars: int = Field(0, ge=0)
+    # A result longer than this many characters also carries an ``excerpt`` of about
+    # this size around what the query matched (text/excerpt.py), which the prompt
+    # blocks (prefetch, skill context) show in its place; 0 never cuts one.
+    excerpt_chars: int = Field(400, ge=0, le=20_000)
 
     @model_validator(mode="after")
     def _weights_sum_positive(self) -> RecallConfig:

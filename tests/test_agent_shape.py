@@ -3,9 +3,11 @@ roles), long turns, attachments kept beside the words."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from hermes_memory import MemoryAPI, unwrap
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
 from hermes_memory.api.adjust import (
     asks_order,
     discount_questions,
@@ -16,7 +18,10 @@ from hermes_memory.api.adjust import (
     weigh_assistant_turns,
 )
 from hermes_memory.api.candidates import Candidate
-from hermes_memory.tier2.fts import content_words, terms_missing
+from hermes_memory.text.excerpt import ELLIPSIS, excerpt
+from hermes_memory.tier2.fts import content_words, presence_counter, query_terms, terms_missing
+from hermes_memory.tier3.embedder import HashingEmbedder
+from hermes_memory.tools.context import prefetch_block
 
 
 def turn(key: str, speaker: str, text: str, rowid: int = 0) -> Candidate:
@@ -204,3 +209,52 @@ def test_the_order_stage_raises_by_place_in_time_unless_a_window_is_named() -> N
     fused = dict.fromkeys(("old", "mid", "new"), 0.5)
     favour_order("What did I first use in March?", (0.0, 1.0), pool(), fused, 0.3)
     assert fused == dict.fromkeys(("old", "mid", "new"), 0.5)
+
+
+# -- long memories are shown by what matched (text/excerpt.py) --------------------------
+_LOG = " ".join(f"INFO worker {i} picked job {i * 7} from the queue." for i in range(40))
+_LONG = (
+    "I'm setting up the Dockerfile for the dashboard service and the build keeps "
+    f"failing, here is the log: {_LOG} Anyway, we are aiming for the initial deployment "
+    "on Render by March 1, 2024. Can you look at the log and tell me what is wrong?"
+)
+
+
+def test_an_excerpt_centres_on_what_matched_and_marks_the_cuts() -> None:
+    matches = presence_counter(query_terms("When is the initial deployment on Render?"))
+    cut = excerpt(_LONG, 200, matches=matches)
+    assert "initial deployment on Render by March 1, 2024" in cut
+    assert cut.startswith(ELLIPSIS) and len(cut) <= 202
+    at = _LONG.find(cut[1:40])
+    assert at > 0 and _LONG[at - 1] == " "  # starts on a word, not inside one
+    # Nothing of the query in the text: the start, as the text would be shown.
+    head = excerpt(_LONG, 200, matches=presence_counter(["kubernetes"]))
+    assert head.startswith("I'm setting up the Dockerfile") and head.endswith(ELLIPSIS)
+    # A short text is itself; the vector search's passage narrows where to look.
+    assert excerpt("Short note.", 200, matches=matches) == "Short note."
+    passage = "INFO worker 30 picked job 210 from the queue."
+    near = excerpt(_LONG, 120, matches=presence_counter(["job"]), passage=passage)
+    assert near.startswith(ELLIPSIS + "INFO worker 30 picked job 210")
+
+
+def test_the_prefetch_block_shows_a_long_turn_by_its_matching_passage(
+    home: Path, clock: FrozenClock
+) -> None:
+    turns = [
+        {"speaker": "user", "text": _LONG, "session_id": "s1", "message_id": "1"},
+        {"speaker": "user", "text": "Thanks, the build works now.", "session_id": "s1",
+         "message_id": "2"},
+    ]  # fmt: skip
+    question = "What deadline did I set for the initial deployment on Render?"
+    shown = {}
+    for size in (400, 0):
+        cfg = load_config(home / str(size), env={}, overrides={"recall": {"excerpt_chars": size}})
+        with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+            unwrap(api.ingest_turns(turns))
+            top = unwrap(api.recall(question, limit=3))[0]
+            assert top["content"].endswith("tell me what is wrong?")  # always whole
+            shown[size] = (top.get("excerpt"), prefetch_block(api, question))
+    cut, block = shown[400]
+    assert cut is not None and cut.startswith("user: " + ELLIPSIS)
+    assert "March 1, 2024" in cut and "March 1, 2024" in block
+    assert shown[0][0] is None and "March 1, 2024" not in shown[0][1]

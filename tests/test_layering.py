@@ -15,7 +15,7 @@ ALLOWED: dict[str, set[str]] = {
     "text": set(),
     "tier1": set(),
     "tier2": set(),
-    "tier3": {"tier2"},
+    "tier3": {"tier2", "text"},
     "graph": {"tier2", "text"},
     "api": {"tier1", "tier2", "tier3", "graph", "text"},
     "cron": {"api", "tier2", "tier3", "graph", "text"},

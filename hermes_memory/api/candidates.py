@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.text.excerpt import excerpt
 from hermes_memory.tier2.fts import query_terms
 
 if TYPE_CHECKING:
@@ -33,6 +35,8 @@ class Candidate:
     category: str | None = None  # facts: their category
     # (stage, similarity after it) for fusion and each adjustment that changed it
     trace: list[tuple[str, float]] = field(default_factory=list)
+    # The text of its vector row nearest the query (a chunk or sentence segment)
+    passage: str | None = None
 
     @functools.cached_property
     def said(self) -> str:
@@ -176,3 +180,10 @@ def _restated(cand: Candidate) -> list[str]:
     if cand.kind == "fact" and cand.provenance.get("source_type") == "formation":
         return [str(i) for i in cand.provenance.get("evidence_ids") or ()]
     return []
+
+
+def excerpt_of(cand: Candidate, size: int, matches: Callable[[str], int]) -> str:
+    """About ``size`` characters of a long memory around what the query matched
+    (text/excerpt.py); a turn's keeps its speaker in front."""
+    cut = excerpt(cand.said, size, matches=matches, passage=cand.passage)
+    return f"{cand.speaker}: {cut}" if cand.speaker else cut

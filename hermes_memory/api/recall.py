@@ -14,6 +14,7 @@ from hermes_memory import guard
 from hermes_memory.api import adjust, feedback, scoring
 from hermes_memory.api.candidates import (
     Candidate,
+    excerpt_of,
     fact_candidate,
     fold_restatements,
     known_at,
@@ -27,7 +28,7 @@ from hermes_memory.errors import CuratedFileError
 from hermes_memory.graph.chain import chains
 from hermes_memory.graph.expand import expand, query_entities
 from hermes_memory.text.temporal import query_window
-from hermes_memory.tier2.fts import query_terms, terms_missing, words_present
+from hermes_memory.tier2.fts import presence_counter, query_terms, terms_missing, words_present
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -170,6 +171,11 @@ def recall(
     }
     results = [(shown[key], pool[key], lexical.get(key, 0.0)) for key in order]
     out = [_render(comp, cand, lex) for comp, cand, lex in results]
+    if cfg.excerpt_chars:
+        matches = presence_counter(query_terms(query))
+        for item, (_, cand, _) in zip(out, results, strict=True):
+            if len(cand.content) > cfg.excerpt_chars:
+                item["excerpt"] = excerpt_of(cand, cfg.excerpt_chars, matches)
     gaps = evidence_gaps(query, out)
     for item in out:
         item["evidence_gaps"] = gaps
@@ -524,8 +530,11 @@ def _from_tier3(
     there its cosine to the query."""
     assert api.semantic is not None
     best: dict[str, float] = {}
+    passages: dict[str, str] = {}
     for h in hits:
-        best[h.item_uuid] = max(best.get(h.item_uuid, -1.0), h.similarity)
+        if h.similarity > best.get(h.item_uuid, -1.0):
+            best[h.item_uuid] = h.similarity
+            passages[h.item_uuid] = h.text
     keys = (f"{h.kind}:{h.item_uuid}" for h in hits)
     pool.update(load_candidates(api, [k for k in keys if k not in pool]))
     # What only the lexical search found gets its real cosine too, so fusion weighs
@@ -539,6 +548,7 @@ def _from_tier3(
     for cand in pool.values():
         if cand.kind in ("fact", "episode") and cand.provenance["id"] in best:
             cand.semantic = max(cand.semantic, best[cand.provenance["id"]])
+            cand.passage = passages.get(cand.provenance["id"], cand.passage)
 
 
 def _from_tier1(

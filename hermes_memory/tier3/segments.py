@@ -13,7 +13,6 @@ on their own instead.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,12 +20,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-Vectors = npt.NDArray[np.float32]
-Span = tuple[int, int]
+from hermes_memory.text import sentences
 
-# A sentence ends at . ! ? (a run of them, then closing quotes or brackets) before
-# whitespace, or at a line break.
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)|\n+")
+Vectors = npt.NDArray[np.float32]
+Span = sentences.Span
 
 
 @dataclass
@@ -44,27 +41,13 @@ def sentence_spans(text: str, max_segments: int) -> list[Span]:
     whole vector already says it) or when ``max_segments`` < 2."""
     if max_segments < 2:
         return []
-    spans: list[Span] = []
-    start = 0
-    for m in _SENTENCE_END.finditer(text):
-        _add_span(text, start, m.end(), spans)
-        start = m.end()
-    _add_span(text, start, len(text), spans)
+    spans = sentences.sentence_spans(text)
     if len(spans) < 2:
         return []
     if len(spans) > max_segments:
         cuts = [round(i * len(spans) / max_segments) for i in range(max_segments + 1)]
         spans = [(spans[a][0], spans[b - 1][1]) for a, b in itertools.pairwise(cuts)]
     return spans
-
-
-def _add_span(text: str, start: int, end: int, spans: list[Span]) -> None:
-    """Append ``text[start:end]`` without its surrounding whitespace, if it has a word."""
-    piece = text[start:end]
-    if not any(c.isalnum() for c in piece):
-        return
-    lead = len(piece) - len(piece.lstrip())
-    spans.append((start + lead, start + len(piece.rstrip())))
 
 
 def pool_spans(

@@ -26,6 +26,7 @@ TOOL_NAME = "hermes_memory"
 # What a recall result shows a model: the spec's fields, the id to act on, provenance.
 RECALL_FIELDS = (
     "content",
+    "excerpt",
     "scope",
     "importance",
     "score",

@@ -1,0 +1,59 @@
+"""The passage of a long memory that a query matched, to show in its place.
+
+An agent's memories include long turns (a request with its logs and code, an answer
+with steps): shown from their start, one of them fills a prompt's memory block and the
+sentence that answers the question may not be in it. A recall result longer than the
+excerpt's size therefore also carries the passage around what matched: the sentence
+with the most of the query's words inside the passage the vector search matched best
+(or inside the whole text when only the words matched), widened to the size on
+sentence and word boundaries, with an ellipsis where text was left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hermes_memory.text.sentences import sentence_spans
+
+ELLIPSIS = "…"
+
+
+def excerpt(
+    text: str,
+    size: int,
+    *,
+    matches: Callable[[str], int],
+    passage: str | None = None,
+) -> str:
+    """``text`` itself if it fits in ``size`` characters, else about ``size`` of it
+    around what matched. ``matches`` counts the query's words in a sentence;
+    ``passage``: the part of ``text`` the vector search matched best, if known."""
+    if len(text) <= size:
+        return text
+    region = (0, len(text))
+    if passage:
+        at = text.find(passage.strip()[:80])
+        if at >= 0:
+            region = (at, at + len(passage.strip()))
+    spans = [s for s in sentence_spans(text) if s[1] > region[0] and s[0] < region[1]]
+    # The region's first sentence unless another holds more of the query's words.
+    anchor = max(spans, key=lambda s: matches(text[s[0] : s[1]]), default=(0, 0))
+    if not passage and matches(text[anchor[0] : anchor[1]]) == 0:
+        anchor = (0, 0)  # nothing to point at: the start, as the text would be shown
+    start, end = _window(text, anchor, size)
+    cut = text[start:end].strip()
+    return (ELLIPSIS if start > 0 else "") + cut + (ELLIPSIS if end < len(text) else "")
+
+
+def _window(text: str, anchor: tuple[int, int], size: int) -> tuple[int, int]:
+    """``size`` characters from the anchor sentence's start (earlier if the text ends
+    first), the anchor cut at a word when it is longer than that."""
+    start = max(0, min(anchor[0], len(text) - size))
+    if start > 0 and text[start - 1].isalnum():  # moved back into a word: past it
+        space = text.find(" ", start, anchor[0] + 1)
+        start = space + 1 if space >= 0 else start
+    end = min(len(text), start + size)
+    if end < len(text):
+        space = text.rfind(" ", start + size // 2, end)
+        end = space if space > start else end
+    return start, end

@@ -1,0 +1,32 @@
+"""Where a text's sentences are: one rule for the vector index's sentence segments and
+for the excerpt a long memory is shown by."""
+
+from __future__ import annotations
+
+import re
+
+Span = tuple[int, int]
+
+# A sentence ends at . ! ? (a run of them, then closing quotes or brackets) before
+# whitespace, or at a line break.
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)|\n+")
+
+
+def sentence_spans(text: str) -> list[Span]:
+    """Character spans of ``text``'s sentences that hold a word, without the
+    whitespace around them."""
+    spans: list[Span] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        _add(text, start, m.end(), spans)
+        start = m.end()
+    _add(text, start, len(text), spans)
+    return spans
+
+
+def _add(text: str, start: int, end: int, spans: list[Span]) -> None:
+    piece = text[start:end]
+    if not any(c.isalnum() for c in piece):
+        return
+    lead = len(piece) - len(piece.lstrip())
+    spans.append((start + lead, start + len(piece.rstrip())))
