@@ -18,7 +18,7 @@ from hermes_memory.api.adjust import (
     weigh_assistant_turns,
 )
 from hermes_memory.api.candidates import Candidate
-from hermes_memory.text.excerpt import ELLIPSIS, excerpt
+from hermes_memory.text.excerpt import ELLIPSIS, SCAN_CHARS, excerpt
 from hermes_memory.tier2.fts import content_words, presence_counter, query_terms, terms_missing
 from hermes_memory.tier3.embedder import HashingEmbedder
 from hermes_memory.tools.context import prefetch_block
@@ -230,6 +230,9 @@ def test_an_excerpt_centres_on_what_matched_and_marks_the_cuts() -> None:
     # Nothing of the query in the text: the start, as the text would be shown.
     head = excerpt(_LONG, 200, matches=presence_counter(["kubernetes"]))
     assert head.startswith("I'm setting up the Dockerfile") and head.endswith(ELLIPSIS)
+    # Without a matched passage only the start of a very long text is searched.
+    far = "Nothing here yet. " * (SCAN_CHARS // 18 + 1) + "The initial deployment is in May."
+    assert excerpt(far, 200, matches=matches).startswith("Nothing here yet.")
     # A short text is itself; the vector search's passage narrows where to look.
     assert excerpt("Short note.", 200, matches=matches) == "Short note."
     passage = "INFO worker 30 picked job 210 from the queue."

@@ -16,6 +16,9 @@ from collections.abc import Callable
 from hermes_memory.text.sentences import sentence_spans
 
 ELLIPSIS = "…"
+# Without a matched passage, the sentence is looked for in this much of the start (the
+# words of a 250,000-character log are not all read for one result).
+SCAN_CHARS = 20_000
 
 
 def excerpt(
@@ -30,12 +33,18 @@ def excerpt(
     ``passage``: the part of ``text`` the vector search matched best, if known."""
     if len(text) <= size:
         return text
-    region = (0, len(text))
+    region = (0, min(len(text), SCAN_CHARS))
     if passage:
         at = text.find(passage.strip()[:80])
         if at >= 0:
             region = (at, at + len(passage.strip()))
-    spans = [s for s in sentence_spans(text) if s[1] > region[0] and s[0] < region[1]]
+    # Sentences are found near the region only: a long log is not split to its end.
+    lo, hi = max(0, region[0] - size), min(len(text), region[1] + size)
+    spans = [
+        (a + lo, b + lo)
+        for a, b in sentence_spans(text[lo:hi])
+        if b + lo > region[0] and a + lo < region[1]
+    ]
     # The region's first sentence unless another holds more of the query's words.
     anchor = max(spans, key=lambda s: matches(text[s[0] : s[1]]), default=(0, 0))
     if not passage and matches(text[anchor[0] : anchor[1]]) == 0:
