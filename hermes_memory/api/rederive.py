@@ -37,7 +37,7 @@ def adopt_version(api: MemoryAPI) -> None:
     (Not while the graph is off: what is written then is read once it is turned on.)"""
     if api.linker is None or RELATIONS_STATE in tier2_health.derived_status(api.db):
         return
-    if upkeep.count_texts(api.db) == 0:
+    if not upkeep.any_text(api.db):
         tier2_health.set_derived_status(
             api.db, RELATIONS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION
         )

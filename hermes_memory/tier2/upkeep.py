@@ -71,6 +71,11 @@ def texts_to_reread(db: Database, kind: str, *, after: int, limit: int) -> list[
     return db.query(_TEXT_OF[kind], (after, limit))
 
 
+def any_text(db: Database) -> bool:
+    """Whether the store holds any fact or turn, deleted or not."""
+    return bool(db.scalar("SELECT EXISTS (SELECT 1 FROM facts) OR EXISTS (SELECT 1 FROM episodes)"))
+
+
 def count_texts(db: Database) -> int:
     """How many facts and turns ``texts_to_reread`` goes through."""
     return int(
