@@ -139,15 +139,18 @@ def test_the_copy_is_capped_by_size(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("n", [1, 5000])
-def test_compaction_keeps_every_live_row(tmp_path: Path, n: int) -> None:
+@pytest.mark.parametrize("deleted", [["i3"], []])
+def test_compaction_keeps_every_live_row(tmp_path: Path, n: int, deleted: list[str]) -> None:
     store = filled(tmp_path, 20)
     store.search(vectors(1, 2)[0], OWNER, limit=5)
     added = vectors(n, 11)
     store.upsert(rows([f"a{k}" for k in range(n)]), added)
-    store.delete(["i3"])
+    store.delete(deleted)
     copy = store._snapshot
-    assert copy is not None and len(copy) == 20 + n - 1
+    assert copy is not None and len(copy) == 20 + n - len(deleted)
     assert store.search(added[-1], OWNER, limit=1)[0].item_uuid == f"a{n - 1}"
+    for q in vectors(3, 12):  # appended rows (compacted past 4,096) search exactly
+        assert [h.item_uuid for h in store.search(q, OWNER, limit=5)] == exact(store, q, 5)
 
 
 def clustered(n: int, seed: int, dim: int = 32) -> np.ndarray:

@@ -204,18 +204,25 @@ class Snapshot:
         return self._by_item
 
     def _compact(self) -> None:
-        keep = np.flatnonzero(self.alive)
+        # With every row alive (an import only appends) nothing is selected, so the
+        # matrix is copied once, not twice: at 200k rows the second copy was 300 MB of
+        # the importing process's peak.
+        keep = None if self.alive.all() else np.flatnonzero(self.alive)
         if self.proj is not None:
-            added = self._in_proj_space(self.extra, self._proj_whitening())
-            self.proj = self.proj.extended(added).kept(keep)
+            proj = self.proj
+            if len(self.extra):
+                proj = proj.extended(self._in_proj_space(self.extra, self._proj_whitening()))
+            self.proj = proj if keep is None else proj.kept(keep)
             self._proj_exact = None
-        if self.white is not None:
+        if self.white is not None and keep is not None:
             self.white = self.white.kept(keep)
-        self.base = np.vstack([self.base, self.extra])[keep]
+        merged = np.vstack([self.base, self.extra]) if len(self.extra) else self.base
+        self.base = merged if keep is None else merged[keep]
         self.extra = np.zeros((0, self.base.shape[1]), dtype=np.float32)
-        self.cols = {c: v[keep] for c, v in self.cols.items()}
-        self.alive = np.ones(len(keep), dtype=bool)
-        self._by_item = None
+        if keep is not None:
+            self.cols = {c: v[keep] for c, v in self.cols.items()}
+            self.alive = np.ones(len(keep), dtype=bool)
+            self._by_item = None
         self._rows.clear()
 
     def needs_fit(self) -> bool:
