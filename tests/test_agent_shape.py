@@ -17,7 +17,7 @@ from hermes_memory.api.adjust import (
     share_context,
     weigh_assistant_turns,
 )
-from hermes_memory.api.candidates import Candidate
+from hermes_memory.api.candidates import Candidate, excerpt_of
 from hermes_memory.text.excerpt import ELLIPSIS, SCAN_CHARS, excerpt
 from hermes_memory.tier2.fts import content_words, presence_counter, query_terms, terms_missing
 from hermes_memory.tier3.embedder import HashingEmbedder
@@ -238,6 +238,19 @@ def test_an_excerpt_centres_on_what_matched_and_marks_the_cuts() -> None:
     passage = "INFO worker 30 picked job 210 from the queue."
     near = excerpt(_LONG, 120, matches=presence_counter(["job"]), passage=passage)
     assert near.startswith(ELLIPSIS + "INFO worker 30 picked job 210")
+
+
+def test_a_turns_excerpt_looks_inside_the_chunk_the_vector_search_matched() -> None:
+    said = (
+        "The staging deploy failed twice today. " + "Filler words about nothing. " * 30
+        + "The deploy to production failed on the deploy step of the deploy job."
+    )  # fmt: skip
+    cand = turn("t", "user", said)
+    matches = presence_counter(query_terms("why did the production deploy fail"))
+    assert "production" in excerpt_of(cand, 120, matches)  # by the words alone
+    cand.passage = "user: " + said[:300]  # its first chunk, as the index embedded it
+    cut = excerpt_of(cand, 120, matches)
+    assert cut.startswith("user: The staging deploy failed") and "production" not in cut
 
 
 def test_the_prefetch_block_shows_a_long_turn_by_its_matching_passage(

@@ -185,5 +185,8 @@ def _restated(cand: Candidate) -> list[str]:
 def excerpt_of(cand: Candidate, size: int, matches: Callable[[str], int]) -> str:
     """About ``size`` characters of a long memory around what the query matched
     (text/excerpt.py); a turn's keeps its speaker in front."""
-    cut = excerpt(cand.said, size, matches=matches, passage=cand.passage)
+    passage = cand.passage
+    if passage and cand.speaker:  # a turn's first chunk was embedded after its speaker
+        passage = passage.removeprefix(f"{cand.speaker}: ")
+    cut = excerpt(cand.said, size, matches=matches, passage=passage)
     return f"{cand.speaker}: {cut}" if cand.speaker else cut
