@@ -123,6 +123,8 @@ def _claims_check(api: MemoryAPI) -> tier2_health.Check:
 def _relations_check(api: MemoryAPI) -> tier2_health.Check:
     """The graph's entities and relations as the text yields them: stale when another
     extractor version read them (consolidate or `doctor --repair` reads them again)."""
+    if api.linker is None:
+        return tier2_health.Check("graph_text", True, "not read: graph.extract_on_write is off")
     waiting = rederive.waiting(api)
     if waiting:
         return tier2_health.Check(
