@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from hermes_memory.graph.linker import read
 from hermes_memory.text.extract import EXTRACTOR_VERSION, Extraction
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2 import upkeep
@@ -70,7 +69,6 @@ def rederive(
     linker = api.linker
     if linker is None or not stale(api):
         return out
-    persons = api.config.formation.speakers
     for kind in KINDS:
         after = 0
         while True:
@@ -78,7 +76,8 @@ def rederive(
             rows = upkeep.texts_to_reread(api.db, kind, after=after, limit=BATCH)
             items: list[tuple[Owner, str, int, str, Extraction]] = []
             for r in rows:  # before the write lock, as at write time
-                found = read(r["text"], r["t"], speaker=r["speaker"], persons=persons)
+                found = api.reading(r["text"], r["t"], speaker=r["speaker"])
+                assert found is not None  # the linker is on
                 owner = Owner(r["platform"], r["agent"], r["user_id"], r["session_key"])
                 items.append((owner, kind, r["id"], r["uuid"], found.extraction))
             report = linker.rederive(items, now=api.clock(), actor=api.actor)
