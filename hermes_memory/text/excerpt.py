@@ -34,10 +34,10 @@ def excerpt(
     if len(text) <= size:
         return text
     region = (0, min(len(text), SCAN_CHARS))
-    if passage:
-        at = text.find(passage.strip()[:80])
-        if at >= 0:
-            region = (at, at + len(passage.strip()))
+    needle = passage.strip() if passage else ""
+    at = text.find(needle[:80]) if needle else -1
+    if at >= 0:
+        region = (at, at + len(needle))
     # Sentences are found near the region only: a long log is not split to its end.
     lo, hi = max(0, region[0] - size), min(len(text), region[1] + size)
     spans = [
@@ -46,8 +46,9 @@ def excerpt(
         if b + lo > region[0] and a + lo < region[1]
     ]
     # The region's first sentence unless another holds more of the query's words.
-    anchor = max(spans, key=lambda s: matches(text[s[0] : s[1]]), default=(0, 0))
-    if not passage and matches(text[anchor[0] : anchor[1]]) == 0:
+    scored = [(matches(text[a:b]), (a, b)) for a, b in spans]
+    best, anchor = max(scored, key=lambda x: x[0], default=(0, (0, 0)))
+    if not passage and best == 0:
         anchor = (0, 0)  # nothing to point at: the start, as the text would be shown
     start, end = _window(text, anchor, size)
     cut = text[start:end].strip()
