@@ -3,6 +3,7 @@ roles), long turns, attachments kept beside the words."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,9 @@ from hermes_memory.api.candidates import Candidate, excerpt_of
 from hermes_memory.text.excerpt import ELLIPSIS, SCAN_CHARS, excerpt
 from hermes_memory.tier2.fts import content_words, presence_counter, query_terms, terms_missing
 from hermes_memory.tier3.embedder import HashingEmbedder
+from hermes_memory.tools import memory_tool
 from hermes_memory.tools.context import prefetch_block
+from hermes_memory.tools.memory_tool import GET_PAGE_CHARS
 
 
 def turn(key: str, speaker: str, text: str, rowid: int = 0) -> Candidate:
@@ -274,3 +277,37 @@ def test_the_prefetch_block_shows_a_long_turn_by_its_matching_passage(
     assert cut is not None and cut.startswith("user: " + ELLIPSIS)
     assert "March 1, 2024" in cut and "March 1, 2024" in block
     assert shown[0][0] is None and "March 1, 2024" not in shown[0][1]
+
+
+def test_the_tool_shows_a_long_memory_by_its_excerpt_and_pages_the_rest(
+    home: Path, clock: FrozenClock
+) -> None:
+    long_log = (_LONG + " " + "ERROR retrying the upload of chunk 7 of 12. " * 400).strip()
+    turns = [{"speaker": "user", "text": long_log, "session_id": "s1", "message_id": "1"}]
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=HashingEmbedder()) as api:
+        unwrap(api.ingest_turns(turns))
+        fact = unwrap(api.fact_store("Deploys go through Render.", category="project"))
+
+        def call(**args: object) -> dict:
+            return json.loads(memory_tool.handle(api, args))
+
+        top = call(action="recall", content="initial deployment on Render deadline")["results"]
+        turn = next(r for r in top if r["kind"] == "episode")
+        assert "March 1, 2024" in turn["content"] and len(turn["content"]) < 600
+        assert turn["content_chars"] == len("user: " + long_log) and "excerpt" not in turn
+        short = next(r for r in top if r["kind"] == "fact")
+        assert short["content"] == "Deploys go through Render." and "content_chars" not in short
+
+        pages, offset = [], 0
+        while offset is not None:
+            got = call(action="memory_get", id=turn["id"], offset=offset)
+            assert got["success"] and got["data"]["kind"] == "episode"
+            assert got["meta"]["total_chars"] == len(long_log)
+            pages.append(got["data"]["text"])
+            offset = got["meta"]["next_offset"]
+        assert "".join(pages) == long_log and len(pages) == -(-len(long_log) // GET_PAGE_CHARS)
+        whole = call(action="memory_get", id=fact["uuid"])
+        assert whole["data"]["kind"] == "fact" and whole["meta"]["next_offset"] is None
+        assert whole["data"]["content"] == "Deploys go through Render."
+        assert "no fact or turn" in call(action="memory_get", id="f" * 32)["error"]
+        assert call(action="memory_get", id=turn["id"], offset=-1)["error"].startswith("offset")

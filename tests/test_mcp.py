@@ -41,6 +41,8 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
             version = init.server_info.version
             tools = sorted(t.name for t in (await client.list_tools()).tools)
             got = await client.call_tool("recall", {"query": "orchard pump", "limit": 3})
+            first = _payload(got)["results"][0]["id"]
+            whole = await client.call_tool("get", {"id": first})
             bad = await client.call_tool("remember", {"content": "x", "importance": 7})
             # Hostile calls: wrong types, a huge string, an unknown tool. Each is an
             # error result; the server keeps serving.
@@ -52,14 +54,16 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
                 await client.call_tool("no_such_tool", {}),
             ]
             still = await client.call_tool("stats", {})
-            return tools, _payload(got), _payload(bad), hostile, _payload(still), version
+            fetched = _payload(whole)
+            return tools, _payload(got), _payload(bad), hostile, _payload(still), version, fetched
 
-    tools, recalled, refused, hostile, still, version = anyio.run(session)
+    tools, recalled, refused, hostile, still, version, fetched = anyio.run(session)
     assert version == hermes_memory.__version__
     for result in hostile:
         assert result.is_error or _payload(result).get("success") is False, result
     assert still["success"] is True
-    assert tools == ["graph", "recall", "remember", "search", "stats"]
+    assert tools == ["get", "graph", "recall", "remember", "search", "stats"]
+    assert fetched["data"]["content"] == "The orchard pump was replaced in May"
     assert recalled["results"][0]["content"] == "The orchard pump was replaced in May"
     assert {"score", "match_reasons", "evidence_gaps"} <= set(recalled["results"][0])
     assert refused["success"] is False and "importance" in refused["error"]

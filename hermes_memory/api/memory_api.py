@@ -222,18 +222,35 @@ class MemoryAPI:
         """A fact by id; a fact merged into another returns the one it became
         (``meta.merged_from``)."""
 
+        return run("tier2", ["tier2"], lambda: self._fact_as_now(require_id(uuid, "uuid")))
+
+    def memory_get(self, uuid: str) -> Envelope:
+        """A fact or a turn, whole, by the id recall gave it (recall shows a long one by
+        the passage that matched); ``data.kind`` says which."""
+
         def work() -> tuple[Any, dict[str, Any]]:
-            wanted = self.facts.resolve(self.owner, require_id(uuid, "uuid"))
-            fact = self.facts.get(self.owner, wanted, include_deleted=True)
-            for _ in range(8):  # merges chain when a survivor is merged again later
-                if fact.deleted_at is None or not fact.merged_into:
-                    break
-                fact = self.facts.get(self.owner, fact.merged_into, include_deleted=True)
-            if fact.deleted_at is not None:
-                raise NotFoundError("fact", wanted)
-            return fact.to_dict(), ({"merged_from": wanted} if fact.uuid != wanted else {})
+            wanted = require_id(uuid, "uuid")
+            turn = self.episodes.get_many(self.owner, [wanted]).get(wanted)
+            if turn is not None:
+                return {"kind": "episode", **turn.to_dict()}, {}
+            try:
+                fact, meta = self._fact_as_now(wanted)
+            except NotFoundError:
+                raise NotFoundError("fact or turn", wanted) from None
+            return {"kind": "fact", **fact}, meta
 
         return run("tier2", ["tier2"], work)
+
+    def _fact_as_now(self, uuid: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        wanted = self.facts.resolve(self.owner, uuid)
+        fact = self.facts.get(self.owner, wanted, include_deleted=True)
+        for _ in range(8):  # merges chain when a survivor is merged again later
+            if fact.deleted_at is None or not fact.merged_into:
+                break
+            fact = self.facts.get(self.owner, fact.merged_into, include_deleted=True)
+        if fact.deleted_at is not None:
+            raise NotFoundError("fact", wanted)
+        return fact.to_dict(), ({"merged_from": wanted} if fact.uuid != wanted else {})
 
     def fact_update(self, uuid: str, **fields: Any) -> Envelope:
         """Change a fact's fields (content, importance, confidence, category, scope,

@@ -59,6 +59,12 @@ def build_server(api: MemoryAPI) -> Any:
             {"action": "recall", "content": query, "limit": limit, "tiers": tiers, "scope": scope}
         )
 
+    @server.tool(description="The whole text of a memory by the id recall gave it (recall "
+                 "shows a long one by the passage that matched), a page at a time: pass "
+                 "meta.next_offset as offset for the next.")  # fmt: skip
+    def get(id: str, offset: int = 0) -> dict[str, Any]:
+        return call({"action": "memory_get", "id": id, "offset": offset})
+
     @server.tool(description="Store a durable fact (one self-contained sentence); exact "
                  "duplicates are merged and a contradicting older fact is superseded.")  # fmt: skip
     def remember(

@@ -23,10 +23,10 @@ from hermes_memory.tier2.timeline import EVENT_TYPES
 
 TOOL_NAME = "hermes_memory"
 
-# What a recall result shows a model: the spec's fields, the id to act on, provenance.
+# What a recall result shows a model: the spec's fields, the id to act on, provenance
+# (a long memory's content is its excerpt: _shown).
 RECALL_FIELDS = (
     "content",
-    "excerpt",
     "scope",
     "importance",
     "score",
@@ -45,6 +45,9 @@ RECALL_FIELDS = (
     "flags",
 )
 RECALL_TIERS = ("tier1", "tier2", "tier3", "graph")
+# How much of a memory one memory_get answer holds: an agent's turns can be logs of
+# 100k+ characters, which must not land in the model's context in one piece.
+GET_PAGE_CHARS = 8_000
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,14 @@ PARAMS: dict[str, Param] = {
         "Topic path like /projects/billing. recall/fact_query: only "
         "memories under it; fact_store: where the fact belongs.",
     ),
-    "id": Param("string", "The id of a fact (from recall or fact_query results)."),
+    "id": Param(
+        "string",
+        "The id of a fact (fact_update, fact_delete) or of a fact or turn "
+        "(memory_get), from recall or fact_query results.",
+    ),
+    "offset": Param(
+        "integer", "memory_get: the character to start from (the last answer's next_offset)."
+    ),
     "category": Param(
         "string",
         "Fact category: user, preference, instruction, project, decision, ops, "
@@ -127,6 +137,24 @@ def _recall(api: MemoryAPI, a: dict[str, Any]) -> Envelope:
         a["content"], tiers=a.get("tiers"), limit_per_tier=max(5, limit), limit=limit,
         scope=a.get("scope"),
     )  # fmt: skip
+
+
+def _memory_get(api: MemoryAPI, a: dict[str, Any]) -> Envelope:
+    """The memory's text a page at a time (GET_PAGE_CHARS), with where to go on."""
+    offset = a.get("offset", 0)
+    if offset < 0:
+        return _invalid("offset", "must be 0 or more")
+    env = api.memory_get(a["id"])
+    if not env["success"]:
+        return env
+    data = dict(env["data"])
+    field_name = "text" if data["kind"] == "episode" else "content"
+    whole = str(data[field_name])
+    end = offset + GET_PAGE_CHARS
+    data[field_name] = whole[offset:end]
+    page = {"offset": offset, "total_chars": len(whole)}
+    page["next_offset"] = end if end < len(whole) else None
+    return {**env, "data": data, "meta": {**env["meta"], **page}}
 
 
 def _fact_store(api: MemoryAPI, a: dict[str, Any]) -> Envelope:
@@ -173,6 +201,10 @@ ACTIONS: dict[str, Action] = {
         Action("recall", "Ranked memories about a topic from every tier (similarity, "
                "recency and importance), each with why it matched and what is missing.",
                _recall, ("content",), ("limit", "tiers", "scope")),
+        Action("memory_get", "The whole text of a fact or turn by the id recall gave it "
+               "(recall shows a long memory by the passage that matched), "
+               f"{GET_PAGE_CHARS} characters at a time.",
+               _memory_get, ("id",), ("offset",)),
         Action("fact_store", "Remember a fact (deduplicated; the newer of two contradicting "
                "facts supersedes the older).", _fact_store, ("content",),
                ("category", "importance", "confidence", "scope", "valid_at", "expires_at"),
@@ -291,12 +323,22 @@ def handle(
         if not env["success"]:
             return error(env["error"], detail=env.get("meta", {}).get("error_detail"))
         if action == "recall":
-            results = [{k: r.get(k) for k in RECALL_FIELDS} for r in env["data"]]
-            return _dumps({"results": results})
+            return _dumps({"results": [_shown(r) for r in env["data"]]})
         meta = {k: v for k, v in env["meta"].items() if k not in ("tiers_queried",)}
         return _dumps({"success": True, "action": action, "data": env["data"], "meta": meta})
     except HermesMemoryError as exc:
         return error(str(exc), detail=exc.to_dict())
+
+
+def _shown(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A recall result as the model sees it: a long memory by its excerpt (the passage
+    that matched), with its full length; memory_get has the rest."""
+    out = {k: result.get(k) for k in RECALL_FIELDS}
+    excerpt = result.get("excerpt")
+    if excerpt:
+        out["content"] = excerpt
+        out["content_chars"] = len(str(result.get("content") or ""))
+    return out
 
 
 def _check_args(spec: Action, args: Mapping[str, Any], max_limit: int) -> dict[str, Any] | str:
