@@ -89,6 +89,11 @@ class RecallConfig(Section):
     # and a question it ends with discounts it only in the measure the question is the
     # turn (0: no turn is long). Chosen on both benchmarks (docs/retrieval.md).
     long_turn_words: int = Field(50, ge=0)
+    # A long turn (or fact) is matched by words as its best passage of this many
+    # characters, not as a whole (tier2/passages.py): its BM25 is that of the window
+    # that holds the query's words, not diluted by the logs and code around it. 512 is
+    # the vector index's chunk; 0 scores every text whole (docs/retrieval.md).
+    passage_chars: int = Field(512, ge=0, le=20_000)
     # A query naming exactly one of the candidates' speakers raises that speaker's turns
     # by this share of their similarity (chosen on LoCoMo conversations 0-2).
     speaker_boost: float = Field(0.4, ge=0.0, le=1.0)

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.text.excerpt import excerpt
-from hermes_memory.tier2.fts import query_terms
+from hermes_memory.tier2.fts import query_terms, stem_prefix
+from hermes_memory.tier2.passages import best_passage
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -87,6 +88,27 @@ def search_tier2(api: MemoryAPI, text: str, limit: int, scope: str | None) -> li
         cand.lexical_raw = ehit.bm25
         found.append(cand)
     return found
+
+
+def score_long_by_passage(
+    api: MemoryAPI, query: str, pool: dict[str, Candidate], long_words: int, window: int
+) -> int:
+    """Give every fact and turn of more than ``long_words`` words, however it was
+    found, the BM25 of its best ``window``-character passage as its lexical score
+    (tier2/passages.py); shorter ones keep the index's BM25 of their whole text.
+    Returns how many were scored."""
+    if window <= 0:
+        return 0
+    long = [c for c in pool.values() if c.kind in ("fact", "episode") and c.words > long_words]
+    terms = query_terms(query) if long else []
+    if not terms:
+        return 0
+    stats = api.episodes.term_stats(terms)
+    weights = stats.weights()
+    stems = [stem_prefix(t.casefold()) for t in terms]
+    for cand in long:
+        cand.lexical_raw = -best_passage(cand.said, stems, weights, window, stats.avg_chars)
+    return len(long)
 
 
 def load_candidates(api: MemoryAPI, keys: list[str]) -> dict[str, Candidate]:

@@ -19,6 +19,7 @@ from hermes_memory.api.candidates import (
     fold_restatements,
     known_at,
     load_candidates,
+    score_long_by_passage,
     search_tier2,
     visible,
 )
@@ -118,6 +119,9 @@ def recall(
     if scope is not None or as_of is not None:
         pool = {k: c for k, c in pool.items() if visible(c, scope, as_of)}
     _add_successors(api, pool, as_of)
+    if "tier2" in tiers and cfg.long_turn_words > 0:
+        with stage("passages"):
+            score_long_by_passage(api, query, pool, cfg.long_turn_words, cfg.passage_chars)
     lexical, fused = _fused(pool)
     graph: dict[str, float] = {}
     if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:

@@ -9,7 +9,14 @@ from typing import Any
 
 from hermes_memory.tier2 import journal
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.fts import df_at_least, planned_search, query_terms
+from hermes_memory.tier2.fts import (
+    common_term_threshold,
+    df_at_least,
+    planned_search,
+    query_terms,
+    quote,
+)
+from hermes_memory.tier2.passages import TermStats
 from hermes_memory.tier2.records import Episode, Owner, content_hash, new_uuid
 
 
@@ -48,6 +55,8 @@ class EpisodeStore:
         # Per user: the newest row id looked at, and the speakers seen up to it (read
         # and updated under the snapshot's database lock).
         self._speakers: dict[tuple[str, ...], tuple[int, frozenset[str]]] = {}
+        # The turns' average length and the newest row id it was measured at.
+        self._avg_chars: tuple[int, float] = (0, 0.0)
 
     def add_many(
         self, owner: Owner, turns: list[TurnInput], *, now: float, actor: str
@@ -149,6 +158,35 @@ class EpisodeStore:
             (*uuids, *params),
         )
         return {r["uuid"]: Episode.from_row(r) for r in rows}
+
+    def term_stats(self, terms: list[str]) -> TermStats:
+        """The turn index's statistics for BM25 over passages (tier2/passages.py).
+        Counts stop at the common-word threshold, past which a word weighs almost
+        nothing (fts.planned_search), so a common word costs no walk of its doclist;
+        the average length is that of the newest 500 turns."""
+        with self.db.snapshot() as conn:
+            n_docs = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM episodes").fetchone()[0])
+            cap = common_term_threshold(n_docs)
+            dfs = tuple(
+                int(
+                    conn.execute(
+                        "SELECT COUNT(*) FROM (SELECT rowid FROM episodes_fts "
+                        "WHERE episodes_fts MATCH ? LIMIT ?)",
+                        (quote([t]), cap),
+                    ).fetchone()[0]
+                )
+                for t in terms
+            )
+            seen, avg = self._avg_chars
+            # Measured again once the store has grown by 2%.
+            if n_docs != seen and abs(n_docs - seen) >= seen // 50:
+                row = conn.execute(
+                    "SELECT AVG(length(text)) FROM "
+                    "(SELECT text FROM episodes ORDER BY id DESC LIMIT 500)"
+                ).fetchone()
+                avg = float(row[0] or 0.0)
+                self._avg_chars = (n_docs, avg)
+        return TermStats(n_docs, dfs, avg)
 
     def search(self, owner: Owner, text: str, *, limit: int = 10) -> list[EpisodeHit]:
         """Turns matching ``text`` by BM25 (common words planned as for facts)."""

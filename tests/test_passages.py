@@ -1,0 +1,106 @@
+"""A long text is matched by words as its best passage (tier2/passages.py)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.tier2.fts import query_terms, stem_prefix
+from hermes_memory.tier2.passages import K1, SCAN_CHARS, B, TermStats, best_passage, word_offsets
+from hermes_memory.tier3.embedder import HashingEmbedder
+
+ANSWER = "We set the retry budget for the payments webhook to five attempts."
+LOG = "".join(f"INFO worker {i} finished batch {i * 7} in {i % 13} ms. " for i in range(60))
+QUERY = "What retry budget did we set for the payments webhook?"
+
+
+def _stems(query: str) -> list[str]:
+    return [stem_prefix(t.casefold()) for t in query_terms(query)]
+
+
+def test_a_long_text_scores_as_its_best_window_however_much_surrounds_it() -> None:
+    stems = _stems(QUERY)
+    weights = [1.0] * len(stems)
+    short_log = f"{LOG} {ANSWER} {LOG}"
+    long_log = f"{LOG * 4} {ANSWER} {LOG * 4}"
+    assert len(long_log) > 3 * len(short_log) > 3 * 512
+    score = best_passage(short_log, stems, weights, 512, avg_chars=300.0)
+    assert score == pytest.approx(best_passage(long_log, stems, weights, 512, 300.0))
+    # Every query word once in one 512-character window, normalised as 512 characters.
+    found = sum(1 for s in stems if word_offsets(ANSWER.casefold(), s))
+    norm = K1 * (1 - B + B * 512 / 300.0)
+    assert score == pytest.approx(found * (K1 + 1) / (1 + norm))
+
+
+def test_words_together_outscore_the_same_words_spread_apart() -> None:
+    stems, weights = _stems("retry budget"), [1.0, 1.0]
+    together = f"{LOG} the retry budget was raised {LOG}"
+    apart = f"retry {LOG} budget"
+    assert best_passage(together, stems, weights, 512, 300.0) > best_passage(
+        apart, stems, weights, 512, 300.0
+    )
+
+
+def test_only_word_starts_match_and_a_short_text_is_one_span() -> None:
+    stems = _stems("use")
+    assert word_offsets("reuse the users' cache; use it", stems[0]) == [10, 24]
+    assert best_passage("we reuse it", stems, [1.0], 512, 100.0) == 0.0
+    terse = best_passage("use it", stems, [1.0], 512, 100.0)
+    wordy = best_passage("use it " + "and so on " * 20, stems, [1.0], 512, 100.0)
+    assert terse > wordy > 0  # BM25's length normalisation, by the text's own length
+
+
+def test_only_the_scanned_span_is_read_and_weightless_terms_count_nothing() -> None:
+    stems = _stems("webhook")
+    beyond = "x " * (SCAN_CHARS // 2) + "webhook"
+    assert best_passage(beyond, stems, [1.0], 512, 300.0) == 0.0
+    assert best_passage("webhook", stems, [0.0], 512, 300.0) == 0.0
+
+
+def test_weights_are_fts5_idf() -> None:
+    stats = TermStats(n_docs=100, dfs=(1, 50, 0), avg_chars=80.0)
+    rare, common, absent = stats.weights()
+    assert rare == pytest.approx(math.log(1 + (100 - 1 + 0.5) / 1.5))
+    assert rare > common > 0 and absent == 0.0
+
+
+def _turns() -> list[dict[str, object]]:
+    chatter = [
+        "The payments dashboard looks fine today.",
+        "Is the webhook flaky again?",
+        "Budget meeting moved to Friday.",
+        "Retry later, the build queue is full.",
+    ] + [f"Lunch plan number {i} is sushi." for i in range(40)]
+    turns = [
+        {"speaker": "user", "text": t, "session_id": "s1", "message_id": str(i)}
+        for i, t in enumerate(chatter)
+    ]
+    buried = f"Here is the worker log. {LOG * 3} {ANSWER} {LOG * 3}"
+    turns.append({"speaker": "user", "text": buried, "session_id": "s1", "message_id": "log"})
+    return turns
+
+
+def test_term_stats_count_documents_and_measure_the_turns(home: Path, clock: FrozenClock) -> None:
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=HashingEmbedder()) as api:
+        unwrap(api.ingest_turns(_turns()))
+        stats = api.episodes.term_stats(["webhook", "payments", "nowhere"])
+        assert stats.n_docs == 45 and stats.dfs == (2, 2, 0)
+        texts = [str(t["text"]).strip() for t in _turns()]
+        assert stats.avg_chars == pytest.approx(sum(map(len, texts)) / len(texts))
+
+
+@pytest.mark.parametrize("window", [512, 0])
+def test_a_long_turn_that_answers_in_one_paragraph_ranks_first_by_words(
+    home: Path, clock: FrozenClock, window: int
+) -> None:
+    overrides = {"recall": {"passage_chars": window}}
+    cfg = load_config(home, env={}, overrides=overrides)
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        unwrap(api.ingest_turns(_turns()))
+        top = unwrap(api.recall(QUERY, tiers=["tier2"], limit=5))
+        first = top[0]["content"]
+    # Scored whole, the 15,000-character log loses to short lines sharing one word.
+    assert (ANSWER in first) is (window > 0)
