@@ -109,8 +109,10 @@ class RecallConfig(Section):
     time_boost: float = Field(0.8, ge=0.0, le=1.0)
     # A query asking about the start ("what did I first use", "initially") or the
     # latest state ("what do I use now") raises the candidates by how early (or late)
-    # they are among the candidates, up to this share of their similarity (0 off).
-    order_boost: float = Field(0.3, ge=0.0, le=1.0)
+    # they are among the candidates, up to this share of their similarity. Off (0) by
+    # default since long turns are matched by their best passage: it moved no
+    # question of either benchmark any more (0.3 to turn it on; docs/retrieval.md).
+    order_boost: float = Field(0.0, ge=0.0, le=1.0)
     # Standing instructions and preferences (facts of those categories, formed from
     # what the person said or stored) apply to every request on their topic: they
     # gain this share of their similarity.

@@ -90,25 +90,39 @@ def search_tier2(api: MemoryAPI, text: str, limit: int, scope: str | None) -> li
     return found
 
 
-def score_long_by_passage(
-    api: MemoryAPI, query: str, pool: dict[str, Candidate], long_words: int, window: int
-) -> int:
-    """Give every fact and turn of more than ``long_words`` words, however it was
+class PassageScorer:
+    """Gives every fact and turn of more than ``long_words`` words, however it was
     found, the BM25 of its best ``window``-character passage as its lexical score
-    (tier2/passages.py); shorter ones keep the index's BM25 of their whole text.
-    Returns how many were scored."""
-    if window <= 0:
-        return 0
-    long = [c for c in pool.values() if c.kind in ("fact", "episode") and c.words > long_words]
-    terms = query_terms(query) if long else []
-    if not terms:
-        return 0
-    stats = api.episodes.term_stats(terms)
-    weights = stats.weights()
-    stems = [stem_prefix(t.casefold()) for t in terms]
-    for cand in long:
-        cand.lexical_raw = -best_passage(cand.said, stems, weights, window, stats.avg_chars)
-    return len(long)
+    (tier2/passages.py); shorter ones keep the index's BM25 of their whole text. A
+    recall calls :meth:`score` as candidates arrive: the ones BM25 found are scored
+    while the query is still being embedded, the vector search's after it."""
+
+    def __init__(self, api: MemoryAPI, query: str, long_words: int, window: int) -> None:
+        self.api, self.long_words, self.window = api, long_words, window
+        self.terms = query_terms(query) if window > 0 and long_words > 0 else []
+        self.stems = [stem_prefix(t.casefold()) for t in self.terms]
+        self.done: set[str] = set()
+        self._stats: tuple[list[float], float] | None = None
+
+    def score(self, pool: dict[str, Candidate]) -> int:
+        """Score the long candidates of ``pool`` not scored yet; how many were."""
+        if not self.terms:
+            return 0
+        todo = [
+            c
+            for key, c in pool.items()
+            if key not in self.done and c.kind in ("fact", "episode") and c.words > self.long_words
+        ]
+        if not todo:
+            return 0
+        if self._stats is None:
+            stats = self.api.episodes.term_stats(self.terms)
+            self._stats = (stats.weights(), stats.avg_chars)
+        weights, avg = self._stats
+        for cand in todo:
+            cand.lexical_raw = -best_passage(cand.said, self.stems, weights, self.window, avg)
+            self.done.add(cand.key)
+        return len(todo)
 
 
 def load_candidates(api: MemoryAPI, keys: list[str]) -> dict[str, Candidate]:

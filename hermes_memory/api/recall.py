@@ -14,12 +14,12 @@ from hermes_memory import guard
 from hermes_memory.api import adjust, feedback, scoring
 from hermes_memory.api.candidates import (
     Candidate,
+    PassageScorer,
     excerpt_of,
     fact_candidate,
     fold_restatements,
     known_at,
     load_candidates,
-    score_long_by_passage,
     search_tier2,
     visible,
 )
@@ -87,6 +87,10 @@ def recall(
         with stage("tier2"):
             lexical_hits = search_tier2(api, query, per_tier * LEXICAL_POOL, scope)
             pool.update((c.key, c) for c in lexical_hits)
+    words = cfg.long_turn_words if "tier2" in tiers else 0
+    passages = PassageScorer(api, query, words, cfg.passage_chars)
+    with stage("passages"):  # while the worker embeds the query and searches
+        passages.score(pool)
     query_vector = None
     sem = api.semantic
     if "tier3" in tiers and sem is None:
@@ -119,9 +123,8 @@ def recall(
     if scope is not None or as_of is not None:
         pool = {k: c for k, c in pool.items() if visible(c, scope, as_of)}
     _add_successors(api, pool, as_of)
-    if "tier2" in tiers and cfg.long_turn_words > 0:
-        with stage("passages"):
-            score_long_by_passage(api, query, pool, cfg.long_turn_words, cfg.passage_chars)
+    with stage("passages"):  # what the vector search and the successors added
+        passages.score(pool)
     lexical, fused = _fused(pool)
     graph: dict[str, float] = {}
     if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
