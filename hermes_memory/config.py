@@ -113,6 +113,12 @@ class RecallConfig(Section):
     # default since long turns are matched by their best passage: it moved no
     # question of either benchmark any more (0.3 to turn it on; docs/retrieval.md).
     order_boost: float = Field(0.0, ge=0.0, le=1.0)
+    # A standing instruction or preference naming its occasion ("... when I ask about
+    # X") whose occasion is the nearest to the query, at a cosine of at least
+    # applies_min_cosine, is ranked at applies_share of the best match's similarity
+    # before the stages (api/standing.py; 0: off). Chosen on BEAM (docs/retrieval.md).
+    applies_share: float = Field(0.8, ge=0.0, le=1.0)
+    applies_min_cosine: float = Field(0.5, ge=-1.0, le=1.0)
     # Standing instructions and preferences (facts of those categories, formed from
     # what the person said or stored) apply to every request on their topic: they
     # gain this share of their similarity.

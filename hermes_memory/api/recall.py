@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory import guard
-from hermes_memory.api import adjust, feedback, scoring
+from hermes_memory.api import adjust, feedback, scoring, standing
 from hermes_memory.api.candidates import (
     Candidate,
     PassageScorer,
@@ -123,16 +123,27 @@ def recall(
     if scope is not None or as_of is not None:
         pool = {k: c for k, c in pool.items() if visible(c, scope, as_of)}
     _add_successors(api, pool, as_of)
+    applies = None
+    if cfg.applies_share > 0 and "tier2" in tiers:
+        with stage("applies"):
+            applies = standing.applicable(api, query_vector, pool, cfg.applies_min_cosine)
+            if applies is not None and not visible(pool[applies], scope, as_of):
+                del pool[applies]  # outside the scope or time asked about
+                applies = None
     with stage("passages"):  # what the vector search and the successors added
         passages.score(pool)
     lexical, fused = _fused(pool)
-    graph: dict[str, float] = {}
+    # Similarities raised above what the candidates' own signals give (kept to be
+    # raised again when feedback ranks a second time).
+    lifted: dict[str, float] = {}
+    if applies is not None:
+        lifted[applies] = standing.lift(applies, pool, fused, cfg.applies_share)
     if "graph" in tiers and cfg.graph_depth > 0 and api.config.graph.enabled:
         try:
             with stage("graph"):
                 alone = not set(tiers) & {"tier1", "tier2", "tier3"}
-                graph = _from_graph(api, query, pool, fused, per_tier, scope, as_of, alone)
-                graph.update(_from_chains(api, query, pool, fused, query_vector, scope, as_of))
+                lifted.update(_from_graph(api, query, pool, fused, per_tier, scope, as_of, alone))
+                lifted.update(_from_chains(api, query, pool, fused, query_vector, scope, as_of))
         except Exception as exc:  # derived tier: recall goes on without it
             degraded.append(f"graph: {exc}")
     rank_started = time.perf_counter()
@@ -162,8 +173,8 @@ def recall(
             for key, extra in tags.items():
                 pool[key].extra = extra
             lexical, fused = _fused(pool)
-            for key, lifted in graph.items():
-                fused[key] = max(fused[key], lifted)
+            for key, value in lifted.items():
+                fused[key] = max(fused[key], value)
             order = _ranked(api, query, pool, fused, window, now, when, room, neighbours, timings)
     if cfg.fold_restatements:
         order = fold_restatements(order, pool)

@@ -339,3 +339,30 @@ def _tidy(sentence: str) -> str:
     s = _FILLER.sub("", sentence, count=1) or sentence
     s = s[0].upper() + s[1:] if s else s
     return s if s.endswith((".", "!")) else s + "."
+
+
+# The occasion a standing instruction or preference is for: "... when I ask about X",
+# "whenever we work on X", "if I mention X", "for questions about X".
+_APPLIES = re.compile(
+    r"\b(?:(?:when(?:ever)?|if|each time|every time)\s+(?:i|we|you)(?:'re|'m| am| are)?"
+    r"\s+(?:\w+(?:ing)?\s+){0,2}?(?:about|on|with|for|into|to|regarding)"
+    r"|for (?:any )?(?:questions?|help|problems?|anything) (?:about|on|with|regarding))"
+    r"\s+(.{3,120}?)[\s.!?;,]*$",
+    re.I,
+)
+
+
+# ... or opens it: "When I'm writing tests, remind me ...", "If I mention a deadline, ...".
+_APPLIES_FIRST = re.compile(
+    r"^(?:when(?:ever)?|if|each time|every time)\s+(?:i|we)(?:'re|'m| am| are)?\s+(.{3,80}?),\s",
+    re.I,
+)
+
+
+def applies_to(text: str) -> str | None:
+    """What a standing statement is for ("Always show the steps when I ask about
+    strong induction proofs" -> "strong induction proofs"; "When I'm writing tests,
+    ..." -> "writing tests"), or None when it holds always."""
+    text = text.strip()
+    m = _APPLIES.search(text) or _APPLIES_FIRST.match(text)
+    return m.group(1).strip() if m else None

@@ -379,6 +379,21 @@ class FactStore:
         )
         return [r["uuid"] for r in rows]
 
+    def newest_in(
+        self, owner: Owner, categories: Sequence[str], *, limit: int
+    ) -> list[tuple[str, str]]:
+        """(uuid, content) of this owner's live, valid facts of ``categories``,
+        newest first."""
+        clause, params = owner.visible_clause(by_id=True)
+        marks = ",".join("?" * len(categories))
+        rows = self.db.query(
+            f"SELECT uuid, content FROM facts WHERE category IN ({marks}) "
+            "AND deleted_at IS NULL AND invalid_at IS NULL AND is_archived = 0 "
+            f"AND {clause} ORDER BY id DESC LIMIT ?",
+            (*categories, *params, limit),
+        )
+        return [(r["uuid"], r["content"]) for r in rows]
+
     def count(self, *, live_only: bool = True) -> int:
         if live_only:
             return int(self.db.scalar("SELECT n FROM live_counts WHERE name = 'facts'"))
