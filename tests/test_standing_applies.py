@@ -73,3 +73,15 @@ def test_another_persons_instruction_never_applies(home: Path, clock: FrozenCloc
         _store(api)
         other = api.as_owner(Owner("telegram", "default", "someone-else", "chat:9"))
         assert all(r["content"] != INSTRUCTION for r in unwrap(other.recall(QUERY, limit=5)))
+
+
+def test_a_question_about_what_was_said_gets_no_instruction(
+    home: Path, clock: FrozenClock
+) -> None:
+    overrides = {"recall": {"applies_share": 1.0, "applies_min_cosine": 0.3}}
+    cfg = load_config(home, env={}, overrides=overrides)
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        _store(api)
+        asked = "Which strong induction proofs did I mention with every integer above one?"
+        top = unwrap(api.recall(asked, limit=10))
+        assert all("applies" not in r["match_reasons"] for r in top)

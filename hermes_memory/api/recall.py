@@ -126,7 +126,7 @@ def recall(
     applies = None
     if cfg.applies_share > 0 and "tier2" in tiers:
         with stage("applies"):
-            applies = standing.applicable(api, query_vector, pool, cfg.applies_min_cosine)
+            applies = standing.applicable(api, query, query_vector, pool, cfg.applies_min_cosine)
             if applies is not None and not visible(pool[applies], scope, as_of):
                 del pool[applies]  # outside the scope or time asked about
                 applies = None

@@ -14,6 +14,7 @@ must see an instruction that applies to what it is asked.
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,14 +32,29 @@ SCAN = 200
 
 _occasion = functools.lru_cache(maxsize=4096)(applies_to)
 
+# A question about what was said or done before ("What deadline did I mention?", "How
+# many problems have I solved?") asks for a memory, not for help that an instruction
+# shapes; the instruction would only take its place.
+_LOOKS_BACK = re.compile(
+    r"\b(?:did|had|have) (?:i|we|you)\b|\b(?:i|we|you)(?:'ve| have)? (?:said|mentioned|"
+    r"told|asked|described|gave|set|noted|shared|listed|planned|chose|decided|"
+    r"recommended|suggested)\b",
+    re.IGNORECASE,
+)
+
 
 def applicable(
-    api: MemoryAPI, query_vector: Any, pool: dict[str, Candidate], min_cosine: float
+    api: MemoryAPI,
+    query: str,
+    query_vector: Any,
+    pool: dict[str, Candidate],
+    min_cosine: float,
 ) -> str | None:
     """The key of the standing fact whose occasion is nearest the query, if its
-    cosine reaches ``min_cosine`` (added to ``pool`` when not there); else None."""
+    cosine reaches ``min_cosine`` (added to ``pool`` when not there); None when none
+    is near enough or the query looks back at what was said."""
     sem = api.semantic
-    if sem is None or query_vector is None:
+    if sem is None or query_vector is None or _LOOKS_BACK.search(query):
         return None
     named = [
         (uuid, occasion)
