@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.api import standing
 from hermes_memory.text.statements import applies_to
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3.embedder import HashingEmbedder
@@ -75,9 +76,7 @@ def test_another_persons_instruction_never_applies(home: Path, clock: FrozenCloc
         assert all(r["content"] != INSTRUCTION for r in unwrap(other.recall(QUERY, limit=5)))
 
 
-def test_a_question_about_what_was_said_gets_no_instruction(
-    home: Path, clock: FrozenClock
-) -> None:
+def test_a_question_about_what_was_said_gets_no_instruction(home: Path, clock: FrozenClock) -> None:
     overrides = {"recall": {"applies_share": 1.0, "applies_min_cosine": 0.3}}
     cfg = load_config(home, env={}, overrides=overrides)
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
@@ -85,3 +84,17 @@ def test_a_question_about_what_was_said_gets_no_instruction(
         asked = "Which strong induction proofs did I mention with every integer above one?"
         top = unwrap(api.recall(asked, limit=10))
         assert all("applies" not in r["match_reasons"] for r in top)
+
+
+def test_a_recall_embeds_only_so_many_new_occasions(home: Path, clock: FrozenClock) -> None:
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=HashingEmbedder()) as api:
+        for i in range(standing.NEW_PER_RECALL + 8):
+            unwrap(api.fact_store(f"Use style {i} when I ask about topic number {i}.",
+                                  category="instruction"))  # fmt: skip
+        sem = api.semantic
+        assert sem is not None
+        unwrap(api.recall("what about topic number 3?", limit=3))
+        occasions = [f"topic number {i}" for i in range(standing.NEW_PER_RECALL + 8)]
+        assert sum(map(sem.is_cached, occasions)) == standing.NEW_PER_RECALL
+        unwrap(api.recall("what about topic number 5?", limit=3))
+        assert all(map(sem.is_cached, occasions))

@@ -27,8 +27,11 @@ if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
 
 # The newest standing facts looked at by a recall: a person keeps dozens; the bound
-# keeps a store with thousands of formed facts from embedding them all on a first recall.
+# keeps a store with thousands of formed facts from embedding them all.
 SCAN = 200
+# Occasions embedded for the first time by one recall (the newest first; the rest on
+# later recalls): 32 short texts are one model batch, ~50 ms, where 200 were ~1 s.
+NEW_PER_RECALL = 32
 
 _occasion = functools.lru_cache(maxsize=4096)(applies_to)
 
@@ -61,6 +64,10 @@ def applicable(
         for uuid, content in api.facts.newest_in(api.owner, sorted(STANDING), limit=SCAN)
         if (occasion := _occasion(content)) is not None
     ]
+    fresh = [i for i, (_, occasion) in enumerate(named) if not sem.is_cached(occasion)]
+    if len(fresh) > NEW_PER_RECALL:
+        later = set(fresh[NEW_PER_RECALL:])
+        named = [n for i, n in enumerate(named) if i not in later]
     if not named:
         return None
     q = np.asarray(query_vector, dtype=np.float32)

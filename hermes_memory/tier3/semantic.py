@@ -329,6 +329,10 @@ class SemanticIndex:
                 yield kind, uuids[start : start + step]
 
     # -- reads ---------------------------------------------------------------------------
+    def is_cached(self, text: str) -> bool:
+        """Whether ``text``'s vector is remembered (embed_cached costs no model run)."""
+        return text in self._vectors
+
     def embed_cached(self, texts: list[str]) -> Vectors:
         """Vectors of ``texts``, remembered by text: curated entries and repeated queries
         are embedded once, not on every recall (keys are contents, so live edits of the
