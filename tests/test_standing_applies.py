@@ -98,3 +98,23 @@ def test_a_recall_embeds_only_so_many_new_occasions(home: Path, clock: FrozenClo
         assert sum(map(sem.is_cached, occasions)) == standing.NEW_PER_RECALL
         unwrap(api.recall("what about topic number 5?", limit=3))
         assert all(map(sem.is_cached, occasions))
+
+
+def test_a_failing_model_leaves_recall_standing(
+    home: Path, clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cfg = load_config(home, env={}, overrides={"recall": {"applies_min_cosine": 0.3}})
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+        _store(api)
+        sem = api.semantic
+        assert sem is not None
+
+        def broken(texts: list[str]) -> object:
+            if "strong induction proofs" in texts:  # an occasion, not the query
+                raise RuntimeError("model gone")
+            return type(sem).embed_cached(sem, texts)
+
+        monkeypatch.setattr(sem, "embed_cached", broken)
+        env = api.recall(QUERY, limit=5)
+        assert env["success"] and env["data"]
+        assert any(d.startswith("applies: model gone") for d in env["meta"]["degraded"])

@@ -125,11 +125,16 @@ def recall(
     _add_successors(api, pool, as_of)
     applies = None
     if cfg.applies_share > 0 and "tier2" in tiers:
-        with stage("applies"):
-            applies = standing.applicable(api, query, query_vector, pool, cfg.applies_min_cosine)
-            if applies is not None and not visible(pool[applies], scope, as_of):
-                del pool[applies]  # outside the scope or time asked about
-                applies = None
+        try:
+            with stage("applies"):
+                applies = standing.applicable(
+                    api, query, query_vector, pool, cfg.applies_min_cosine
+                )
+        except Exception as exc:  # the model failing must not fail recall
+            degraded.append(f"applies: {exc}")
+        if applies is not None and not visible(pool[applies], scope, as_of):
+            del pool[applies]  # outside the scope or time asked about
+            applies = None
     with stage("passages"):  # what the vector search and the successors added
         passages.score(pool)
     lexical, fused = _fused(pool)
