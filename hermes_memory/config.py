@@ -132,9 +132,10 @@ class RecallConfig(Section):
     # asks what the assistant said (api/adjust.py): in an agent's memory the person's
     # own words carry their facts, instructions and decisions, while long answers
     # match many questions on the topic's vocabulary. Stores without chat roles are
-    # unaffected. Chosen on BEAM conversations 1-6, checked on 7-12
-    # (docs/retrieval.md).
-    assistant_factor: float = Field(0.4, ge=0.0, le=1.0)
+    # unaffected. Chosen on BEAM conversations 1-6, checked on 7-12; 0.4 until long
+    # turns were matched by their best passage, which stopped a long answer's words
+    # from being diluted and so from needing as much of a discount (docs/retrieval.md).
+    assistant_factor: float = Field(0.6, ge=0.0, le=1.0)
     # A turn with fewer content words than this keeps (words / short_turn_words) ** 0.3
     # of its similarity: "Wow, love it!" matches many questions and answers none
     # (chosen on LoCoMo conversations 0-2 from 8-12; 0 turns it off).
