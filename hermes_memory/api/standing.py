@@ -71,9 +71,10 @@ def applicable(
     if not named:
         return None
     q = np.asarray(query_vector, dtype=np.float32)
-    cosines = sem.embed_cached([occasion for _, occasion in named]) @ (
-        q / (np.linalg.norm(q) or 1.0)
-    )
+    rows = sem.embed_cached([occasion for _, occasion in named])
+    # An embedder need not return unit vectors (the protocol does not ask it to).
+    rows = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+    cosines = rows @ (q / (np.linalg.norm(q) or 1.0))
     best = int(np.argmax(cosines))
     if float(cosines[best]) < min_cosine:
         return None
