@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -217,16 +217,22 @@ def stem_prefix(term: str) -> str:
     return stem
 
 
-def _starts_a_word(folded: str, stem: str) -> bool:
-    """Whether some word of ``folded`` (casefolded text) starts with ``stem``, found by
-    substring search rather than by splitting the text into words."""
-    i = folded.find(stem)
+def word_starts(folded: str, stem: str) -> Iterator[int]:
+    """Where a word of ``folded`` (casefolded text) starting with ``stem`` starts, found
+    by substring search rather than by splitting the text into words."""
+    find = folded.find
+    i = find(stem)
     while i != -1:
-        # A word starts where the character before is not a letter or digit (_WORD).
-        if i == 0 or _WORD.match(folded[i - 1]) is None:
-            return True
-        i = folded.find(stem, i + 1)
-    return False
+        # A word starts where the character before is not a letter or digit (_WORD's
+        # [^\W_] is exactly str.isalnum, which is cheaper per character).
+        if i == 0 or not folded[i - 1].isalnum():
+            yield i
+        i = find(stem, i + 1)
+
+
+def _starts_a_word(folded: str, stem: str) -> bool:
+    """Whether some word of ``folded`` (casefolded text) starts with ``stem``."""
+    return next(word_starts(folded, stem), -1) != -1
 
 
 def terms_missing(terms: list[str], text: str) -> list[str]:

@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hermes_memory.tier2.fts import word_starts
+
 # FTS5's BM25 constants (fts5_aux.c), so a window's score is on the index's scale.
 K1 = 1.2
 B = 0.75
@@ -39,19 +41,6 @@ class TermStats:
         return [math.log(1 + (n - df + 0.5) / (df + 0.5)) if df else 0.0 for df in self.dfs]
 
 
-def word_offsets(folded: str, stem: str) -> list[int]:
-    """Where a word starting with ``stem`` starts in ``folded`` (casefolded text)."""
-    out: list[int] = []
-    find = folded.find
-    i = find(stem)
-    while i != -1:
-        # A word starts where the character before is not a letter or digit (fts._WORD).
-        if i == 0 or not folded[i - 1].isalnum():
-            out.append(i)
-        i = find(stem, i + 1)
-    return out
-
-
 def best_passage(
     text: str, stems: Sequence[str], weights: Sequence[float], window: int, avg_chars: float
 ) -> float:
@@ -69,7 +58,7 @@ def best_passage(
         if weight <= 0 or stem not in folded:
             continue
         blocks: dict[int, int] = {}
-        for o in word_offsets(folded, stem):
+        for o in word_starts(folded, stem):
             blocks[o // step] = blocks.get(o // step, 0) + 1
         if blocks:
             per_term.append((weight, blocks))
