@@ -22,6 +22,7 @@ import numpy as np
 from hermes_memory.api.adjust import STANDING
 from hermes_memory.api.candidates import Candidate, load_candidates
 from hermes_memory.text.statements import applies_to
+from hermes_memory.tier3.snapshot import normalised
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -71,9 +72,8 @@ def applicable(
     if not named:
         return None
     q = np.asarray(query_vector, dtype=np.float32)
-    rows = sem.embed_cached([occasion for _, occasion in named])
     # An embedder need not return unit vectors (the protocol does not ask it to).
-    rows = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+    rows = normalised(sem.embed_cached([occasion for _, occasion in named]))
     cosines = rows @ (q / (np.linalg.norm(q) or 1.0))
     best = int(np.argmax(cosines))
     if float(cosines[best]) < min_cosine:
