@@ -50,7 +50,7 @@ def vectors(n: int, seed: int) -> np.ndarray:
 
 def exact(store: VectorStore, query: np.ndarray, limit: int) -> list[str]:
     """The reference: LanceDB's own flat search over the table."""
-    flat = VectorStore(store.path, DIM, exact_max_rows=0)
+    flat = VectorStore(store.path, DIM, exact_max_rows=0, sign_search=False)
     return [h.item_uuid for h in flat.search(query, OWNER, limit=limit)]
 
 
@@ -107,7 +107,8 @@ def test_row_keys_come_from_the_saved_copy_without_lancedb(tmp_path: Path) -> No
     fresh = VectorStore(tmp_path, DIM)
     keys = fresh.row_keys(from_copy=True)
     assert fresh._conn is None  # `stats` in a fresh process: no LanceDB
-    assert sorted(keys) == sorted(VectorStore(tmp_path, DIM, exact_max_rows=0).row_keys())
+    lance = VectorStore(tmp_path, DIM, exact_max_rows=0, sign_search=False)
+    assert sorted(keys) == sorted(lance.row_keys())
     assert len(keys) == 30
 
 
@@ -131,7 +132,7 @@ def test_a_stale_or_damaged_copy_is_never_used(tmp_path: Path) -> None:
 
 def test_the_copy_is_capped_by_size(tmp_path: Path) -> None:
     store = filled(tmp_path, 50)
-    small = VectorStore(tmp_path, DIM, exact_max_rows=10)
+    small = VectorStore(tmp_path, DIM, exact_max_rows=10, sign_search=False)
     query = vectors(1, 8)[0]
     assert [h.item_uuid for h in small.search(query, OWNER, limit=5)] == exact(small, query, 5)
     assert small._snapshot is None
@@ -167,7 +168,7 @@ def test_past_the_exact_size_an_index_is_built_tuned_and_used(
     from hermes_memory.tier3 import ann_index
 
     dim, n = 32, 4000
-    store = VectorStore(tmp_path, dim, exact_max_rows=1000)
+    store = VectorStore(tmp_path, dim, exact_max_rows=1000, sign_search=False)
     data = clustered(n, 1, dim)
     for start in range(0, n, 1000):
         part = range(start, start + 1000)
@@ -255,7 +256,8 @@ def test_similarities_of_named_items_match_the_search(tmp_path: Path) -> None:
     query = vectors(1, 6)[0]
     hits = {h.item_uuid: h.similarity for h in store.search(query, OWNER, limit=201)}
     wanted = ["i3", "i150", "n0", "gone"]
-    for handle in (store, VectorStore(tmp_path, DIM, exact_max_rows=0)):  # copy, LanceDB
+    lance = VectorStore(tmp_path, DIM, exact_max_rows=0, sign_search=False)
+    for handle in (store, lance):  # copy, LanceDB
         got = handle.similarities(query, wanted)
         assert set(got) == {"i3", "i150", "n0"}  # no rows, no similarity
         for item, sim in got.items():
@@ -265,7 +267,7 @@ def test_similarities_of_named_items_match_the_search(tmp_path: Path) -> None:
 def test_lancedb_search_returns_the_owners_nearest_when_others_are_nearer(
     tmp_path: Path,
 ) -> None:
-    store = VectorStore(tmp_path, DIM, exact_max_rows=0)  # LanceDB, not the copy
+    store = VectorStore(tmp_path, DIM, exact_max_rows=0, sign_search=False)  # LanceDB
     base = vectors(1, 5)[0]
     mine = [f"mine{k}" for k in range(8)]
     theirs = [f"theirs{k}" for k in range(30)]
@@ -278,7 +280,7 @@ def test_lancedb_search_returns_the_owners_nearest_when_others_are_nearer(
     got = store.search(base, OWNER, limit=5)
     assert [h.item_uuid for h in got] == exact_owner(far, mine, base, 5)
     # With only this owner's rows nearest, the same answer comes from the first search.
-    alone = VectorStore(tmp_path / "alone", DIM, exact_max_rows=0)
+    alone = VectorStore(tmp_path / "alone", DIM, exact_max_rows=0, sign_search=False)
     alone.upsert(rows(mine), far)
     assert [h.item_uuid for h in alone.search(base, OWNER, limit=5)] == exact_owner(
         far, mine, base, 5

@@ -48,6 +48,7 @@ def open_index(
             emb.dim,
             exact_max_rows=t3.exact_search_max_rows,
             whiten_min_rows=t3.whiten_min_rows,
+            sign_search=t3.sign_search,
         ),
         emb,
         clock=clock,

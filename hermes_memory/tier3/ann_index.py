@@ -88,7 +88,9 @@ def _ensure_item_index(store: VectorStore, table: Any) -> bool:
     from lancedb.index import BTree
 
     with store.writing():
+        before = store.stamp()
         table.create_index("item_uuid", config=BTree(), name=ITEM_INDEX_NAME)
+        store.restamp(before)
     return True
 
 
@@ -111,12 +113,15 @@ def ensure(store: VectorStore) -> dict[str, Any]:
             unindexed = int(getattr(stats, "num_unindexed_rows", 0) or 0)
             if unindexed > rows * FOLD_IN_SHARE:
                 with store.writing():
+                    before = store.stamp()
                     table.optimize()  # adds the new rows to the existing partitions
-                return {"action": "extended", "rows": rows, "folded_in": unindexed}
+                    store.restamp(before)
+                done = {"action": "extended", "rows": rows, "folded_in": unindexed}
+                return done | store.refresh_signs()
             action = "item index built" if items_indexed else "none"
-            return {"action": action, "rows": rows, "unindexed": unindexed}
+            return {"action": action, "rows": rows, "unindexed": unindexed} | store.refresh_signs()
         settings = build(store, table, rows)
-        return {"action": "built", **asdict(settings), "item_index": True}
+        return {"action": "built", **asdict(settings), "item_index": True} | store.refresh_signs()
     except DerivedTierError:
         raise
     except Exception as exc:
@@ -130,7 +135,9 @@ def build(store: VectorStore, table: Any, rows: int) -> IndexSettings:
 
     config = IvfSq(distance_type="cosine", num_partitions=partitions)
     with store.writing():
+        before = store.stamp()
         table.create_index("vector", config=config, name=INDEX_NAME, replace=True)
+        store.restamp(before)
     nprobes, refine, recall, search_ms = tune(table, partitions, rows, store.dim)
     settings = IndexSettings(
         rows, INDEX_KIND, partitions, nprobes, refine, recall, search_ms, time.time()

@@ -47,7 +47,7 @@ _WHITE = ".white.npz"
 _POOL: ThreadPoolExecutor | None = None
 
 
-def _scan_pool() -> ThreadPoolExecutor:
+def scan_pool() -> ThreadPoolExecutor:
     global _POOL
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hermes-scan")
@@ -194,6 +194,11 @@ class Snapshot:
         """Those of ``items`` that have rows."""
         index = self._item_index()
         return [i for i in items if i in index]
+
+    def live(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The columns and unit vectors of every live row."""
+        rows = np.flatnonzero(self.alive)
+        return {c: v[rows] for c, v in self.cols.items()}, self._gather(rows)
 
     def _item_index(self) -> dict[str, list[int]]:
         if self._by_item is None:
@@ -392,7 +397,7 @@ class Snapshot:
                 return np.concatenate([m @ q for m in parts])
             mid = len(self.base) // 2
             halves = [self.base[:mid], self.base[mid:], *parts[1:]]
-            return np.concatenate(list(_scan_pool().map(lambda m: m @ q, halves)))
+            return np.concatenate(list(scan_pool().map(lambda m: m @ q, halves)))
 
     # -- the file ------------------------------------------------------------------------
     def save(self, directory: Path) -> None:

@@ -22,7 +22,8 @@ import pyarrow as pa
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3 import ann_index, whitening
+from hermes_memory.tier3 import ann_index, sign_copy, whitening
+from hermes_memory.tier3.sign_copy import SignCopy
 from hermes_memory.tier3.snapshot import (
     Snapshot,
     VectorHit,
@@ -68,7 +69,8 @@ def _quote(value: str) -> str:
 class VectorStore:
     """One LanceDB table. Up to ``exact_max_rows`` rows, search is an exact scan of a
     copy (``snapshot.py``) kept current with this process's writes and reloaded when
-    another process commits; above that, LanceDB searches the table itself."""
+    another process commits; above that, a sign-code copy (``sign_copy.py``) kept
+    current by every writer, or, until one is built, LanceDB's own index."""
 
     def __init__(
         self,
@@ -77,6 +79,7 @@ class VectorStore:
         *,
         exact_max_rows: int = 200_000,
         whiten_min_rows: int | None = None,
+        sign_search: bool = True,
     ) -> None:
         self.path = Path(path)
         self.dim = dim
@@ -87,6 +90,9 @@ class VectorStore:
         self._snapshot: Snapshot | None = None
         self._table_dir = self.path / f"{TABLE}.lance"
         self._snapshot_dir = self.path / "snapshot"
+        self.sign_search = sign_search
+        self._signs: SignCopy | None = None
+        self._signs_dir = self.path / "signs"
         self._conn: Any = None
         self._open_lock = threading.Lock()
         self._table_lock = threading.Lock()
@@ -122,12 +128,12 @@ class VectorStore:
     def is_open(self) -> bool:
         """Searchable without waiting: connected (the first connection imports LanceDB,
         ~3 s) or holding the exact-search copy."""
-        return self._conn is not None or self._snapshot is not None
+        return self._conn is not None or self._snapshot is not None or self._signs is not None
 
     def open(self) -> None:
         """Make search ready now (for example from a warm-up thread): load the saved
         exact-search copy, or else connect and open the table."""
-        if self._current_snapshot() is None:
+        if self._current_signs() is None and self._current_snapshot() is None:
             self.table()
 
     def table(self) -> Any:
@@ -192,7 +198,9 @@ class VectorStore:
             raise DerivedTierError(f"cannot drop vector table: {exc}") from None
         self._table = None
         self._snapshot = None
+        self._signs = None
         Snapshot.discard(self._snapshot_dir)
+        SignCopy.discard(self._signs_dir)
         ann_index.settings_path(self).unlink(missing_ok=True)
         self._rebuilding = True  # the next table is created on purpose
 
@@ -234,17 +242,20 @@ class VectorStore:
         try:
             table = self.table()
             with self.writing():
-                copy = self._tracking(table_stamp(self._table_dir))
+                before = table_stamp(self._table_dir)
+                copy = self._tracking(before)
+                signs = self._tracking_signs(before)
                 # The copy knows which items have rows: a new item needs no delete
                 # (a delete scans the table: the cost of a write grew with its size).
+                known = copy if copy is not None else signs
                 if new_items:
                     stale: list[str] = []
                 else:
-                    stale = items if copy is None else copy.present(items)
+                    stale = items if known is None else known.present(items)
                 if stale:
                     self._delete_items(table, stale)
                 table.add(data)
-                self._advance(copy, items, rows, vectors)
+                self._advance(copy, signs, items, rows, vectors)
         except DerivedTierError:
             raise
         except Exception as exc:
@@ -268,9 +279,12 @@ class VectorStore:
             try:
                 table = self.table()
                 with self.writing():
-                    copy = self._tracking(table_stamp(self._table_dir))
+                    before = table_stamp(self._table_dir)
+                    copy = self._tracking(before)
+                    signs = self._tracking_signs(before)
                     self._delete_items(table, item_uuids)
-                    self._advance(copy, item_uuids, [], np.zeros((0, self.dim), np.float32))
+                    empty = np.zeros((0, self.dim), np.float32)
+                    self._advance(copy, signs, item_uuids, [], empty)
             except DerivedTierError:
                 raise
             except Exception as exc:
@@ -301,19 +315,59 @@ class VectorStore:
         self._snapshot = snap
         return snap
 
+    def _tracking_signs(self, before: str | None) -> SignCopy | None:
+        """The sign copy at ``before``, to follow the write (under the write lock);
+        None when there is none: the table is small, or no build has made one yet."""
+        if not self.sign_search or before is None:
+            return None
+        signs = self._signs
+        if signs is None or signs.stamp != before:
+            signs = SignCopy.load(self._signs_dir, before, self.dim)
+        self._signs = signs
+        return signs
+
     def _advance(
-        self, snap: Snapshot | None, items: list[str], rows: list[dict[str, Any]], vectors: Any
+        self,
+        snap: Snapshot | None,
+        signs: SignCopy | None,
+        items: list[str],
+        rows: list[dict[str, Any]],
+        vectors: Any,
     ) -> None:
-        if snap is None:
+        stamp = table_stamp(self._table_dir) or ""
+        if snap is not None:
+            snap.apply(stamp, items, rows, vectors)
+            if len(snap) > self.exact_max_rows:
+                self._snapshot = None  # past the cap: the sign copy, or LanceDB's index
+                if self.sign_search and signs is None:
+                    signs = self._signs_from(snap, stamp)
+                    items, rows = [], []  # the exact copy already held this write
+        if signs is None:
             return
-        snap.apply(table_stamp(self._table_dir) or "", items, rows, vectors)
-        if len(snap) > self.exact_max_rows:
-            self._snapshot = None  # past the cap LanceDB searches (ann_index.py)
+        signs.apply(stamp, items, rows, vectors)
+        with contextlib.suppress(OSError):
+            # Saved at once: the next writer, in any process, carries it on from here.
+            signs.save(self._signs_dir)
+        if len(signs) <= self.exact_max_rows:
+            self._signs = None  # small again: the exact copy (read from the table)
+            SignCopy.discard(self._signs_dir)
+
+    def _signs_from(self, snap: Snapshot, stamp: str) -> SignCopy:
+        """The sign copy of the exact copy's live rows (an import crossing the cap)."""
+        cols, vectors = snap.live()
+        signs = SignCopy.start(stamp, vectors[:: max(1, len(vectors) // 20_000)])
+        signs.append_columns(cols, vectors)
+        sign_copy.tune(signs)
+        self._signs = signs
+        return signs
 
     def search(
         self, vector: np.ndarray, owner: Owner, *, limit: int, kinds: tuple[str, ...] = ()
     ) -> list[VectorHit]:
         try:
+            signs = self._current_signs()
+            if signs is not None:
+                return signs.search(vector, owner, limit, kinds)
             snap = self._current_snapshot()
             if snap is not None:
                 return snap.search(vector, owner, limit, kinds)
@@ -329,6 +383,9 @@ class VectorStore:
         if not items:
             return {}
         try:
+            signs = self._current_signs()
+            if signs is not None:
+                return signs.similarities(vector, items)
             snap = self._current_snapshot()
             if snap is not None:
                 return snap.similarities(vector, items)
@@ -344,6 +401,57 @@ class VectorStore:
             return {}
         unit = normalised(vectors_of(rows, self.dim))
         return best_per_item(rows.column("item_uuid").to_pylist(), unit, vector)
+
+    def _current_signs(self) -> SignCopy | None:
+        """The sign copy at the table's committed state, if one was saved there."""
+        if not self.sign_search:
+            return None
+        stamp = table_stamp(self._table_dir)
+        signs = self._signs
+        if signs is not None and signs.stamp == stamp:
+            return signs
+        self._signs = None
+        if stamp is not None and SignCopy.saved_at(self._signs_dir, stamp):
+            self._signs = SignCopy.load(self._signs_dir, stamp, self.dim)
+        return self._signs
+
+    def refresh_signs(self) -> dict[str, Any]:
+        """Build the sign copy if the table is past the exact copy's size and has none
+        at its current state, or measure its shortlist again once it has grown
+        (the index job): what was done."""
+        if not self.sign_search:
+            return {"signs": "off"}
+        table = self.table()
+        rows = int(table.count_rows())
+        stamp = table_stamp(self._table_dir)
+        if rows <= self.exact_max_rows or stamp is None:
+            return {"signs": "none (exact copy)"}
+        signs = self._current_signs()
+        if signs is not None:
+            if len(signs) < signs.tuned_rows * sign_copy.RETUNE_GROWTH:
+                return {"signs": "current", "shortlist": signs.shortlist}
+            sign_copy.tune(signs)
+            with self.writing():
+                if table_stamp(self._table_dir) == signs.stamp:
+                    signs.save(self._signs_dir)
+            return {"signs": "measured", "shortlist": signs.shortlist, "recall": signs.recall}
+        sign_copy.discard_builds(self._signs_dir)
+        built = sign_copy.build(table, self._signs_dir, stamp, self.dim, rows)
+        if built is None:
+            return {"signs": "table changed while building: next run"}
+        signs, work = built
+        with self.writing():
+            if table_stamp(self._table_dir) != stamp:
+                sign_copy.discard_builds(self._signs_dir)
+                return {"signs": "table changed while building: next run"}
+            sign_copy.adopt(signs, work, self._signs_dir)
+        self._signs = signs
+        return {
+            "signs": "built",
+            "rows": len(signs),
+            "shortlist": signs.shortlist,
+            "recall": signs.recall,
+        }
 
     def _current_snapshot(self) -> Snapshot | None:
         stamp = table_stamp(self._table_dir)
@@ -442,6 +550,15 @@ class VectorStore:
         except Exception as exc:
             raise DerivedTierError(f"vector table compaction failed: {exc}") from None
 
+    def stamp(self) -> str | None:
+        """The table's committed state (``snapshot.table_stamp``)."""
+        return table_stamp(self._table_dir)
+
+    def restamp(self, before: str | None) -> None:
+        """The table was rewritten without changing its rows (compacted, indexed):
+        the copies at ``before`` now stand for its new state. Under the write lock."""
+        self._restamp(before, table_stamp(self._table_dir))
+
     def _restamp(self, before: str | None, after: str | None) -> None:
         """Compaction changes the table's versions, not its rows: the copy stays."""
         if before is None or after is None or before == after:
@@ -451,6 +568,9 @@ class VectorStore:
             self._snapshot.dirty = True
         else:
             Snapshot.rename(self._snapshot_dir, before, after)
+        SignCopy.rename(self._signs_dir, before, after)
+        if self._signs is not None and self._signs.stamp == before:
+            self._signs.stamp = after
 
     def count(self) -> int:
         try:
@@ -465,6 +585,9 @@ class VectorStore:
         when it is current (no LanceDB at all: `stats` in a fresh process answers in
         well under a second); a health check reads the table itself."""
         if from_copy and table_stamp(self._table_dir) is not None:
+            signs = self._current_signs()
+            if signs is not None:
+                return signs.row_keys()
             snap = self._current_snapshot()
             if snap is not None:
                 ids, items = snap.cols["id"], snap.cols["item_uuid"]

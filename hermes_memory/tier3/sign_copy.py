@@ -1,0 +1,732 @@
+"""The search copy of a table past the exact copy's size: sign codes in memory, the
+rest memory-mapped, written in segments.
+
+Past ``tier3.exact_search_max_rows`` the exact copy (``snapshot.py``) would hold
+gigabytes, and LanceDB's own index search costs 40-80 ms at a million rows. This copy
+keeps, for every row, the signs of its vector centred on the table's mean and turned by
+a fixed random rotation (so every bit carries about as much as any other): 48 bytes a
+row at 384 dimensions. A search counts the bits in which each row's code differs from
+the query's (numpy's ``bitwise_count``, one 64-bit word of every row at a time: ~6 ms
+over a million rows, on two threads), keeps the rows with the fewest, and scores
+those on their vectors, kept memory-mapped as 8 bits a dimension (scaled by the
+dimension's range: cosines within ~0.002 of the float ones; float16 cost 2.3x as much
+to read and convert). How many it keeps is measured when
+the copy is built (:func:`tune`), as the vector index's settings are.
+
+On disk the copy is a list of segments, each written once: a write adds one (its
+rows), a deletion marks rows dead in a bitmap, and the newest segments are merged
+whenever one is no more than twice the next (as in a binary counter), so a write costs
+about what it wrote. ``copy-<stamp>.json`` names the segments and the dead rows of the
+table at that stamp; it is written last, so a copy is complete or absent. Derived
+state: a copy that is missing, stale or unreadable is never used, and the vector index
+answers until the next build (``ann_index.ensure``) makes one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import shutil
+import uuid
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from hermes_memory.fileio import write_atomic
+from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3.projection import moved_queries
+from hermes_memory.tier3.snapshot import (
+    ROWS_PER_ITEM,
+    VectorHit,
+    best_of,
+    normalised,
+    scan_pool,
+    vectors_of,
+)
+
+FORMAT = 1
+KEY_COLUMNS = ("platform", "agent", "user_id", "session_key", "kind")
+META_COLUMNS = ("id", "kind", "item_uuid", "chunk", "text")
+ROTATION_SEED = 7
+# Rows kept for exact scoring per ten rows asked, tried cheapest first; the first that
+# finds the exact top 10 of sample queries at TARGET_RECALL is kept. On the 100k
+# agent-turn profile (1M rows) 2,000 found 0.98 of them.
+SHORTLISTS = (1_000, 2_000, 4_000, 8_000)
+TARGET_RECALL = 0.97
+SAMPLES = 40
+RETUNE_GROWTH = 2.0  # measured again once the copy has grown this much
+_BUILDING = ".build-"
+_FAR = np.uint16(0xFFFF)
+# Rows per piece of the bit count: a million-row segment is split across both cores.
+_SPLIT = 1 << 19  # the distance of a row the search must not return
+_EXACT_CHUNK = 65_536
+
+
+@dataclass
+class Segment:
+    """Rows written together: codes (words x rows), 8-bit unit vectors, each row's
+    key (an index into the copy's keys), its item uuids sorted (with their rows), and
+    the columns a hit shows (Arrow)."""
+
+    name: str
+    codes: np.ndarray
+    vectors: np.ndarray
+    keys: np.ndarray
+    items: np.ndarray
+    order: np.ndarray
+    meta: pa.Table
+    saved: bool = False
+    _starts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    def take(self, name: str, rows: np.ndarray) -> list[Any]:
+        """Column ``name`` at ``rows``, in their order: taken chunk by chunk (Arrow's
+        take over a column of a thousand chunks cost ~10 ms)."""
+        column = self.meta.column(name)
+        starts = self._starts.get(name)
+        if starts is None:
+            starts = self._starts[name] = np.cumsum([0] + [len(c) for c in column.chunks])
+        which = np.searchsorted(starts, rows, side="right") - 1
+        out: list[Any] = [None] * len(rows)
+        for c in np.unique(which):
+            at = np.flatnonzero(which == c)
+            values = column.chunks[int(c)].take(pa.array(rows[at] - starts[c])).to_pylist()
+            for j, v in zip(at, values, strict=True):
+                out[j] = v
+        return out
+
+    def rows_of(self, item: str) -> np.ndarray:
+        want = item.encode()
+        if len(want) > self.items.dtype.itemsize:
+            return np.zeros(0, dtype=np.int64)
+        lo = int(np.searchsorted(self.items, want, side="left"))
+        hi = int(np.searchsorted(self.items, want, side="right"))
+        return np.asarray(self.order[lo:hi], dtype=np.int64)
+
+
+@dataclass
+class SignCopy:
+    """The copy at ``stamp``: its segments in order and which of their rows are dead."""
+
+    stamp: str
+    mean: np.ndarray
+    scale: np.ndarray  # each dimension's range, for the 8-bit vectors
+    keys: list[tuple[str, ...]]
+    segments: list[Segment]
+    dead: list[np.ndarray]
+    shortlist: int  # rows scored exactly per ten asked
+    recall: float  # measured for it when the copy was built
+    tuned_rows: int = 0  # live rows when it was measured
+    dirty: bool = False
+    _rotation: np.ndarray | None = field(default=None, repr=False)
+    _masks: dict[tuple[Any, ...], list[np.ndarray | None]] = field(default_factory=dict)
+
+    # -- making one --------------------------------------------------------------------
+    @classmethod
+    def start(cls, stamp: str, sample: np.ndarray) -> SignCopy:
+        """An empty copy whose codes centre on the mean of the unit rows ``sample``
+        and whose 8-bit vectors span their range (with room: a later row beyond it
+        is clipped, off by little)."""
+        unit = normalised(np.asarray(sample, dtype=np.float32))
+        mean = unit.mean(axis=0).astype(np.float32)
+        scale = np.maximum(np.abs(unit).max(axis=0) * 1.25, 1e-3).astype(np.float32)
+        return cls(stamp, mean, scale, [], [], [], SHORTLISTS[1], 0.0, dirty=True)
+
+    @property
+    def dim(self) -> int:
+        return int(self.mean.shape[0])
+
+    @property
+    def rotation(self) -> np.ndarray:
+        if self._rotation is None:
+            rng = np.random.default_rng(ROTATION_SEED)
+            q, _ = np.linalg.qr(rng.normal(size=(self.dim, self.dim)))
+            self._rotation = q.astype(np.float32)
+        return self._rotation
+
+    def codes_of(self, unit: np.ndarray) -> np.ndarray:
+        """The sign codes of unit rows, as 64-bit words (words x rows)."""
+        turned = (np.asarray(unit, dtype=np.float32) - self.mean) @ self.rotation
+        bits = np.packbits(turned > 0, axis=1)
+        pad = (-bits.shape[1]) % 8
+        if pad:
+            bits = np.pad(bits, ((0, 0), (0, pad)))
+        return np.ascontiguousarray(bits.view(np.uint64).T)
+
+    def quantised(self, unit: np.ndarray) -> np.ndarray:
+        """Unit rows as 8 bits a dimension."""
+        steps = np.rint(np.asarray(unit, dtype=np.float32) / self.scale * 127)
+        return np.clip(steps, -127, 127).astype(np.int8)
+
+    def cosines(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """The unit query ``q``'s cosine to 8-bit ``rows``."""
+        return np.asarray(rows).astype(np.float32) @ (q * self.scale / 127)
+
+    def _key_codes(self, keys: Iterable[tuple[Any, ...]]) -> np.ndarray:
+        index = {k: i for i, k in enumerate(self.keys)}
+        out: list[int] = []
+        for raw in keys:
+            key = tuple(str(v) for v in raw)
+            if key not in index:
+                index[key] = len(self.keys)
+                self.keys.append(key)
+            out.append(index[key])
+        return np.array(out, dtype=np.int32)
+
+    def append(self, rows: list[dict[str, Any]], vectors: np.ndarray) -> None:
+        """Add ``rows`` (dicts with the table's columns) and their vectors as a segment."""
+        if rows:
+            names = (*META_COLUMNS, *KEY_COLUMNS)
+            self.append_columns({c: [r[c] for r in rows] for c in names}, vectors)
+
+    def append_columns(
+        self, columns: Mapping[str, Sequence[Any] | np.ndarray], vectors: np.ndarray
+    ) -> None:
+        """Add rows given column by column (the table's names) as a segment."""
+        n = len(columns["item_uuid"])
+        if n == 0:
+            return
+        unit = normalised(np.asarray(vectors, dtype=np.float32).reshape(n, -1))
+        items = np.array([str(i).encode() for i in columns["item_uuid"]])
+        order = np.argsort(items, kind="stable").astype(np.int32)
+        meta = pa.table(
+            {
+                c: pa.array(
+                    [int(v) if c == "chunk" else str(v) for v in columns[c]],
+                    type=pa.int32() if c == "chunk" else pa.string(),
+                )
+                for c in META_COLUMNS
+            }
+        )
+        keys = zip(*(columns[c] for c in KEY_COLUMNS), strict=True)
+        seg = Segment(
+            f"seg-{uuid.uuid4().hex[:16]}",
+            self.codes_of(unit),
+            self.quantised(unit),
+            self._key_codes(keys),
+            items[order],
+            order,
+            meta,
+        )
+        self.segments.append(seg)
+        self.dead.append(np.zeros(n, dtype=bool))
+        self._masks.clear()
+        self.dirty = True
+
+    def remove(self, items: Iterable[str]) -> None:
+        """Mark every row of ``items`` dead."""
+        for item in dict.fromkeys(items):
+            for seg, dead in zip(self.segments, self.dead, strict=True):
+                rows = seg.rows_of(item)
+                if rows.size and not dead[rows].all():
+                    dead[rows] = True
+                    self.dirty = True
+        self._masks.clear()
+
+    def apply(
+        self, stamp: str, removed: Iterable[str], rows: list[dict[str, Any]], vectors: np.ndarray
+    ) -> None:
+        """Delete every row of the ``removed`` items, append ``rows``; now at ``stamp``."""
+        self.remove(removed)
+        self.append(rows, vectors)
+        self.stamp = stamp
+        self.dirty = True
+
+    def __len__(self) -> int:
+        return sum(len(d) - int(d.sum()) for d in self.dead)
+
+    def present(self, items: list[str]) -> list[str]:
+        """Those of ``items`` that have live rows."""
+        return [i for i in items if any(True for _ in self._live_rows(i))]
+
+    def _live_rows(self, item: str) -> Iterator[tuple[int, np.ndarray]]:
+        for n, (seg, dead) in enumerate(zip(self.segments, self.dead, strict=True)):
+            rows = seg.rows_of(item)
+            rows = rows[~dead[rows]]
+            if rows.size:
+                yield n, rows
+
+    def row_keys(self) -> list[tuple[str, str]]:
+        """(chunk id, item uuid) of every live row."""
+        out: list[tuple[str, str]] = []
+        for seg, dead in zip(self.segments, self.dead, strict=True):
+            live = np.flatnonzero(~dead)
+            ids = seg.take("id", live)
+            items = seg.take("item_uuid", live)
+            out.extend(zip(ids, items, strict=True))
+        return out
+
+    # -- search ------------------------------------------------------------------------
+    def _allowed(self, owner: Owner, kinds: tuple[str, ...]) -> np.ndarray:
+        sessions = ("", owner.session)
+        return np.array(
+            [
+                i
+                for i, (platform, agent, user, session, kind) in enumerate(self.keys)
+                if (platform, agent, user) == (owner.platform, owner.agent, owner.user_id)
+                and session in sessions
+                and (not kinds or kind in kinds)
+            ],
+            dtype=np.int32,
+        )
+
+    def _searchable(self, owner: Owner, kinds: tuple[str, ...]) -> list[np.ndarray | None]:
+        """Per segment, the rows a search may return (None: every row)."""
+        key = (owner.platform, owner.agent, owner.user_id, owner.session, kinds)
+        masks = self._masks.get(key)
+        if masks is None:
+            allowed = self._allowed(owner, kinds)
+            masks = []
+            for seg, dead in zip(self.segments, self.dead, strict=True):
+                ok = np.isin(seg.keys, allowed) & ~dead
+                masks.append(None if ok.all() else ok)
+            self._masks[key] = masks
+        return masks
+
+    def search(
+        self, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
+    ) -> list[VectorHit]:
+        """The best row of each of the ``limit`` items nearest ``vector``."""
+        q = np.asarray(vector, dtype=np.float32)
+        q = q / (np.linalg.norm(q) or 1.0)
+        masks = self._searchable(owner, kinds)
+        k = limit * ROWS_PER_ITEM
+        # The measured shortlist holds the top 10 rows; a deeper search asks for more,
+        # less than in proportion (its deeper rows weigh less in recall's fusion).
+        short = self.shortlist * max(1, math.ceil(limit / 20))
+        picked = shortlist(self, q, masks, short)
+        if not picked:
+            return []
+        scored = [
+            (n, rows, self.cosines(self.segments[n].vectors[rows], q)) for n, rows in picked.items()
+        ]
+        sims = np.concatenate([s for _, _, s in scored])
+        where = np.concatenate([np.full(len(r), n) for n, r, _ in scored])
+        rows_all = np.concatenate([r for _, r, _ in scored])
+        k = min(k, sims.size)
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        # Each item's best row, best first; its columns read in one take per segment
+        # (one Arrow scalar at a time cost ~50 us a row).
+        items = self._column("item_uuid", where[top], rows_all[top])
+        best: dict[str, int] = {}
+        for i, item in zip(top, items, strict=True):
+            if item not in best:
+                best[item] = int(i)
+                if len(best) == limit:
+                    break
+        chosen = np.array(list(best.values()), dtype=np.int64)
+        cols = {
+            c: self._column(c, where[chosen], rows_all[chosen]) for c in ("kind", "chunk", "text")
+        }
+        return [
+            VectorHit(str(kind), item, int(chunk), str(text), float(sims[i]))
+            for item, i, kind, chunk, text in zip(
+                best, chosen, cols["kind"], cols["chunk"], cols["text"], strict=True
+            )
+        ]
+
+    def _column(self, name: str, segments: np.ndarray, rows: np.ndarray) -> list[Any]:
+        """Column ``name`` of the given (segment, row) pairs, in their order."""
+        out: list[Any] = [None] * len(rows)
+        for n in np.unique(segments):
+            at = np.flatnonzero(segments == n)
+            values = self.segments[int(n)].take(name, rows[at])
+            for j, v in zip(at, values, strict=True):
+                out[j] = v
+        return out
+
+    def similarities(self, vector: np.ndarray, items: Iterable[str]) -> dict[str, float]:
+        """Cosine of ``vector`` to each of ``items`` that has rows (its best chunk)."""
+        q = np.asarray(vector, dtype=np.float32)
+        q = q / (np.linalg.norm(q) or 1.0)
+        names: list[str] = []
+        sims: list[np.ndarray] = []
+        for item in dict.fromkeys(items):
+            for n, rows in self._live_rows(item):
+                s = self.cosines(self.segments[n].vectors[np.sort(rows)], q)
+                names.extend([item] * len(s))
+                sims.append(s)
+        if not sims:
+            return {}
+        return best_of(names, np.concatenate(sims))
+
+    def exact_top(self, q: np.ndarray, k: int) -> np.ndarray:
+        """Global row numbers (over the segments in order) of the ``k`` live rows
+        nearest the unit ``q``, by a full scan: for measuring the shortlist."""
+        sims: list[np.ndarray] = []
+        for seg, dead in zip(self.segments, self.dead, strict=True):
+            for start in range(0, len(seg), _EXACT_CHUNK):
+                part = self.cosines(seg.vectors[start : start + _EXACT_CHUNK], q)
+                part[dead[start : start + _EXACT_CHUNK]] = -2.0
+                sims.append(part)
+        flat = np.concatenate(sims)
+        return np.argpartition(-flat, k - 1)[:k]
+
+    # -- the files ---------------------------------------------------------------------
+    def save(self, directory: Path) -> None:
+        """Merge the newest segments as they ask, write the new ones, then the dead
+        rows and the manifest (last: it makes the copy whole); older files go."""
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._merge_tail(directory)
+        for seg in self.segments:
+            if not seg.saved:
+                _write_segment(directory, seg)
+        dead_name = None
+        if any(d.any() for d in self.dead):
+            dead_name = f"dead-{self.stamp}.npy"
+            packed = np.packbits(np.concatenate(self.dead))
+            write_atomic(directory / dead_name, _npy(packed), prefix=".copy-")
+        manifest = {
+            "format": FORMAT,
+            "stamp": self.stamp,
+            "mean": [float(x) for x in self.mean],
+            "scale": [float(x) for x in self.scale],
+            "keys": [list(k) for k in self.keys],
+            "segments": [[s.name, len(s)] for s in self.segments],
+            "dead": dead_name,
+            "shortlist": self.shortlist,
+            "recall": self.recall,
+            "tuned_rows": self.tuned_rows,
+        }
+        data = json.dumps(manifest).encode()
+        write_atomic(
+            directory / f"copy-{self.stamp}.json", lambda f: f.write(data), prefix=".copy-"
+        )
+        keep = {f"copy-{self.stamp}.json", dead_name} | {s.name for s in self.segments}
+        for path in directory.iterdir():
+            if path.name.startswith(_BUILDING):
+                continue  # a build in progress (``build``), moved in under the lock
+            if path.name.split(".")[0] not in keep and path.name not in keep:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+        self.dirty = False
+
+    def _merge_tail(self, directory: Path) -> None:
+        """Merge the last two segments while the older is at most twice the newer
+        (their live rows only): O(log n) segments, each row rewritten O(log n) times."""
+        live = [n for n, d in enumerate(self.dead) if not d.all()]
+        if len(live) < len(self.segments):  # a segment with no live row goes
+            self.segments = [self.segments[n] for n in live]
+            self.dead = [self.dead[n] for n in live]
+            self._masks.clear()
+        while len(self.segments) >= 2:
+            older = len(self.dead[-2]) - int(self.dead[-2].sum())
+            newer = len(self.dead[-1]) - int(self.dead[-1].sum())
+            if older > 2 * newer:
+                break
+            merged = _merged(directory, self.segments[-2:], self.dead[-2:])
+            self.segments[-2:] = [merged]
+            self.dead[-2:] = [np.zeros(len(merged), dtype=bool)]
+            self._masks.clear()
+
+    @classmethod
+    def load(cls, directory: Path, stamp: str, dim: int) -> SignCopy | None:
+        """The saved copy at ``stamp``, or None (none saved, stale, or unreadable)."""
+        try:
+            manifest = json.loads((directory / f"copy-{stamp}.json").read_text())
+            if manifest["format"] != FORMAT or len(manifest["mean"]) != dim:
+                return None
+            segments = [_read_segment(directory, name, dim) for name, _ in manifest["segments"]]
+            sizes = [len(s) for s in segments]
+            if sizes != [int(rows) for _, rows in manifest["segments"]]:
+                return None
+            dead_all = np.zeros(sum(sizes), dtype=bool)
+            if manifest["dead"]:
+                packed = np.load(directory / manifest["dead"], allow_pickle=False)
+                dead_all = np.unpackbits(packed, count=sum(sizes)).astype(bool)
+            cuts = np.cumsum(sizes)[:-1]
+            dead = [d.copy() for d in np.split(dead_all, cuts)] if sizes else []
+            for seg in segments:
+                seg.saved = True
+            return cls(
+                stamp,
+                np.asarray(manifest["mean"], dtype=np.float32),
+                np.asarray(manifest["scale"], dtype=np.float32),
+                [tuple(k) for k in manifest["keys"]],
+                segments,
+                dead,
+                int(manifest["shortlist"]),
+                float(manifest["recall"]),
+                int(manifest.get("tuned_rows", 0)),
+            )
+        except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
+            return None
+
+    @staticmethod
+    def rename(directory: Path, before: str, after: str) -> None:
+        """Re-stamp the saved copy (the table's rows did not change)."""
+        old = directory / f"copy-{before}.json"
+        try:
+            manifest = json.loads(old.read_text())
+            manifest["stamp"] = after
+            if manifest["dead"]:
+                name = f"dead-{after}.npy"
+                os.replace(directory / manifest["dead"], directory / name)
+                manifest["dead"] = name
+            data = json.dumps(manifest).encode()
+            write_atomic(directory / f"copy-{after}.json", lambda f: f.write(data), prefix=".copy-")
+            old.unlink()
+        except (OSError, ValueError, KeyError):
+            return
+
+    @staticmethod
+    def discard(directory: Path) -> None:
+        if directory.is_dir():
+            for path in directory.iterdir():
+                with contextlib.suppress(OSError):
+                    path.unlink()
+
+    @staticmethod
+    def saved_at(directory: Path, stamp: str) -> bool:
+        return (directory / f"copy-{stamp}.json").is_file()
+
+
+def shortlist(
+    copy: SignCopy, q: np.ndarray, masks: list[np.ndarray | None], size: int
+) -> dict[int, np.ndarray]:
+    """Per segment, the rows (sorted) whose codes differ least from ``q``'s: at least
+    ``size`` of them over all segments when as many are searchable."""
+    words = copy.codes_of(q[None, :])[:, 0]
+    parts = [
+        (n, start, min(start + _SPLIT, len(seg)))
+        for n, seg in enumerate(copy.segments)
+        for start in range(0, len(seg), _SPLIT)
+    ]
+
+    def distances(part: tuple[int, int, int]) -> np.ndarray:
+        n, start, stop = part
+        codes, mask = copy.segments[n].codes, masks[n]
+        rows = stop - start
+        acc = np.zeros(rows, dtype=np.uint16)
+        tmp = np.empty(rows, dtype=np.uint64)
+        ones, group = np.empty(rows, dtype=np.uint8), np.empty(rows, dtype=np.uint8)
+        # Counted in 8 bits three words at a time (at most 192), then widened: adding
+        # 8-bit counts into 16 bits word by word took twice as long.
+        for first in range(0, len(words), 3):
+            group.fill(0)
+            for j in range(first, min(first + 3, len(words))):
+                np.bitwise_xor(codes[j, start:stop], words[j], out=tmp)
+                np.bitwise_count(tmp, out=ones)
+                np.add(group, ones, out=group)
+            acc += group.astype(np.uint16)
+        if mask is not None:
+            acc[~mask[start:stop]] = _FAR
+        return acc
+
+    if not parts:
+        return {}
+    # numpy releases the GIL: the halves of a big segment run on both cores.
+    found = list(scan_pool().map(distances, parts)) if len(parts) > 1 else [distances(parts[0])]
+    counts = np.zeros(int(_FAR) + 1, dtype=np.int64)
+    for acc in found:
+        counts += np.bincount(acc, minlength=int(_FAR) + 1)
+    reachable = int(counts[: int(_FAR)].sum())
+    if reachable == 0:
+        return {}
+    # The smallest distance within which ``size`` rows lie: ties at it all come along.
+    cut = int(np.searchsorted(np.cumsum(counts), min(size, reachable)))
+    picked: dict[int, list[np.ndarray]] = {}
+    for (n, start, _), acc in zip(parts, found, strict=True):
+        rows = np.flatnonzero(acc <= cut)
+        if rows.size:
+            picked.setdefault(n, []).append(rows + start)
+    return {n: np.concatenate(r) for n, r in picked.items()}
+
+
+def tune(copy: SignCopy, *, samples: int = SAMPLES, seed: int = 7) -> None:
+    """Keep the smallest of :data:`SHORTLISTS` whose shortlist holds the exact top 10
+    of sample queries (stored rows moved away, ``projection.moved_queries``) at
+    :data:`TARGET_RECALL`, with the recall it reached."""
+    total = sum(len(s) for s in copy.segments)
+    if total == 0:
+        return
+    rng = np.random.default_rng(seed)
+    picks = np.sort(rng.choice(total, size=min(total, samples), replace=False))
+    starts = np.cumsum([0] + [len(s) for s in copy.segments])
+    rows = []
+    for g in picks:
+        n = int(np.searchsorted(starts, g, side="right") - 1)
+        rows.append(copy.segments[n].vectors[int(g - starts[n])])
+    stored = np.array(rows).astype(np.float32) * copy.scale / 127
+    queries = moved_queries(normalised(stored), rng)
+    masks: list[np.ndarray | None] = [None if not d.any() else ~d for d in copy.dead]
+    found = {size: 0.0 for size in SHORTLISTS}
+    for q in queries:
+        exact = set(copy.exact_top(q, 10).tolist())
+        for size in SHORTLISTS:
+            picked = shortlist(copy, q, masks, size)
+            ids = {int(starts[n] + r) for n, rr in picked.items() for r in rr}
+            found[size] += len(exact & ids) / 10
+    for size in SHORTLISTS:
+        recall = found[size] / len(queries)
+        if recall >= TARGET_RECALL or size == SHORTLISTS[-1]:
+            copy.shortlist, copy.recall = size, round(recall, 4)
+            copy.tuned_rows = len(copy)
+            copy.dirty = True
+            return
+
+
+# -- segment files ---------------------------------------------------------------------
+_PARTS = ("codes", "vectors", "keys", "items", "order")
+
+
+def _npy(matrix: np.ndarray) -> Any:
+    return lambda handle: np.save(handle, np.asarray(matrix), allow_pickle=False)
+
+
+def _write_segment(directory: Path, seg: Segment, parts: tuple[str, ...] = _PARTS) -> None:
+    for part in parts:
+        matrix = getattr(seg, part)
+        write_atomic(directory / f"{seg.name}.{part}.npy", _npy(matrix), prefix=".copy-")
+
+    def arrow(handle: Any) -> None:
+        with pa.ipc.new_file(handle, seg.meta.schema) as writer:
+            writer.write_table(seg.meta)
+
+    write_atomic(directory / f"{seg.name}.meta.arrow", arrow, prefix=".copy-")
+    seg.saved = True
+
+
+def _read_segment(directory: Path, name: str, dim: int) -> Segment:
+    parts = {
+        p: np.load(directory / f"{name}.{p}.npy", mmap_mode="r", allow_pickle=False) for p in _PARTS
+    }
+    # Left open: the table's columns are views of the mapping (closed with them).
+    meta = pa.ipc.open_file(pa.memory_map(str(directory / f"{name}.meta.arrow"))).read_all()
+    n = meta.num_rows
+    if parts["vectors"].shape != (n, dim) or parts["vectors"].dtype != np.int8:
+        raise ValueError(f"segment {name} does not match its columns")
+    if parts["codes"].shape[1:] != (n,) or parts["keys"].shape != (n,):
+        raise ValueError(f"segment {name} does not match its columns")
+    return Segment(name, meta=meta, saved=True, **parts)
+
+
+def _merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) -> Segment:
+    """One segment of the live rows of ``segments``, written to disk as it is built
+    (a million rows' vectors are never all in memory at once)."""
+    name = f"seg-{uuid.uuid4().hex[:16]}"
+    live = [np.flatnonzero(~d) for d in dead]
+    n = sum(len(x) for x in live)
+    dim = segments[0].vectors.shape[1]
+    path = directory / f"{name}.vectors.npy"
+    vectors = np.lib.format.open_memmap(path, mode="w+", dtype=np.int8, shape=(n, dim))
+    at = 0
+    for seg, rows in zip(segments, live, strict=True):
+        for start in range(0, len(rows), _EXACT_CHUNK):
+            part = rows[start : start + _EXACT_CHUNK]
+            vectors[at : at + len(part)] = seg.vectors[part]
+            at += len(part)
+    vectors.flush()
+    with open(path, "rb+") as handle:
+        os.fsync(handle.fileno())
+    codes = np.concatenate(
+        [seg.codes[:, rows] for seg, rows in zip(segments, live, strict=True)], axis=1
+    )
+    keys = np.concatenate([seg.keys[rows] for seg, rows in zip(segments, live, strict=True)])
+    meta = pa.concat_tables(
+        [seg.meta.take(pa.array(rows)) for seg, rows in zip(segments, live, strict=True)]
+    ).combine_chunks()
+    item_list = [s.encode() for s in meta.column("item_uuid").to_pylist()]
+    items = np.array(item_list) if item_list else np.zeros(0, dtype="S1")
+    order = np.argsort(items, kind="stable").astype(np.int32)
+    seg = Segment(name, np.ascontiguousarray(codes), vectors, keys, items[order], order, meta)
+    _write_segment(directory, seg, ("codes", "keys", "items", "order"))
+    return seg
+
+
+def build(
+    table: Any, directory: Path, stamp: str, dim: int, rows: int
+) -> tuple[SignCopy, Path] | None:
+    """A copy of the LanceDB ``table`` (``rows`` rows at ``stamp``), streamed into one
+    segment in a directory of its own: its float32 vectors are never all in memory,
+    and no writer waits for it. Tuned, not saved: ``adopt`` moves it in from the
+    directory returned with it. None when
+    the table no longer holds ``rows`` rows (a write came first: the next run)."""
+    work = directory / f"{_BUILDING}{uuid.uuid4().hex[:8]}"
+    work.mkdir(parents=True, mode=0o700)
+    rng = np.random.default_rng(ROTATION_SEED)
+    offsets = sorted({int(i) for i in rng.choice(rows, size=min(rows, 20_000), replace=False)})
+    sample = table.take_offsets(offsets).select(["vector"]).to_arrow()
+    copy = SignCopy.start(stamp, vectors_of(sample, dim))
+    name = f"seg-{uuid.uuid4().hex[:16]}"
+    vectors = np.lib.format.open_memmap(
+        work / f"{name}.vectors.npy", mode="w+", dtype=np.int8, shape=(rows, dim)
+    )
+    codes: list[np.ndarray] = []
+    keys: list[np.ndarray] = []
+    items: list[bytes] = []
+    schema = pa.schema(
+        [pa.field(c, pa.int32() if c == "chunk" else pa.string()) for c in META_COLUMNS]
+    )
+    at = 0
+    query = table.search().select([*dict.fromkeys((*META_COLUMNS, *KEY_COLUMNS)), "vector"])
+    with (
+        pa.OSFile(str(work / f"{name}.meta.arrow"), "wb") as sink,
+        pa.ipc.new_file(sink, schema) as out,
+    ):
+        pending: list[pa.Table] = []
+        for batch in query.limit(None).to_batches():
+            n = batch.num_rows
+            if at + n > rows:
+                shutil.rmtree(work, ignore_errors=True)
+                return None
+            unit = normalised(vectors_of(pa.Table.from_batches([batch]), dim))
+            vectors[at : at + n] = copy.quantised(unit)
+            codes.append(copy.codes_of(unit))
+            cols = {c: batch.column(c).to_pylist() for c in KEY_COLUMNS}
+            keys.append(copy._key_codes(zip(*(cols[c] for c in KEY_COLUMNS), strict=True)))
+            items.extend(s.encode() for s in batch.column("item_uuid").to_pylist())
+            pending.append(pa.Table.from_batches([batch]).select(list(META_COLUMNS)).cast(schema))
+            at += n
+            if sum(t.num_rows for t in pending) >= _EXACT_CHUNK:
+                # Few large chunks: a take per chunk is cheap, per thousand it is not.
+                out.write_table(pa.concat_tables(pending).combine_chunks())
+                pending = []
+        if pending:
+            out.write_table(pa.concat_tables(pending).combine_chunks())
+    if at != rows:
+        shutil.rmtree(work, ignore_errors=True)
+        return None
+    vectors.flush()
+    item_array = np.array(items)
+    order = np.argsort(item_array, kind="stable").astype(np.int32)
+    parts = {
+        "codes": np.concatenate(codes, axis=1),
+        "keys": np.concatenate(keys),
+        "items": item_array[order],
+        "order": order,
+    }
+    for part, matrix in parts.items():
+        np.save(work / f"{name}.{part}.npy", matrix, allow_pickle=False)
+    for path in work.iterdir():
+        with open(path, "rb+") as handle:
+            os.fsync(handle.fileno())
+    copy.segments = [_read_segment(work, name, dim)]
+    copy.dead = [np.zeros(rows, dtype=bool)]
+    tune(copy)
+    return copy, work
+
+
+def adopt(copy: SignCopy, work: Path, directory: Path) -> None:
+    """Move a built copy's files in from ``work`` and save it (under the writers'
+    lock: the memory-mapped files keep their contents across the rename)."""
+    for path in work.iterdir():
+        os.replace(path, directory / path.name)
+    with contextlib.suppress(OSError):
+        work.rmdir()
+    copy.save(directory)
+
+
+def discard_builds(directory: Path) -> None:
+    """Remove what builds cut short left behind."""
+    for path in directory.glob(f"{_BUILDING}*"):
+        shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,156 @@
+"""The sign-code copy searched past the exact copy's size: found by every write and
+build, exact enough, never stale, and cheap to keep current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3 import ann_index, sign_copy
+from hermes_memory.tier3.sign_copy import SignCopy
+from hermes_memory.tier3.vector_store import VectorStore
+from tests.test_vector_store import OWNER, clustered, rows
+
+DIM = 32
+CAP = 300
+
+
+def store_at(path: Path, **kw: object) -> VectorStore:
+    return VectorStore(path, DIM, exact_max_rows=CAP, whiten_min_rows=0, **kw)  # type: ignore[arg-type]
+
+
+def exact_top(data: np.ndarray, names: list[str], q: np.ndarray, k: int) -> set[str]:
+    unit = data / np.linalg.norm(data, axis=1, keepdims=True)
+    return {names[i] for i in np.argsort(-(unit @ (q / np.linalg.norm(q))))[:k]}
+
+
+def grown(path: Path, n: int = 1200, step: int = 200) -> tuple[VectorStore, np.ndarray]:
+    store = store_at(path)
+    data = clustered(n, 1, DIM)
+    for start in range(0, n, step):
+        store.upsert(
+            rows([f"i{k}" for k in range(start, start + step)]), data[start : start + step]
+        )
+    return store, data
+
+
+def test_a_write_past_the_cap_turns_the_exact_copy_into_a_sign_copy(tmp_path: Path) -> None:
+    store, data = grown(tmp_path)
+    assert store._snapshot is None and store._signs is not None
+    assert len(store._signs) == len(data)
+    names = [f"i{k}" for k in range(len(data))]
+    found = 0
+    for q in clustered(40, 2, DIM):
+        found += len(
+            exact_top(data, names, q, 10) & {h.item_uuid for h in store.search(q, OWNER, limit=10)}
+        )
+    assert found / 400 >= 0.95
+    # The shortlist was measured on the copy when it was made.
+    assert (
+        store._signs.recall >= sign_copy.TARGET_RECALL
+        or store._signs.shortlist == sign_copy.SHORTLISTS[-1]
+    )
+    # Cosines on the 8-bit vectors stay close to the float ones.
+    unit = data / np.linalg.norm(data, axis=1, keepdims=True)
+    sims = store.similarities(unit[3], ["i3", "i17"])
+    assert sims == pytest.approx({"i3": 1.0, "i17": float(unit[17] @ unit[3])}, abs=0.01)
+
+
+def test_a_fresh_process_searches_the_saved_copy_without_lancedb(tmp_path: Path) -> None:
+    store, data = grown(tmp_path)
+    want = [h.item_uuid for h in store.search(data[5], OWNER, limit=5)]
+    fresh = store_at(tmp_path)
+    assert [h.item_uuid for h in fresh.search(data[5], OWNER, limit=5)] == want
+    assert fresh._conn is None  # no LanceDB import (~3 s) on the way
+    assert sorted(fresh.row_keys(from_copy=True)) == sorted(
+        VectorStore(tmp_path, DIM, exact_max_rows=0, sign_search=False).row_keys()
+    )
+
+
+def test_every_writer_carries_the_copy_on(tmp_path: Path) -> None:
+    reader, data = grown(tmp_path)
+    reader.search(data[0], OWNER, limit=3)
+    writer = store_at(tmp_path)  # another process
+    fresh = clustered(5, 9, DIM)
+    writer.upsert(rows([f"new{k}" for k in range(5)]), fresh)
+    writer.delete(["i7"])
+    writer.upsert(rows(["i8"]), fresh[:1])  # replaced: its old row goes
+    assert reader.search(fresh[2], OWNER, limit=1)[0].item_uuid == "new2"
+    assert reader._signs is not None and reader._signs.stamp == writer.stamp()
+    found = {h.item_uuid for h in reader.search(data[7], OWNER, limit=20)}
+    assert "i7" not in found
+    assert len(reader._signs) == len(data) + 5 - 1
+    assert reader.similarities(fresh[0], ["i8"]) == pytest.approx({"i8": 1.0}, abs=0.01)
+
+
+def test_segments_stay_few_as_small_writes_add_up(tmp_path: Path) -> None:
+    store, _ = grown(tmp_path, 600, 600)
+    extra = clustered(40, 4, DIM)
+    for k in range(40):
+        store.upsert(rows([f"w{k}"]), extra[k : k + 1])
+    signs = store._signs
+    assert signs is not None and len(signs) == 640
+    # A binary counter: no more segments than bits in the count of writes.
+    assert len(signs.segments) <= 7
+    files = {p.name.split(".")[0] for p in (tmp_path / "signs").iterdir()}
+    assert files == {s.name for s in signs.segments} | {f"copy-{signs.stamp}"}
+    for k in (0, 17, 39):
+        assert store.search(extra[k], OWNER, limit=1)[0].item_uuid == f"w{k}"
+
+
+def test_the_index_job_builds_a_missing_copy_and_keeps_it_through_rewrites(tmp_path: Path) -> None:
+    store, data = grown(tmp_path)
+    SignCopy.discard(tmp_path / "signs")
+    plain = store_at(tmp_path)
+    assert plain._current_signs() is None  # none saved: LanceDB answers meanwhile
+    done = ann_index.ensure(plain)
+    assert done["action"] == "built" and done["signs"] == "built"
+    assert done["rows"] == len(data)
+    again = store_at(tmp_path)
+    assert again._current_signs() is not None  # survived the index build's new version
+    assert again.search(data[11], OWNER, limit=1)[0].item_uuid == "i11"
+    # Compaction rewrites the table's versions, not its rows: the copy follows.
+    again.optimize()
+    assert store_at(tmp_path)._current_signs() is not None
+    assert ann_index.ensure(again)["signs"] == "current"
+
+
+def test_a_stale_or_damaged_copy_is_never_used(tmp_path: Path) -> None:
+    store, data = grown(tmp_path)
+    signs = store._signs
+    assert signs is not None
+    seg = signs.segments[0].name
+    (tmp_path / "signs" / f"{seg}.vectors.npy").write_bytes(b"garbage")
+    fresh = store_at(tmp_path)
+    assert fresh._current_signs() is None
+    assert fresh.search(data[9], OWNER, limit=1)[0].item_uuid == "i9"  # LanceDB answers
+    # A writer that does not follow the copy leaves it stale: never used again.
+    store, data = grown(tmp_path / "b")
+    store_at(tmp_path / "b", sign_search=False).upsert(rows(["late"]), data[:1])
+    later = store_at(tmp_path / "b")
+    assert later._current_signs() is None
+    assert {h.item_uuid for h in later.search(data[0], OWNER, limit=2)} == {"i0", "late"}
+
+
+def test_owners_and_kinds_are_kept_apart(tmp_path: Path) -> None:
+    store, data = grown(tmp_path, 600, 600)
+    other = Owner(platform="cli", agent="default", user_id="bob", session="")
+    theirs = rows(["b0", "b1"])
+    for r in theirs:
+        r["user_id"] = "bob"
+    store.upsert(theirs, data[:2])
+    store.upsert(rows(["e0"], kind="entity"), data[2:3])
+    assert {h.item_uuid for h in store.search(data[0], other, limit=5)} == {"b0", "b1"}
+    assert store.search(data[0], OWNER, limit=1)[0].item_uuid == "i0"
+    assert store.search(data[2], OWNER, limit=1, kinds=("entity",))[0].item_uuid == "e0"
+    assert "e0" not in {h.item_uuid for h in store.search(data[2], OWNER, limit=5, kinds=("fact",))}
+
+
+def test_shrinking_below_the_cap_returns_to_the_exact_copy(tmp_path: Path) -> None:
+    store, data = grown(tmp_path, 600, 600)
+    store.delete([f"i{k}" for k in range(400)])
+    assert store._signs is None and not any((tmp_path / "signs").glob("copy-*"))
+    assert store.search(data[450], OWNER, limit=1)[0].item_uuid == "i450"
