@@ -314,11 +314,12 @@ def planned_search(
         rows = match(quote(common, "AND"), limit)
         if len(rows) >= limit:
             return [(r, r["bm25"]) for r in rows]
-        if len(common) > 2:
-            # Rows with at least two of the words come next, and rank above rows with
-            # one: this avoids ranking every row that has any one common word.
-            pairs = [f"({quote([a, b], 'AND')})" for a, b in combinations(common[:6], 2)]
-            rows = match(" OR ".join(pairs), limit)
+        # Rows with all but one of the words come next, then rows with two, and rank
+        # above rows with one: this avoids ranking every row that has any one common
+        # word (at 100k turns, the rows with any two of four common words were 20k).
+        for size in range(min(len(common), 6) - 1, 1, -1):
+            groups = [f"({quote(list(g), 'AND')})" for g in combinations(common[:6], size)]
+            rows = match(" OR ".join(groups), limit)
             if len(rows) >= limit:
                 return [(r, r["bm25"]) for r in rows]
     return [(r, r["bm25"]) for r in match(quote(terms), limit)]

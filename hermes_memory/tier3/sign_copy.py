@@ -33,7 +33,7 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -542,26 +542,36 @@ def shortlist(
     return {n: np.concatenate(r) for n, r in picked.items()}
 
 
-def tune(copy: SignCopy, *, samples: int = SAMPLES, seed: int = 7) -> None:
+def tune(
+    copy: SignCopy,
+    *,
+    samples: int = SAMPLES,
+    seed: int = 7,
+    measured: tuple[np.ndarray, list[set[int]]] | None = None,
+) -> None:
     """Keep the smallest of :data:`SHORTLISTS` whose shortlist holds the exact top 10
     of sample queries (stored rows moved away, ``projection.moved_queries``) at
-    :data:`TARGET_RECALL`, with the recall it reached."""
+    :data:`TARGET_RECALL`, with the recall it reached. ``measured``: the queries and
+    their exact top 10 (global row numbers), found while the copy was read."""
     total = sum(len(s) for s in copy.segments)
     if total == 0:
         return
-    rng = np.random.default_rng(seed)
-    picks = np.sort(rng.choice(total, size=min(total, samples), replace=False))
     starts = np.cumsum([0] + [len(s) for s in copy.segments])
-    rows = []
-    for g in picks:
-        n = int(np.searchsorted(starts, g, side="right") - 1)
-        rows.append(copy.segments[n].vectors[int(g - starts[n])])
-    stored = np.array(rows).astype(np.float32) * copy.scale / 127
-    queries = moved_queries(normalised(stored), rng)
+    if measured is None:
+        rng = np.random.default_rng(seed)
+        picks = np.sort(rng.choice(total, size=min(total, samples), replace=False))
+        rows = []
+        for g in picks:
+            n = int(np.searchsorted(starts, g, side="right") - 1)
+            rows.append(copy.segments[n].vectors[int(g - starts[n])])
+        stored = np.array(rows).astype(np.float32) * copy.scale / 127
+        queries = moved_queries(normalised(stored), rng)
+        tops = [set(copy.exact_top(q, 10).tolist()) for q in queries]
+    else:
+        queries, tops = measured
     masks: list[np.ndarray | None] = [None if not d.any() else ~d for d in copy.dead]
     found = {size: 0.0 for size in SHORTLISTS}
-    for q in queries:
-        exact = set(copy.exact_top(q, 10).tolist())
+    for q, exact in zip(queries, tops, strict=True):
         for size in SHORTLISTS:
             picked = shortlist(copy, q, masks, size)
             ids = {int(starts[n] + r) for n, rr in picked.items() for r in rr}
@@ -610,6 +620,18 @@ def _read_segment(directory: Path, name: str, dim: int) -> Segment:
     return Segment(name, meta=meta, saved=True, **parts)
 
 
+@contextlib.contextmanager
+def _rows_file(path: Path, rows: int, dim: int) -> Iterator[BinaryIO]:
+    """An 8-bit ``rows`` x ``dim`` .npy written block by block through the file (a
+    writable mapping's dirty pages counted as the process's memory), then synced."""
+    header = {"descr": "|i1", "fortran_order": False, "shape": (rows, dim)}
+    with open(path, "wb") as handle:
+        np.lib.format.write_array_header_2_0(handle, header)
+        yield handle
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
 def _merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) -> Segment:
     """One segment of the live rows of ``segments``, written to disk as it is built
     (a million rows' vectors are never all in memory at once)."""
@@ -618,16 +640,11 @@ def _merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) ->
     n = sum(len(x) for x in live)
     dim = segments[0].vectors.shape[1]
     path = directory / f"{name}.vectors.npy"
-    vectors = np.lib.format.open_memmap(path, mode="w+", dtype=np.int8, shape=(n, dim))
-    at = 0
-    for seg, rows in zip(segments, live, strict=True):
-        for start in range(0, len(rows), _EXACT_CHUNK):
-            part = rows[start : start + _EXACT_CHUNK]
-            vectors[at : at + len(part)] = seg.vectors[part]
-            at += len(part)
-    vectors.flush()
-    with open(path, "rb+") as handle:
-        os.fsync(handle.fileno())
+    with _rows_file(path, n, dim) as handle:
+        for seg, rows in zip(segments, live, strict=True):
+            for start in range(0, len(rows), _EXACT_CHUNK):
+                handle.write(np.asarray(seg.vectors[rows[start : start + _EXACT_CHUNK]]).tobytes())
+    vectors = np.load(path, mmap_mode="r", allow_pickle=False)
     codes = np.concatenate(
         [seg.codes[:, rows] for seg, rows in zip(segments, live, strict=True)], axis=1
     )
@@ -657,10 +674,13 @@ def build(
     offsets = sorted({int(i) for i in rng.choice(rows, size=min(rows, 20_000), replace=False)})
     sample = table.take_offsets(offsets).select(["vector"]).to_arrow()
     copy = SignCopy.start(stamp, vectors_of(sample, dim))
+    # Tuned on queries near sampled rows, their exact top 10 kept as the rows stream
+    # past (a second pass over the copy's vectors cost ~0.5 GB of mapped pages).
+    picked = rng.choice(len(offsets), size=min(len(offsets), SAMPLES), replace=False)
+    queries = moved_queries(normalised(vectors_of(sample, dim))[np.sort(picked)], rng)
+    best = np.full((len(queries), 10), -2.0, dtype=np.float32)
+    best_rows = np.full((len(queries), 10), -1, dtype=np.int64)
     name = f"seg-{uuid.uuid4().hex[:16]}"
-    vectors = np.lib.format.open_memmap(
-        work / f"{name}.vectors.npy", mode="w+", dtype=np.int8, shape=(rows, dim)
-    )
     codes: list[np.ndarray] = []
     keys: list[np.ndarray] = []
     items: list[bytes] = []
@@ -670,6 +690,7 @@ def build(
     at = 0
     query = table.search().select([*dict.fromkeys((*META_COLUMNS, *KEY_COLUMNS)), "vector"])
     with (
+        _rows_file(work / f"{name}.vectors.npy", rows, dim) as vectors,
         pa.OSFile(str(work / f"{name}.meta.arrow"), "wb") as sink,
         pa.ipc.new_file(sink, schema) as out,
     ):
@@ -680,7 +701,14 @@ def build(
                 shutil.rmtree(work, ignore_errors=True)
                 return None
             unit = normalised(vectors_of(pa.Table.from_batches([batch]), dim))
-            vectors[at : at + n] = copy.quantised(unit)
+            vectors.write(copy.quantised(unit).tobytes())
+            sims = np.concatenate([best, queries @ unit.T], axis=1)
+            ids = np.concatenate(
+                [best_rows, np.broadcast_to(np.arange(at, at + n), (len(queries), n))], axis=1
+            )
+            keep = np.argpartition(-sims, 9, axis=1)[:, :10]
+            best = np.take_along_axis(sims, keep, axis=1)
+            best_rows = np.take_along_axis(ids, keep, axis=1)
             codes.append(copy.codes_of(unit))
             cols = {c: batch.column(c).to_pylist() for c in KEY_COLUMNS}
             keys.append(copy._key_codes(zip(*(cols[c] for c in KEY_COLUMNS), strict=True)))
@@ -696,7 +724,6 @@ def build(
     if at != rows:
         shutil.rmtree(work, ignore_errors=True)
         return None
-    vectors.flush()
     item_array = np.array(items)
     order = np.argsort(item_array, kind="stable").astype(np.int32)
     parts = {
@@ -712,7 +739,7 @@ def build(
             os.fsync(handle.fileno())
     copy.segments = [_read_segment(work, name, dim)]
     copy.dead = [np.zeros(rows, dtype=bool)]
-    tune(copy)
+    tune(copy, measured=(queries, [set(r.tolist()) for r in best_rows]))
     return copy, work
 
 
