@@ -154,3 +154,22 @@ def test_shrinking_below_the_cap_returns_to_the_exact_copy(tmp_path: Path) -> No
     store.delete([f"i{k}" for k in range(400)])
     assert store._signs is None and not any((tmp_path / "signs").glob("copy-*"))
     assert store.search(data[450], OWNER, limit=1)[0].item_uuid == "i450"
+
+
+def test_a_copy_that_cannot_be_saved_is_dropped_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, data = grown(tmp_path, 600, 600)
+    assert store.search_path() == "the sign copy"
+
+    def full_disk(self: SignCopy, directory: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(SignCopy, "save", full_disk)
+    store.upsert(rows(["late"]), data[:1])  # the table write itself succeeds
+    monkeypatch.undo()
+    assert store._current_signs() is None  # the saved copy is behind the table now
+    assert {h.item_uuid for h in store.search(data[0], OWNER, limit=2)} == {"i0", "late"}
+    assert store.search_path().startswith("LanceDB's index until the embed job")
+    assert ann_index.ensure(store)["signs"] == "built"
+    assert store.search_path() == "the sign copy"

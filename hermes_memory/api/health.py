@@ -96,6 +96,8 @@ def _tier3_check(api: MemoryAPI) -> tier2_health.Check:
         state += f"; {t3['orphans']} orphan item(s), {t3['duplicates']} duplicate row(s)"
     if "warning" in t3:
         state += f"; {t3['warning']}"
+    if api.semantic is not None and t3["status"] in ("ok", "empty"):
+        state += f"; searched by {api.semantic.store.search_path()}"
     return tier2_health.Check("tier3", ok, state)
 
 

@@ -344,10 +344,13 @@ class VectorStore:
                     items, rows = [], []  # the exact copy already held this write
         if signs is None:
             return
-        signs.apply(stamp, items, rows, vectors)
-        with contextlib.suppress(OSError):
+        try:
+            signs.apply(stamp, items, rows, vectors)
             # Saved at once: the next writer, in any process, carries it on from here.
             signs.save(self._signs_dir)
+        except Exception:  # derived: stale from here on, rebuilt by the embed job
+            self._signs = None
+            return
         if len(signs) <= self.exact_max_rows:
             self._signs = None  # small again: the exact copy (read from the table)
             SignCopy.discard(self._signs_dir)
@@ -414,6 +417,16 @@ class VectorStore:
         if stamp is not None and SignCopy.saved_at(self._signs_dir, stamp):
             self._signs = SignCopy.load(self._signs_dir, stamp, self.dim)
         return self._signs
+
+    def search_path(self) -> str:
+        """Which copy a search reads now (for health)."""
+        if self._current_signs() is not None:
+            return "the sign copy"
+        if self._current_snapshot() is not None:
+            return "the exact copy"
+        if self.sign_search:
+            return "LanceDB's index until the embed job builds the sign copy"
+        return "LanceDB's index"
 
     def refresh_signs(self) -> dict[str, Any]:
         """Build the sign copy if the table is past the exact copy's size and has none
