@@ -118,3 +118,26 @@ def test_a_failing_model_leaves_recall_standing(
         env = api.recall(QUERY, limit=5)
         assert env["success"] and env["data"]
         assert any(d.startswith("applies: model gone") for d in env["meta"]["degraded"])
+
+
+def test_the_standing_facts_read_are_never_older_than_the_database(
+    home: Path, clock: FrozenClock
+) -> None:
+    """newest_in answers from its last read until anything changes, in this process
+    or another."""
+    with MemoryAPI(load_config(home, env={}), clock=clock) as api:
+        kinds = ["instruction"]
+        first = unwrap(
+            api.fact_store("Always use tabs when I ask about Makefiles", category="instruction")
+        )
+        assert [u for u, _ in api.facts.newest_in(api.owner, kinds, limit=5)] == [first["uuid"]]
+        with MemoryAPI(load_config(home, env={}), clock=clock) as other:  # another process
+            second = unwrap(
+                other.fact_store(
+                    "Always cite the RFC when I ask about HTTP", category="instruction"
+                )
+            )
+        newest = [u for u, _ in api.facts.newest_in(api.owner, kinds, limit=5)]
+        assert newest == [second["uuid"], first["uuid"]]
+        unwrap(api.fact_delete(second["uuid"]))  # this process's own change
+        assert [u for u, _ in api.facts.newest_in(api.owner, kinds, limit=5)] == [first["uuid"]]

@@ -222,6 +222,14 @@ class Database:
             except sqlite3.Error as exc:
                 raise StorageError(f"query failed: {exc}", sql=sql.split()[0]) from None
 
+    def generation(self) -> tuple[int, int]:
+        """A value that changes whenever anything in the database does: SQLite's
+        ``data_version`` (commits by other connections) and this connection's own
+        ``total_changes``. For caching reads across recalls."""
+        with self._lock:
+            version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+            return version, int(self._conn.total_changes)
+
     def query_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = self.query(sql, params)
         return rows[0] if rows else None

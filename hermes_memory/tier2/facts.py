@@ -88,6 +88,8 @@ class FactStore:
     def __init__(self, db: Database, *, max_facts: int = 100_000) -> None:
         self.db = db
         self.max_facts = max_facts
+        # newest_in's last answers, with the database generation they were read at.
+        self._newest: dict[tuple[Any, ...], tuple[tuple[int, int], list[tuple[str, str]]]] = {}
 
     # -- writes -----------------------------------------------------------------
     def store(
@@ -383,7 +385,13 @@ class FactStore:
         self, owner: Owner, categories: Sequence[str], *, limit: int
     ) -> list[tuple[str, str]]:
         """(uuid, content) of this owner's live, valid facts of ``categories``,
-        newest first."""
+        newest first; read again only once the database has changed (every recall
+        asks: ~5 ms at 25k facts)."""
+        key = (owner, tuple(categories), limit)
+        generation = self.db.generation()
+        known = self._newest.get(key)
+        if known is not None and known[0] == generation:
+            return list(known[1])
         clause, params = owner.visible_clause(by_id=True)
         marks = ",".join("?" * len(categories))
         rows = self.db.query(
@@ -392,7 +400,11 @@ class FactStore:
             f"AND {clause} ORDER BY id DESC LIMIT ?",
             (*categories, *params, limit),
         )
-        return [(r["uuid"], r["content"]) for r in rows]
+        found = [(r["uuid"], r["content"]) for r in rows]
+        if len(self._newest) > 16:
+            self._newest.clear()
+        self._newest[key] = (generation, found)
+        return list(found)
 
     def count(self, *, live_only: bool = True) -> int:
         if live_only:
