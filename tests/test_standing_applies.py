@@ -141,3 +141,10 @@ def test_the_standing_facts_read_are_never_older_than_the_database(
         assert newest == [second["uuid"], first["uuid"]]
         unwrap(api.fact_delete(second["uuid"]))  # this process's own change
         assert [u for u, _ in api.facts.newest_in(api.owner, kinds, limit=5)] == [first["uuid"]]
+        # Counting a recall's accesses changes nothing a cached read depends on.
+        api.recall("Makefiles", limit=3)  # (the first also drains the embed outbox)
+        before = api.db.generation()
+        api.recall("Makefiles", limit=3)
+        assert api.db.generation() == before
+        unwrap(api.fact_update(first["uuid"], importance=0.9))
+        assert api.db.generation() != before

@@ -40,6 +40,7 @@ class Database:
         self._lock = threading.RLock()
         self._depth = 0
         self._plain = False  # see without_savepoints
+        self._uncounted = 0  # changes left out of generation()
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         try:
@@ -225,10 +226,17 @@ class Database:
     def generation(self) -> tuple[int, int]:
         """A value that changes whenever anything in the database does: SQLite's
         ``data_version`` (commits by other connections) and this connection's own
-        ``total_changes``. For caching reads across recalls."""
+        ``total_changes`` (less those declared :meth:`uncounted`). For caching reads
+        across recalls."""
         with self._lock:
             version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
-            return version, int(self._conn.total_changes)
+            return version, int(self._conn.total_changes) - self._uncounted
+
+    def uncounted(self, changes: int) -> None:
+        """Leave ``changes`` this connection just made out of :meth:`generation`:
+        bookkeeping no cached read depends on (a recall counting its accesses)."""
+        with self._lock:
+            self._uncounted += changes
 
     def query_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = self.query(sql, params)

@@ -296,11 +296,14 @@ class FactStore:
             return
         marks = ",".join("?" * len(rowids))
         with self.db.transaction() as conn:
+            before = conn.total_changes
             conn.execute(
                 f"UPDATE facts SET access_count = access_count + 1, last_accessed = ? "
                 f"WHERE id IN ({marks})",
                 (now, *rowids),
             )
+            # Every recall counts its accesses: no cached read should wait on that.
+            self.db.uncounted(conn.total_changes - before)
 
     # -- reads --------------------------------------------------------------------
     def get(self, owner: Owner, fact_uuid: str, *, include_deleted: bool = False) -> Fact:
