@@ -31,6 +31,9 @@ class Index:
     def df_at_least(self, term: str, n: int) -> bool:
         return self.df.get(term, 0) > n
 
+    def doc_count(self, term: str) -> int:
+        return self.df.get(term, 0)
+
     def match(self, expr: str, limit: int) -> list[Any]:
         self.asked.append(expr)
         conn = sqlite3.connect(":memory:")
@@ -48,6 +51,7 @@ class Index:
             N_DOCS,
             limit,
             df_at_least=self.df_at_least,
+            doc_count=self.doc_count,
             match=self.match,
             content=lambda row: str(row["content"]),
         )
@@ -76,6 +80,21 @@ def test_the_union_is_the_fallback_when_every_intersection_is_short() -> None:
     index = Index({"rafael": 9_000, "zurich": 20}, {'"rafael" OR "zurich"': 50})
     found = index.search(["rafael", "zurich"])
     assert index.asked == ['"rafael" AND "zurich"', '"rafael" OR "zurich"']
+    assert len(found) == 10
+
+
+def test_common_words_drop_the_most_frequent_until_enough_rows_have_the_rest() -> None:
+    # Four common words, their intersection too small: the most frequent goes first.
+    index = Index({"move": 20_000, "payments": 30_000, "redis": 90_000, "nginx": 80_000}, {})
+    index.hits['"move" AND "payments" AND "redis" AND "nginx"'] = 3
+    index.hits['"move" AND "payments" AND "nginx"'] = 4
+    index.hits['"move" AND "payments"'] = 400
+    found = index.search(["move", "payments", "redis", "nginx"])
+    assert index.asked == [
+        '"move" AND "payments" AND "redis" AND "nginx"',
+        '"move" AND "payments" AND "nginx"',
+        '"move" AND "payments"',
+    ]
     assert len(found) == 10
 
 
