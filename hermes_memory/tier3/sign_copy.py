@@ -593,8 +593,8 @@ def _npy(matrix: np.ndarray) -> Any:
     return lambda handle: np.save(handle, np.asarray(matrix), allow_pickle=False)
 
 
-def _write_segment(directory: Path, seg: Segment, parts: tuple[str, ...] = _PARTS) -> None:
-    for part in parts:
+def _write_segment(directory: Path, seg: Segment) -> None:
+    for part in _PARTS:
         matrix = getattr(seg, part)
         write_atomic(directory / f"{seg.name}.{part}.npy", _npy(matrix), prefix=".copy-")
 
@@ -633,8 +633,8 @@ def _rows_file(path: Path, rows: int, dim: int) -> Iterator[BinaryIO]:
 
 
 def _merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) -> Segment:
-    """One segment of the live rows of ``segments``, written to disk as it is built
-    (a million rows' vectors are never all in memory at once)."""
+    """One segment of the live rows of ``segments``, its vectors and columns streamed
+    to disk (a million rows' vectors and texts are never all in memory at once)."""
     name = f"seg-{uuid.uuid4().hex[:16]}"
     live = [np.flatnonzero(~d) for d in dead]
     n = sum(len(x) for x in live)
@@ -644,20 +644,36 @@ def _merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) ->
         for seg, rows in zip(segments, live, strict=True):
             for start in range(0, len(rows), _EXACT_CHUNK):
                 handle.write(np.asarray(seg.vectors[rows[start : start + _EXACT_CHUNK]]).tobytes())
-    vectors = np.load(path, mmap_mode="r", allow_pickle=False)
-    codes = np.concatenate(
-        [seg.codes[:, rows] for seg, rows in zip(segments, live, strict=True)], axis=1
-    )
-    keys = np.concatenate([seg.keys[rows] for seg, rows in zip(segments, live, strict=True)])
-    meta = pa.concat_tables(
-        [seg.meta.take(pa.array(rows)) for seg, rows in zip(segments, live, strict=True)]
-    ).combine_chunks()
-    item_list = [s.encode() for s in meta.column("item_uuid").to_pylist()]
-    items = np.array(item_list) if item_list else np.zeros(0, dtype="S1")
+    meta_path = directory / f"{name}.meta.arrow"
+    with (
+        pa.OSFile(str(meta_path), "wb") as sink,
+        pa.ipc.new_file(sink, segments[0].meta.schema) as out,
+    ):
+        for seg, rows in zip(segments, live, strict=True):
+            for start in range(0, len(rows), _EXACT_CHUNK):
+                out.write_table(seg.meta.take(pa.array(rows[start : start + _EXACT_CHUNK])))
+    with open(meta_path, "rb+") as handle:
+        os.fsync(handle.fileno())
+    pairs = list(zip(segments, live, strict=True))
+    codes = np.concatenate([seg.codes[:, rows] for seg, rows in pairs], axis=1)
+    keys = np.concatenate([seg.keys[rows] for seg, rows in pairs])
+    # Each live row's item, from its segment's sorted items (no Python strings).
+    width = max(seg.items.dtype.itemsize for seg in segments)
+    parts = []
+    for seg, rows in pairs:
+        position = np.empty(len(seg), dtype=np.int64)
+        position[np.asarray(seg.order)] = np.arange(len(seg))
+        parts.append(np.asarray(seg.items)[position[rows]].astype(f"S{width}"))
+    items = np.concatenate(parts)
     order = np.argsort(items, kind="stable").astype(np.int32)
-    seg = Segment(name, np.ascontiguousarray(codes), vectors, keys, items[order], order, meta)
-    _write_segment(directory, seg, ("codes", "keys", "items", "order"))
-    return seg
+    for part, matrix in (
+        ("codes", codes),
+        ("keys", keys),
+        ("items", items[order]),
+        ("order", order),
+    ):
+        write_atomic(directory / f"{name}.{part}.npy", _npy(matrix), prefix=".copy-")
+    return _read_segment(directory, name, dim)
 
 
 def build(
