@@ -6,12 +6,13 @@ gigabytes, and LanceDB's own index search costs 40-80 ms at a million rows. This
 keeps, for every row, the signs of its vector centred on the table's mean and turned by
 a fixed random rotation (so every bit carries about as much as any other): 48 bytes a
 row at 384 dimensions. A search counts the bits in which each row's code differs from
-the query's (numpy's ``bitwise_count``, one 64-bit word of every row at a time: ~6 ms
-over a million rows, on two threads), keeps the rows with the fewest, and scores
-those on their vectors, kept memory-mapped as 8 bits a dimension (scaled by the
-dimension's range: cosines within ~0.002 of the float ones; float16 cost 2.3x as much
-to read and convert). How many it keeps is measured when
-the copy is built (:func:`tune`), as the vector index's settings are.
+the query's (numpy's ``bitwise_count``, one 64-bit word of every row at a time: ~7 ms
+over a million rows on two threads), keeps the rows with the fewest, and scores those
+on their vectors, kept memory-mapped at 8 bits a dimension (scaled by the dimension's
+range: cosines within ~0.002 of the float ones; float16 cost 2.3x as much to read and
+convert). How many it keeps is measured when the copy is built (:func:`tune`), as the
+vector index's settings are: ~15 ms a search at 1.03M rows against ~60 for LanceDB's
+index.
 
 On disk the copy is a list of segments, each written once: a write adds one (its
 rows), a deletion marks rows dead in a bitmap, and the newest segments are merged
@@ -54,18 +55,18 @@ FORMAT = 1
 KEY_COLUMNS = ("platform", "agent", "user_id", "session_key", "kind")
 META_COLUMNS = ("id", "kind", "item_uuid", "chunk", "text")
 ROTATION_SEED = 7
-# Rows kept for exact scoring per ten rows asked, tried cheapest first; the first that
-# finds the exact top 10 of sample queries at TARGET_RECALL is kept. On the 100k
-# agent-turn profile (1M rows) 2,000 found 0.98 of them.
+# Rows kept for scoring per ten rows asked, tried cheapest first; the first that finds
+# the exact top 10 of sample queries at TARGET_RECALL is kept. On the 100k agent-turn
+# profile (1.03M rows) 1,000 found 0.970 of them (2,000: 0.973-0.985 on other samples).
 SHORTLISTS = (1_000, 2_000, 4_000, 8_000)
 TARGET_RECALL = 0.97
 SAMPLES = 40
 RETUNE_GROWTH = 2.0  # measured again once the copy has grown this much
 _BUILDING = ".build-"
-_FAR = np.uint16(0xFFFF)
+_FAR = np.uint16(0xFFFF)  # the distance of a row the search must not return
 # Rows per piece of the bit count: a million-row segment is split across both cores.
-_SPLIT = 1 << 19  # the distance of a row the search must not return
-_EXACT_CHUNK = 65_536
+_SPLIT = 1 << 19
+_BLOCK = 65_536  # rows read or written at a time
 
 
 @dataclass
@@ -125,7 +126,6 @@ class SignCopy:
     shortlist: int  # rows scored exactly per ten asked
     recall: float  # measured for it when the copy was built
     tuned_rows: int = 0  # live rows when it was measured
-    dirty: bool = False
     _rotation: np.ndarray | None = field(default=None, repr=False)
     _masks: dict[tuple[Any, ...], list[np.ndarray | None]] = field(default_factory=dict)
 
@@ -138,7 +138,7 @@ class SignCopy:
         unit = normalised(np.asarray(sample, dtype=np.float32))
         mean = unit.mean(axis=0).astype(np.float32)
         scale = np.maximum(np.abs(unit).max(axis=0) * 1.25, 1e-3).astype(np.float32)
-        return cls(stamp, mean, scale, [], [], [], SHORTLISTS[1], 0.0, dirty=True)
+        return cls(stamp, mean, scale, [], [], [], SHORTLISTS[1], 0.0)
 
     @property
     def dim(self) -> int:
@@ -219,16 +219,12 @@ class SignCopy:
         self.segments.append(seg)
         self.dead.append(np.zeros(n, dtype=bool))
         self._masks.clear()
-        self.dirty = True
 
     def remove(self, items: Iterable[str]) -> None:
         """Mark every row of ``items`` dead."""
         for item in dict.fromkeys(items):
             for seg, dead in zip(self.segments, self.dead, strict=True):
-                rows = seg.rows_of(item)
-                if rows.size and not dead[rows].all():
-                    dead[rows] = True
-                    self.dirty = True
+                dead[seg.rows_of(item)] = True
         self._masks.clear()
 
     def apply(
@@ -238,14 +234,13 @@ class SignCopy:
         self.remove(removed)
         self.append(rows, vectors)
         self.stamp = stamp
-        self.dirty = True
 
     def __len__(self) -> int:
         return sum(len(d) - int(d.sum()) for d in self.dead)
 
     def present(self, items: list[str]) -> list[str]:
         """Those of ``items`` that have live rows."""
-        return [i for i in items if any(True for _ in self._live_rows(i))]
+        return [i for i in items if next(self._live_rows(i), None) is not None]
 
     def _live_rows(self, item: str) -> Iterator[tuple[int, np.ndarray]]:
         for n, (seg, dead) in enumerate(zip(self.segments, self.dead, strict=True)):
@@ -364,9 +359,9 @@ class SignCopy:
         nearest the unit ``q``, by a full scan: for measuring the shortlist."""
         sims: list[np.ndarray] = []
         for seg, dead in zip(self.segments, self.dead, strict=True):
-            for start in range(0, len(seg), _EXACT_CHUNK):
-                part = self.cosines(seg.vectors[start : start + _EXACT_CHUNK], q)
-                part[dead[start : start + _EXACT_CHUNK]] = -2.0
+            for start in range(0, len(seg), _BLOCK):
+                part = self.cosines(seg.vectors[start : start + _BLOCK], q)
+                part[dead[start : start + _BLOCK]] = -2.0
                 sims.append(part)
         flat = np.concatenate(sims)
         return np.argpartition(-flat, k - 1)[:k]
@@ -408,7 +403,6 @@ class SignCopy:
             if path.name.split(".")[0] not in keep and path.name not in keep:
                 with contextlib.suppress(OSError):
                     path.unlink()
-        self.dirty = False
 
     def _merge_tail(self, directory: Path) -> None:
         """Merge the last two segments while the older is at most twice the newer
@@ -581,7 +575,6 @@ def tune(
         if recall >= TARGET_RECALL or size == SHORTLISTS[-1]:
             copy.shortlist, copy.recall = size, round(recall, 4)
             copy.tuned_rows = len(copy)
-            copy.dirty = True
             return
 
 
@@ -642,16 +635,16 @@ def _merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) ->
     path = directory / f"{name}.vectors.npy"
     with _rows_file(path, n, dim) as handle:
         for seg, rows in zip(segments, live, strict=True):
-            for start in range(0, len(rows), _EXACT_CHUNK):
-                handle.write(np.asarray(seg.vectors[rows[start : start + _EXACT_CHUNK]]).tobytes())
+            for start in range(0, len(rows), _BLOCK):
+                handle.write(np.asarray(seg.vectors[rows[start : start + _BLOCK]]).tobytes())
     meta_path = directory / f"{name}.meta.arrow"
     with (
         pa.OSFile(str(meta_path), "wb") as sink,
         pa.ipc.new_file(sink, segments[0].meta.schema) as out,
     ):
         for seg, rows in zip(segments, live, strict=True):
-            for start in range(0, len(rows), _EXACT_CHUNK):
-                out.write_table(seg.meta.take(pa.array(rows[start : start + _EXACT_CHUNK])))
+            for start in range(0, len(rows), _BLOCK):
+                out.write_table(seg.meta.take(pa.array(rows[start : start + _BLOCK])))
     with open(meta_path, "rb+") as handle:
         os.fsync(handle.fileno())
     pairs = list(zip(segments, live, strict=True))
@@ -731,7 +724,7 @@ def build(
             items.extend(s.encode() for s in batch.column("item_uuid").to_pylist())
             pending.append(pa.Table.from_batches([batch]).select(list(META_COLUMNS)).cast(schema))
             at += n
-            if sum(t.num_rows for t in pending) >= _EXACT_CHUNK:
+            if sum(t.num_rows for t in pending) >= _BLOCK:
                 # Few large chunks: a take per chunk is cheap, per thousand it is not.
                 out.write_table(pa.concat_tables(pending).combine_chunks())
                 pending = []
