@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_memory.api import fact_ops, graph_ops, rederive
 from hermes_memory.api.envelope import Envelope, run
-from hermes_memory.errors import ValidationError
+from hermes_memory.errors import HermesMemoryError, ValidationError
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2 import health as tier2_health
 
@@ -97,7 +97,11 @@ def _tier3_check(api: MemoryAPI) -> tier2_health.Check:
     if "warning" in t3:
         state += f"; {t3['warning']}"
     if api.semantic is not None and t3["status"] in ("ok", "empty"):
-        state += f"; searched by {api.semantic.store.search_path()}"
+        try:
+            state += f"; searched by {api.semantic.store.search_path()}"
+        except HermesMemoryError as exc:  # the table itself is damaged: said above
+            state += f"; search unavailable: {exc}"
+            ok = False
     return tier2_health.Check("tier3", ok, state)
 
 

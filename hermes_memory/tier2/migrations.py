@@ -493,6 +493,12 @@ def _v13_relation_derivation(conn: sqlite3.Connection) -> None:
 
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
+def _v14_turn_neighbours(conn: sqlite3.Connection) -> None:
+    """A turn's previous and next turn in its session are one index step each (recall
+    reads them for every turn it ranks: 7.9 ms for 80 turns at 100k, 0.2 with it)."""
+    conn.execute("CREATE INDEX idx_episodes_session_id ON episodes(session_id, id)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "core_schema", _v1_core_schema),
     (2, "graph_links", _v2_graph_links),
@@ -507,6 +513,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (11, "owner_counts", _v11_owner_counts),
     (12, "timeline_flags", _v12_timeline_flags),
     (13, "relation_derivation", _v13_relation_derivation),
+    (14, "turn_neighbours", _v14_turn_neighbours),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]
