@@ -165,7 +165,9 @@ def test_the_migration_marks_relations_with_text_evidence_as_read_from_text(
     path = tmp_path / "m.db"
     conn = sqlite3.connect(path)
     conn.execute(_LEDGER)
-    for version, name, apply in MIGRATIONS[:-1]:
+    for version, name, apply in MIGRATIONS:
+        if version >= 13:  # the database as it was before relation_derivation
+            break
         apply(conn)
         conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (version, name))
     for uid, fact, episode in (("r1", "f", None), ("r2", None, "e"), ("r3", None, None)):
