@@ -493,6 +493,7 @@ def _v13_relation_derivation(conn: sqlite3.Connection) -> None:
 
 Migration = tuple[int, str, Callable[[sqlite3.Connection], None]]
 
+
 def _v14_turn_neighbours(conn: sqlite3.Connection) -> None:
     """A turn's previous and next turn in its session are one index step each (recall
     reads them for every turn it ranks: 7.9 ms for 80 turns at 100k, 0.2 with it)."""
