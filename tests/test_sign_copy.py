@@ -3,6 +3,8 @@ build, exact enough, never stale, and cheap to keep current."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -173,3 +175,33 @@ def test_a_copy_that_cannot_be_saved_is_dropped_not_trusted(
     assert store.search_path().startswith("LanceDB's index until the embed job")
     assert ann_index.ensure(store)["signs"] == "built"
     assert store.search_path() == "the sign copy"
+
+
+def test_what_a_cut_short_save_or_build_left_is_swept(tmp_path: Path) -> None:
+    store, data = grown(tmp_path, 600, 600)
+    signs_dir = tmp_path / "signs"
+    (signs_dir / "seg-cutshort.codes.npy").write_bytes(b"half")  # a save killed midway
+    (signs_dir / ".build-cutshort").mkdir()  # a build killed midway
+    (signs_dir / ".build-cutshort" / "seg-x.vectors.npy").write_bytes(b"half")
+    (signs_dir / ".build-running").mkdir()  # another build, started a minute ago
+    hours_ago = time.time() - 7200
+    os.utime(signs_dir / ".build-cutshort", (hours_ago, hours_ago))
+    store.upsert(rows(["next"]), data[:1])
+    assert not (signs_dir / "seg-cutshort.codes.npy").exists()
+    SignCopy.discard(signs_dir)  # the copy goes; the job builds it again
+    assert store_at(tmp_path).refresh_signs()["signs"] == "built"
+    assert [p.name for p in signs_dir.glob(".build-*")] == [".build-running"]
+
+
+def test_the_shortlist_is_measured_again_once_the_copy_has_doubled(tmp_path: Path) -> None:
+    store, data = grown(tmp_path, 600, 600)
+    signs = store._signs
+    assert signs is not None and signs.tuned_rows == 600
+    assert store.refresh_signs()["signs"] == "current"
+    more = clustered(700, 5, DIM)
+    store.upsert(rows([f"m{k}" for k in range(700)]), more)
+    done = store.refresh_signs()
+    assert done["signs"] == "measured" and store._signs is not None
+    assert store._signs.tuned_rows == 1300
+    again = store_at(tmp_path)._current_signs()
+    assert again is not None and again.tuned_rows == 1300  # saved with the copy

@@ -30,6 +30,7 @@ import json
 import math
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -679,6 +680,16 @@ def build(
     the table no longer holds ``rows`` rows (a write came first: the next run)."""
     work = directory / f"{_BUILDING}{uuid.uuid4().hex[:8]}"
     work.mkdir(parents=True, mode=0o700)
+    try:
+        return _build_in(work, table, stamp, dim, rows)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _build_in(
+    work: Path, table: Any, stamp: str, dim: int, rows: int
+) -> tuple[SignCopy, Path] | None:
     rng = np.random.default_rng(ROTATION_SEED)
     offsets = sorted({int(i) for i in rng.choice(rows, size=min(rows, 20_000), replace=False)})
     sample = table.take_offsets(offsets).select(["vector"]).to_arrow()
@@ -762,7 +773,11 @@ def adopt(copy: SignCopy, work: Path, directory: Path) -> None:
     copy.save(directory)
 
 
-def discard_builds(directory: Path) -> None:
-    """Remove what builds cut short left behind."""
+def discard_builds(directory: Path, *, older_than_s: float = 0.0) -> None:
+    """Remove what builds cut short left behind (started over ``older_than_s`` ago:
+    a build still running elsewhere is left alone)."""
+    now = time.time()
     for path in directory.glob(f"{_BUILDING}*"):
-        shutil.rmtree(path, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            if now - path.stat().st_mtime >= older_than_s:
+                shutil.rmtree(path, ignore_errors=True)

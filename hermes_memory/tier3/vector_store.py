@@ -448,14 +448,14 @@ class VectorStore:
                 if table_stamp(self._table_dir) == signs.stamp:
                     signs.save(self._signs_dir)
             return {"signs": "measured", "shortlist": signs.shortlist, "recall": signs.recall}
-        sign_copy.discard_builds(self._signs_dir)
+        sign_copy.discard_builds(self._signs_dir, older_than_s=3600)
         built = sign_copy.build(table, self._signs_dir, stamp, self.dim, rows)
         if built is None:
             return {"signs": "table changed while building: next run"}
         signs, work = built
         with self.writing():
             if table_stamp(self._table_dir) != stamp:
-                sign_copy.discard_builds(self._signs_dir)
+                shutil.rmtree(work, ignore_errors=True)
                 return {"signs": "table changed while building: next run"}
             sign_copy.adopt(signs, work, self._signs_dir)
         self._signs = signs
