@@ -26,10 +26,17 @@ class Index:
 
     def __init__(self, df: dict[str, int], hits: dict[str, int]) -> None:
         self.df, self.hits = df, hits
-        self.asked: list[str] = []
+        self.kept: dict[str, int] = {}
+        self.asked: list[str] = []  # ranked
+        self.counted: list[str] = []
 
-    def df_at_least(self, term: str, n: int) -> bool:
-        return self.df.get(term, 0) > n
+    def more_than(self, expr: str, n: int) -> bool:
+        """Rows matching ``expr`` unranked: a term's df, an intersection's hits."""
+        self.counted.append(expr)
+        term = expr.strip('"')
+        if '"' not in term:
+            return self.df.get(term, 0) > n
+        return self.hits.get(expr, 0) > n
 
     def doc_count(self, term: str) -> int:
         return self.df.get(term, 0)
@@ -38,9 +45,9 @@ class Index:
         self.asked.append(expr)
         conn = sqlite3.connect(":memory:")
         conn.row_factory = sqlite3.Row
-        rows = [
-            (f"{expr} {i}", -10.0 + i * 0.01) for i in range(min(limit, self.hits.get(expr, 0)))
-        ]
+        # ``kept``: rows left after the owner and deletion filters, when fewer.
+        found = self.kept.get(expr, self.hits.get(expr, 0))
+        rows = [(f"{expr} {i}", -10.0 + i * 0.01) for i in range(min(limit, found))]
         out = [conn.execute("SELECT ? AS content, ? AS bm25", r).fetchone() for r in rows]
         conn.close()
         return out
@@ -50,7 +57,7 @@ class Index:
             terms,
             N_DOCS,
             limit,
-            df_at_least=self.df_at_least,
+            more_than=self.more_than,
             doc_count=self.doc_count,
             match=self.match,
             content=lambda row: str(row["content"]),
@@ -64,7 +71,9 @@ def test_rare_words_in_many_rows_try_all_words_first() -> None:
     index.hits['"rafael" AND "jensen" AND "birthday"'] = 3  # too few
     index.hits['"rafael" AND "jensen"'] = 700
     found = index.search(["rafael", "jensen", "birthday"])
-    assert index.asked == ['"rafael" AND "jensen" AND "birthday"', '"rafael" AND "jensen"']
+    # Every intersection is counted first, and only one with enough rows is ranked.
+    assert '"rafael" AND "jensen" AND "birthday"' in index.counted
+    assert index.asked == ['"rafael" AND "jensen"']
     assert len(found) == 10  # the union of the rare words was never ranked
 
 
@@ -79,7 +88,8 @@ def test_rare_words_in_few_rows_are_ranked_as_before() -> None:
 def test_the_union_is_the_fallback_when_every_intersection_is_short() -> None:
     index = Index({"rafael": 9_000, "zurich": 20}, {'"rafael" OR "zurich"': 50})
     found = index.search(["rafael", "zurich"])
-    assert index.asked == ['"rafael" AND "zurich"', '"rafael" OR "zurich"']
+    assert '"rafael" AND "zurich"' in index.counted
+    assert index.asked == ['"rafael" OR "zurich"']
     assert len(found) == 10
 
 
@@ -90,11 +100,12 @@ def test_common_words_drop_the_most_frequent_until_enough_rows_have_the_rest() -
     index.hits['"move" AND "payments" AND "nginx"'] = 4
     index.hits['"move" AND "payments"'] = 400
     found = index.search(["move", "payments", "redis", "nginx"])
-    assert index.asked == [
+    assert [e for e in index.counted if " AND " in e] == [
         '"move" AND "payments" AND "redis" AND "nginx"',
         '"move" AND "payments" AND "nginx"',
         '"move" AND "payments"',
     ]
+    assert index.asked == ['"move" AND "payments"']  # the only one ranked
     assert len(found) == 10
 
 
@@ -124,3 +135,13 @@ def test_presence_and_missing_terms_agree_with_the_word_definition() -> None:
         assert words_present(terms, text) == _by_words(terms, text)
         missing = terms_missing(terms, text)
         assert len(terms) - len(missing) == _by_words(terms, text)
+
+
+def test_an_intersection_counted_enough_but_filtered_short_moves_on() -> None:
+    index = Index({"move": 20_000, "payments": 30_000, "redis": 90_000}, {})
+    index.hits['"move" AND "payments" AND "redis"'] = 50  # other owners' rows, mostly
+    index.kept['"move" AND "payments" AND "redis"'] = 2
+    index.hits['"move" AND "payments"'] = 400
+    found = index.search(["move", "payments", "redis"])
+    assert index.asked == ['"move" AND "payments" AND "redis"', '"move" AND "payments"']
+    assert len(found) == 10

@@ -11,8 +11,8 @@ from hermes_memory.tier2 import journal
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.fts import (
     common_term_threshold,
-    df_at_least,
     doc_count,
+    more_than,
     planned_search,
     query_terms,
     quote,
@@ -214,7 +214,7 @@ class EpisodeStore:
                 terms,
                 n_docs,
                 limit,
-                df_at_least=lambda term, n: df_at_least(conn, "episodes_fts", term, n),
+                more_than=lambda expr, n: more_than(conn, "episodes_fts", expr, n),
                 doc_count=lambda term: doc_count(conn, "episodes_fts", term),
                 match=lambda expr, n: match(conn, expr, n),
                 content=lambda row: f"{row['speaker']} {row['text']}",

@@ -11,7 +11,7 @@ from typing import Any
 from hermes_memory.errors import AmbiguousMatchError, CapacityError, NotFoundError, ValidationError
 from hermes_memory.tier2 import claims, journal
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.fts import df_at_least, doc_count, planned_search, query_terms
+from hermes_memory.tier2.fts import doc_count, more_than, planned_search, query_terms
 from hermes_memory.tier2.records import Fact, Owner, content_hash, new_uuid, owner_count
 
 # Categories whose facts stay local to the session they were stored in.
@@ -422,7 +422,7 @@ class FactStore:
             query_terms(text),
             self.count(),
             limit,
-            df_at_least=lambda term, n: df_at_least(conn, "facts_fts", term, n),
+            more_than=lambda expr, n: more_than(conn, "facts_fts", expr, n),
             doc_count=lambda term: doc_count(conn, "facts_fts", term),
             match=lambda expr, n: self._match(conn, expr, filters, params, n),
             content=lambda row: str(row["content"]),

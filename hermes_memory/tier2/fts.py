@@ -274,7 +274,7 @@ def planned_search(
     n_docs: int,
     limit: int,
     *,
-    df_at_least: Callable[[str, int], bool],
+    more_than: Callable[[str, int], bool],
     doc_count: Callable[[str], int],
     match: Callable[[str, int], list[sqlite3.Row]],
     content: Callable[[sqlite3.Row], str],
@@ -286,9 +286,19 @@ def planned_search(
     is small); a query of common words only tries their intersection first, and so
     does one whose rarer words would still rank more than :data:`MAX_RANKED` rows. A
     full OR query is the fallback. ``match(expression, limit)`` runs one FTS5 query whose
-    rows carry a ``bm25`` column; ``df_at_least(term, n)`` says whether ``term`` is
-    in more than ``n`` documents.
+    rows carry a ``bm25`` column; ``more_than(expression, n)`` says whether more than
+    ``n`` documents match it, unranked (an intersection is tried ranked only then:
+    ranking a query of common words costs a walk of each word's whole list, ~1 ms a
+    word at 100k turns, however few rows match); ``doc_count(term)`` counts them.
     """
+
+    def df_at_least(term: str, n: int) -> bool:
+        return more_than(quote([term]), n)
+
+    def enough(group: list[str]) -> bool:
+        # Unranked and unfiltered: fewer here means fewer ranked and filtered too.
+        return more_than(quote(group, "AND"), limit - 1)
+
     threshold = common_term_threshold(n_docs)
     common = [t for t in terms if df_at_least(t, threshold)]
     rare = [t for t in terms if t not in common]
@@ -305,13 +315,15 @@ def planned_search(
         # The rare words' union would rank thousands of rows: the rows with every word,
         # then those with every rare word, come first when there are enough of them.
         for group in (terms, rare) if len(rare) > 1 and common else (terms,):
+            if not enough(group):
+                continue
             rows = match(quote(group, "AND"), max(limit * 8, 64))
             if len(rows) >= limit:
                 return rescored(rows)
     if rare and common:
         return rescored(match(quote(rare), max(limit * 8, 64)))
     if common and len(common) > 1:
-        rows = match(quote(common, "AND"), limit)
+        rows = match(quote(common, "AND"), limit) if enough(common) else []
         if len(rows) >= limit:
             return [(r, r["bm25"]) for r in rows]
         if len(common) > 2:
@@ -322,6 +334,8 @@ def planned_search(
             # rows is ~1 ms and each intersection a few.
             rarest = sorted(common, key=doc_count)
             for size in range(len(rarest) - 1, 1, -1):
+                if not enough(rarest[:size]):
+                    continue
                 rows = match(quote(rarest[:size], "AND"), max(limit * 8, 64))
                 if len(rows) >= limit:
                     return rescored(rows)
@@ -336,11 +350,11 @@ def doc_count(conn: sqlite3.Connection, fts_table: str, term: str) -> int:
     return int(row[0])
 
 
-def df_at_least(conn: sqlite3.Connection, fts_table: str, term: str, threshold: int) -> bool:
-    """Whether ``term`` is in more than ``threshold`` rows of ``fts_table``; walking a
-    doclist without ranking costs well under 1 ms."""
+def more_than(conn: sqlite3.Connection, fts_table: str, expression: str, n: int) -> bool:
+    """Whether more than ``n`` rows of ``fts_table`` match ``expression``; walking
+    doclists without ranking costs well under 1 ms."""
     row = conn.execute(
         f"SELECT rowid FROM {fts_table} WHERE {fts_table} MATCH ? LIMIT 1 OFFSET ?",
-        (quote([term]), threshold),
+        (expression, n),
     ).fetchone()
     return row is not None
