@@ -205,3 +205,32 @@ def test_the_shortlist_is_measured_again_once_the_copy_has_doubled(tmp_path: Pat
     assert store._signs.tuned_rows == 1300
     again = store_at(tmp_path)._current_signs()
     assert again is not None and again.tuned_rows == 1300  # saved with the copy
+
+
+def test_a_search_and_a_write_in_two_threads_do_not_trip_over_each_other(
+    tmp_path: Path,
+) -> None:
+    import threading
+
+    store, data = grown(tmp_path, 600, 600)
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def search() -> None:
+        while not stop.is_set():
+            try:
+                assert store.search(data[3], OWNER, limit=5)[0].item_uuid == "i3"
+                store.similarities(data[4], ["i4", "i5"])
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+                return
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    extra = clustered(30, 6, DIM)
+    for k in range(30):  # each write adds a segment, and some merge
+        store.upsert(rows([f"t{k}"]), extra[k : k + 1])
+    stop.set()
+    worker.join()
+    assert not errors, errors[0]
+    assert len(store._signs or []) == 630

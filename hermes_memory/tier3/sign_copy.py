@@ -26,16 +26,18 @@ answers until the next build (``ann_index.ensure``) makes one.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
 import shutil
+import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -68,6 +70,20 @@ _FAR = np.uint16(0xFFFF)  # the distance of a row the search must not return
 # Rows per piece of the bit count: a million-row segment is split across both cores.
 _SPLIT = 1 << 19
 _BLOCK = 65_536  # rows read or written at a time
+
+
+_T = TypeVar("_T")
+
+
+def _locked(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Run ``method`` holding the copy's lock."""
+
+    @functools.wraps(method)
+    def run(self: SignCopy, *args: Any, **kwargs: Any) -> _T:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return run
 
 
 @dataclass
@@ -129,6 +145,8 @@ class SignCopy:
     tuned_rows: int = 0  # live rows when it was measured
     _rotation: np.ndarray | None = field(default=None, repr=False)
     _masks: dict[tuple[Any, ...], list[np.ndarray | None]] = field(default_factory=dict)
+    # A recall's worker searches while another thread of the process may write.
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     # -- making one --------------------------------------------------------------------
     @classmethod
@@ -188,6 +206,7 @@ class SignCopy:
             names = (*META_COLUMNS, *KEY_COLUMNS)
             self.append_columns({c: [r[c] for r in rows] for c in names}, vectors)
 
+    @_locked
     def append_columns(
         self, columns: Mapping[str, Sequence[Any] | np.ndarray], vectors: np.ndarray
     ) -> None:
@@ -221,6 +240,7 @@ class SignCopy:
         self.dead.append(np.zeros(n, dtype=bool))
         self._masks.clear()
 
+    @_locked
     def remove(self, items: Iterable[str]) -> None:
         """Mark every row of ``items`` dead."""
         for item in dict.fromkeys(items):
@@ -228,6 +248,7 @@ class SignCopy:
                 dead[seg.rows_of(item)] = True
         self._masks.clear()
 
+    @_locked
     def apply(
         self, stamp: str, removed: Iterable[str], rows: list[dict[str, Any]], vectors: np.ndarray
     ) -> None:
@@ -237,8 +258,10 @@ class SignCopy:
         self.stamp = stamp
 
     def __len__(self) -> int:
-        return sum(len(d) - int(d.sum()) for d in self.dead)
+        with self._lock:
+            return sum(len(d) - int(d.sum()) for d in self.dead)
 
+    @_locked
     def present(self, items: list[str]) -> list[str]:
         """Those of ``items`` that have live rows."""
         return [i for i in items if next(self._live_rows(i), None) is not None]
@@ -250,6 +273,7 @@ class SignCopy:
             if rows.size:
                 yield n, rows
 
+    @_locked
     def row_keys(self) -> list[tuple[str, str]]:
         """(chunk id, item uuid) of every live row."""
         out: list[tuple[str, str]] = []
@@ -287,6 +311,7 @@ class SignCopy:
             self._masks[key] = masks
         return masks
 
+    @_locked
     def search(
         self, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
     ) -> list[VectorHit]:
@@ -340,6 +365,7 @@ class SignCopy:
                 out[j] = v
         return out
 
+    @_locked
     def similarities(self, vector: np.ndarray, items: Iterable[str]) -> dict[str, float]:
         """Cosine of ``vector`` to each of ``items`` that has rows (its best chunk)."""
         q = np.asarray(vector, dtype=np.float32)
@@ -368,6 +394,7 @@ class SignCopy:
         return np.argpartition(-flat, k - 1)[:k]
 
     # -- the files ---------------------------------------------------------------------
+    @_locked
     def save(self, directory: Path) -> None:
         """Merge the newest segments as they ask, write the new ones, then the dead
         rows and the manifest (last: it makes the copy whole); older files go."""
@@ -548,6 +575,16 @@ def tune(
     of sample queries (stored rows moved away, ``projection.moved_queries``) at
     :data:`TARGET_RECALL`, with the recall it reached. ``measured``: the queries and
     their exact top 10 (global row numbers), found while the copy was read."""
+    with copy._lock:
+        _tune(copy, samples, seed, measured)
+
+
+def _tune(
+    copy: SignCopy,
+    samples: int,
+    seed: int,
+    measured: tuple[np.ndarray, list[set[int]]] | None,
+) -> None:
     total = sum(len(s) for s in copy.segments)
     if total == 0:
         return
