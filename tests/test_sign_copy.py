@@ -233,4 +233,5 @@ def test_a_search_and_a_write_in_two_threads_do_not_trip_over_each_other(
     stop.set()
     worker.join()
     assert not errors, errors[0]
-    assert len(store._signs or []) == 630
+    current = store._current_signs()
+    assert current is not None and len(current) == 630

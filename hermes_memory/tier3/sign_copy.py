@@ -80,7 +80,7 @@ def _locked(method: Callable[..., _T]) -> Callable[..., _T]:
 
     @functools.wraps(method)
     def run(self: SignCopy, *args: Any, **kwargs: Any) -> _T:
-        with self._lock:
+        with self.lock:
             return method(self, *args, **kwargs)
 
     return run
@@ -146,7 +146,7 @@ class SignCopy:
     _rotation: np.ndarray | None = field(default=None, repr=False)
     _masks: dict[tuple[Any, ...], list[np.ndarray | None]] = field(default_factory=dict)
     # A recall's worker searches while another thread of the process may write.
-    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     # -- making one --------------------------------------------------------------------
     @classmethod
@@ -258,7 +258,7 @@ class SignCopy:
         self.stamp = stamp
 
     def __len__(self) -> int:
-        with self._lock:
+        with self.lock:
             return sum(len(d) - int(d.sum()) for d in self.dead)
 
     @_locked
@@ -575,7 +575,7 @@ def tune(
     of sample queries (stored rows moved away, ``projection.moved_queries``) at
     :data:`TARGET_RECALL`, with the recall it reached. ``measured``: the queries and
     their exact top 10 (global row numbers), found while the copy was read."""
-    with copy._lock:
+    with copy.lock:
         _tune(copy, samples, seed, measured)
 
 

@@ -351,6 +351,8 @@ class VectorStore:
         except Exception:  # derived: stale from here on, rebuilt by the embed job
             self._signs = None
             return
+        # Held again: a search in another thread drops it on seeing the table ahead of it.
+        self._signs = signs
         if len(signs) <= self.exact_max_rows:
             self._signs = None  # small again: the exact copy (read from the table)
             SignCopy.discard(self._signs_dir)
