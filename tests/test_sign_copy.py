@@ -13,6 +13,7 @@ import pytest
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3 import ann_index, sign_copy
 from hermes_memory.tier3.sign_copy import SignCopy
+from hermes_memory.tier3.snapshot import table_stamp
 from hermes_memory.tier3.vector_store import VectorStore
 from tests.test_vector_store import OWNER, clustered, rows
 
@@ -81,7 +82,7 @@ def test_every_writer_carries_the_copy_on(tmp_path: Path) -> None:
     writer.delete(["i7"])
     writer.upsert(rows(["i8"]), fresh[:1])  # replaced: its old row goes
     assert reader.search(fresh[2], OWNER, limit=1)[0].item_uuid == "new2"
-    assert reader._signs is not None and reader._signs.stamp == writer.stamp()
+    assert reader._signs is not None and reader._signs.stamp == table_stamp(writer._table_dir)
     found = {h.item_uuid for h in reader.search(data[7], OWNER, limit=20)}
     assert "i7" not in found
     assert len(reader._signs) == len(data) + 5 - 1

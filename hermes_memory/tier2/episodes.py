@@ -15,7 +15,6 @@ from hermes_memory.tier2.fts import (
     more_than,
     planned_search,
     query_terms,
-    quote,
 )
 from hermes_memory.tier2.passages import TermStats
 from hermes_memory.tier2.records import Episode, Owner, content_hash, new_uuid
@@ -168,16 +167,7 @@ class EpisodeStore:
         with self.db.snapshot() as conn:
             n_docs = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM episodes").fetchone()[0])
             cap = common_term_threshold(n_docs)
-            dfs = tuple(
-                int(
-                    conn.execute(
-                        "SELECT COUNT(*) FROM (SELECT rowid FROM episodes_fts "
-                        "WHERE episodes_fts MATCH ? LIMIT ?)",
-                        (quote([t]), cap),
-                    ).fetchone()[0]
-                )
-                for t in terms
-            )
+            dfs = tuple(doc_count(conn, "episodes_fts", t, at_most=cap) for t in terms)
             seen, avg = self._avg_chars
             # Measured again once the store has grown by 2%.
             if n_docs != seen and abs(n_docs - seen) >= seen // 50:

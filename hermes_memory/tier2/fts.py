@@ -342,11 +342,17 @@ def planned_search(
     return [(r, r["bm25"]) for r in match(quote(terms), limit)]
 
 
-def doc_count(conn: sqlite3.Connection, fts_table: str, term: str) -> int:
-    """How many rows of ``fts_table`` hold ``term`` (a walk of its doclist)."""
-    row = conn.execute(
-        f"SELECT count(*) FROM {fts_table} WHERE {fts_table} MATCH ?", (quote([term]),)
-    ).fetchone()
+def doc_count(
+    conn: sqlite3.Connection, fts_table: str, term: str, *, at_most: int | None = None
+) -> int:
+    """How many rows of ``fts_table`` hold ``term`` (a walk of its doclist), counted
+    up to ``at_most`` when given (the walk stops there)."""
+    matching = f"FROM {fts_table} WHERE {fts_table} MATCH ?"
+    if at_most is None:  # a plain count: the subquery form costs ~40% more
+        row = conn.execute(f"SELECT count(*) {matching}", (quote([term]),)).fetchone()
+    else:
+        sql = f"SELECT count(*) FROM (SELECT rowid {matching} LIMIT ?)"
+        row = conn.execute(sql, (quote([term]), at_most)).fetchone()
     return int(row[0])
 
 

@@ -87,10 +87,8 @@ def _ensure_item_index(store: VectorStore, table: Any) -> bool:
         return False
     from lancedb.index import BTree
 
-    with store.writing():
-        before = store.stamp()
+    with store.rewriting():
         table.create_index("item_uuid", config=BTree(), name=ITEM_INDEX_NAME)
-        store.restamp(before)
     return True
 
 
@@ -112,10 +110,8 @@ def ensure(store: VectorStore) -> dict[str, Any]:
             stats = table.index_stats(INDEX_NAME)
             unindexed = int(getattr(stats, "num_unindexed_rows", 0) or 0)
             if unindexed > rows * FOLD_IN_SHARE:
-                with store.writing():
-                    before = store.stamp()
+                with store.rewriting():
                     table.optimize()  # adds the new rows to the existing partitions
-                    store.restamp(before)
                 done = {"action": "extended", "rows": rows, "folded_in": unindexed}
                 return done | store.refresh_signs()
             action = "item index built" if items_indexed else "none"
@@ -134,10 +130,8 @@ def build(store: VectorStore, table: Any, rows: int) -> IndexSettings:
     from lancedb.index import IvfSq
 
     config = IvfSq(distance_type="cosine", num_partitions=partitions)
-    with store.writing():
-        before = store.stamp()
+    with store.rewriting():
         table.create_index("vector", config=config, name=INDEX_NAME, replace=True)
-        store.restamp(before)
     nprobes, refine, recall, search_ms = tune(table, partitions, rows, store.dim)
     settings = IndexSettings(
         rows, INDEX_KIND, partitions, nprobes, refine, recall, search_ms, time.time()

@@ -230,6 +230,15 @@ class VectorStore:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
+    @contextlib.contextmanager
+    def rewriting(self) -> Iterator[None]:
+        """Under the write lock, a rewrite of the table that keeps its rows (compaction,
+        an index build): the copies at its state before stand for its state after."""
+        with self.writing():
+            before = table_stamp(self._table_dir)
+            yield
+            self._restamp(before, table_stamp(self._table_dir))
+
     def upsert(
         self, rows: list[dict[str, Any]], vectors: np.ndarray, *, new_items: bool = False
     ) -> None:
@@ -346,6 +355,10 @@ class VectorStore:
             return
         try:
             signs.apply(stamp, items, rows, vectors)
+            if len(signs) <= self.exact_max_rows:
+                self._signs = None  # small again: the exact copy (read from the table)
+                SignCopy.discard(self._signs_dir)
+                return
             # Saved at once: the next writer, in any process, carries it on from here.
             signs.save(self._signs_dir)
         except Exception:  # derived: stale from here on, rebuilt by the embed job
@@ -353,9 +366,6 @@ class VectorStore:
             return
         # Held again: a search in another thread drops it on seeing the table ahead of it.
         self._signs = signs
-        if len(signs) <= self.exact_max_rows:
-            self._signs = None  # small again: the exact copy (read from the table)
-            SignCopy.discard(self._signs_dir)
 
     def _signs_from(self, snap: Snapshot, stamp: str) -> SignCopy:
         """The sign copy of the exact copy's live rows (an import crossing the cap)."""
@@ -556,23 +566,12 @@ class VectorStore:
         (long enough that no reader in another process still uses them)."""
         try:
             table = self.table()
-            with self.writing():
-                before = table_stamp(self._table_dir)
+            with self.rewriting():
                 table.optimize(cleanup_older_than=keep_versions_for)
-                self._restamp(before, table_stamp(self._table_dir))
         except DerivedTierError:
             raise
         except Exception as exc:
             raise DerivedTierError(f"vector table compaction failed: {exc}") from None
-
-    def stamp(self) -> str | None:
-        """The table's committed state (``snapshot.table_stamp``)."""
-        return table_stamp(self._table_dir)
-
-    def restamp(self, before: str | None) -> None:
-        """The table was rewritten without changing its rows (compacted, indexed):
-        the copies at ``before`` now stand for its new state. Under the write lock."""
-        self._restamp(before, table_stamp(self._table_dir))
 
     def _restamp(self, before: str | None, after: str | None) -> None:
         """Compaction changes the table's versions, not its rows: the copy stays."""
