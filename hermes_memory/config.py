@@ -306,6 +306,10 @@ class Tier3Config(Section):
     # (tier3/sign_copy.py), built by the index job and kept current by every write,
     # instead of LanceDB's index (15 ms against ~60 at 1M rows); off: LanceDB's index.
     sign_search: bool = True
+    # Threads numpy's BLAS runs in this process, set when tier 3 opens (0: leave the
+    # process's own setting). Its idle threads spin and take the core a recall's
+    # lexical search or embedding needs (tier3/blas.py); scans split themselves.
+    blas_threads: int = Field(1, ge=0)
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> Tier3Config:

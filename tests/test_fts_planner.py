@@ -145,3 +145,24 @@ def test_an_intersection_counted_enough_but_filtered_short_moves_on() -> None:
     found = index.search(["move", "payments", "redis"])
     assert index.asked == ['"move" AND "payments" AND "redis"', '"move" AND "payments"']
     assert len(found) == 10
+
+
+def test_common_words_without_a_full_intersection_rank_only_the_rarest_union() -> None:
+    # Every pair is short: the union of the words that stay within MAX_RANKED together
+    # is ranked, never the union of all four (a walk of every word's whole list).
+    a, b = MAX_RANKED // 2 - 100, MAX_RANKED // 2
+    index = Index({"checkout": a, "sqlite": b, "prometheus": 30_000, "move": 20_000}, {})
+    index.hits['"checkout" OR "sqlite"'] = 300
+    found = index.search(["move", "checkout", "prometheus", "sqlite"])
+    assert index.asked == ['"checkout" OR "sqlite"']
+    assert len(found) == 10
+
+
+def test_the_rarest_union_short_after_filtering_falls_back_to_every_word() -> None:
+    index = Index({"checkout": 20_000, "sqlite": 30_000, "move": 40_000}, {})
+    index.hits['"checkout"'] = 300
+    index.kept['"checkout"'] = 3  # other owners' rows, mostly
+    index.hits['"checkout" OR "sqlite" OR "move"'] = 300
+    found = index.search(["checkout", "sqlite", "move"])
+    assert index.asked == ['"checkout"', '"checkout" OR "sqlite" OR "move"']
+    assert len(found) == 10

@@ -176,3 +176,25 @@ def test_a_name_first_said_in_one_chat_stays_in_that_chat_until_stated_durably(
         b.ingest_turn("user", "Zephyrine Okafor joined today.", session_id="s2",
                       message_id="1")  # fmt: skip
         assert "Zephyrine Okafor" in names(b)  # chat 2's own now, and still chat 1's
+
+
+def test_another_owners_better_matches_do_not_crowd_out_a_search(tmp_path: Path) -> None:
+    # Another user's 150 turns outrank this owner's two: the lexical search widens its
+    # window past them instead of answering short.
+    cfg = load_config(tmp_path, env={}, overrides={"tier3": {"enabled": False}})
+    other = Owner("telegram", "default", "u2", "chat:9")
+    me = Owner("telegram", "default", "u1", "chat:1")
+    with MemoryAPI(cfg, owner=other) as api:
+        for i in range(150):
+            api.ingest_turn(
+                "user", f"orchard pump orchard pump {i}", session_id="s", message_id=f"o{i}"
+            )
+    with MemoryAPI(cfg, owner=me) as api:
+        for i in range(2):
+            text = f"the orchard pump needs a new seal, note {i} of many words here"
+            api.ingest_turn("user", text, session_id="s", message_id=f"m{i}")
+        found = api.episodes.search(api.owner, "orchard pump", limit=2)
+    assert sorted(h.episode.text[-22:] for h in found) == [
+        "note 0 of many words here"[-22:],
+        "note 1 of many words here"[-22:],
+    ]

@@ -11,6 +11,7 @@ from hermes_memory.api import recall as recall_mod
 from hermes_memory.api.envelope import Envelope, run
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import DerivedTierError, StorageError
+from hermes_memory.tier3.blas import limit_blas_threads
 from hermes_memory.tier3.embedder import Embedder, default_embedder
 from hermes_memory.tier3.semantic import SemanticIndex
 from hermes_memory.tier3.vector_store import VectorStore
@@ -38,6 +39,7 @@ def open_index(
     t3 = config.tier3
     if not t3.enabled:
         return None
+    limit_blas_threads(t3.blas_threads)
     emb = embedder or default_embedder(
         t3.embedding_model, t3.embedding_dim, t3.batch_size, t3.runtime
     )

@@ -15,6 +15,7 @@ from hermes_memory.tier2.fts import (
     more_than,
     planned_search,
     query_terms,
+    widened,
 )
 from hermes_memory.tier2.passages import TermStats
 from hermes_memory.tier2.records import Episode, Owner, content_hash, new_uuid
@@ -187,15 +188,18 @@ class EpisodeStore:
         clause, params = owner.visible_clause("e")
 
         def match(conn: sqlite3.Connection, expr: str, n: int) -> list[sqlite3.Row]:
-            rows: list[sqlite3.Row] = conn.execute(
-                f"""SELECT e.*, c.rank AS bm25 FROM
-                      (SELECT rowid, rank FROM episodes_fts WHERE episodes_fts MATCH ?
-                       ORDER BY rank LIMIT ?) AS c
-                    JOIN episodes e ON e.id = c.rowid
-                    WHERE e.deleted_at IS NULL AND {clause} ORDER BY c.rank LIMIT ?""",
-                (expr, max(n * 8, 64), *params, n),
-            ).fetchall()
-            return rows
+            def ranked(window: int) -> list[sqlite3.Row]:
+                rows: list[sqlite3.Row] = conn.execute(
+                    f"""SELECT e.*, c.rank AS bm25 FROM
+                          (SELECT rowid, rank FROM episodes_fts WHERE episodes_fts MATCH ?
+                           ORDER BY rank LIMIT ?) AS c
+                        JOIN episodes e ON e.id = c.rowid
+                        WHERE e.deleted_at IS NULL AND {clause} ORDER BY c.rank LIMIT ?""",
+                    (expr, window, *params, n),
+                ).fetchall()
+                return rows
+
+            return widened(conn, "episodes_fts", expr, n, ranked)
 
         with self.db.snapshot() as conn:
             # The newest id stands in for the count (deleted turns are rare): O(1).

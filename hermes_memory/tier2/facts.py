@@ -11,7 +11,7 @@ from typing import Any
 from hermes_memory.errors import AmbiguousMatchError, CapacityError, NotFoundError, ValidationError
 from hermes_memory.tier2 import claims, journal
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.fts import doc_count, more_than, planned_search, query_terms
+from hermes_memory.tier2.fts import doc_count, more_than, planned_search, query_terms, widened
 from hermes_memory.tier2.records import Fact, Owner, content_hash, new_uuid, owner_count
 
 # Categories whose facts stay local to the session they were stored in.
@@ -432,11 +432,9 @@ class FactStore:
     def _match(
         conn: sqlite3.Connection, expr: str, filters: str, params: list[Any], limit: int
     ) -> list[sqlite3.Row]:
-        # Rank inside FTS first (cheap, uses the index order), then filter; widen the
-        # candidate window only if filtering left too few rows.
-        window = max(limit * 8, 64)
-        while True:
-            rows = conn.execute(
+        # Rank inside FTS first (cheap, uses the index order), then filter.
+        def ranked(window: int) -> list[sqlite3.Row]:
+            rows: list[sqlite3.Row] = conn.execute(
                 f"""SELECT f.*, c.rank AS bm25 FROM
                       (SELECT rowid, rank FROM facts_fts WHERE facts_fts MATCH ?
                        ORDER BY rank LIMIT ?) AS c
@@ -444,14 +442,9 @@ class FactStore:
                     WHERE {filters} ORDER BY c.rank LIMIT ?""",
                 (expr, window, *params, limit),
             ).fetchall()
-            if len(rows) >= limit:
-                return rows
-            total = conn.execute(
-                "SELECT COUNT(*) FROM facts_fts WHERE facts_fts MATCH ?", (expr,)
-            ).fetchone()[0]
-            if window >= total:
-                return rows
-            window *= 8
+            return rows
+
+        return widened(conn, "facts_fts", expr, limit, ranked)
 
     @staticmethod
     def _filters(

@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from threadpoolctl import ThreadpoolController
 
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier2.records import Owner
@@ -37,10 +36,6 @@ COLUMNS += ("user_id", "session_key")
 # Rows a search reads per hit it returns: an item's chunk and up to three sentence
 # segments (tier3.segments_per_chunk) may all be near the query.
 ROWS_PER_ITEM = 4
-# OpenBLAS worker threads keep spinning after a matrix product and starve the threads
-# embedding the next query (measured: 14 ms -> 26 ms a query on 2 cores); one scan of
-# 100k x 384 on one thread is a few milliseconds anyway.
-_BLAS = ThreadpoolController()
 SPLIT_ROWS = 20_000
 _FITTED, _BASIS, _PROJECTED = ".fit.json", ".basis.npy", ".proj.npy"
 _WHITE = ".white.npz"
@@ -379,25 +374,23 @@ class Snapshot:
         if exact is None:
             outliers = self.base[proj.outliers]
             exact = self._proj_exact = self._in_proj_space(outliers, self._proj_whitening())
-        with _BLAS.limit(limits=1, user_api="blas"):
-            if wq is None:
-                return np.concatenate([proj.scores(q, exact), self.extra @ q])
-            base = proj.scores(wq.unit, exact)
-            assert self.white is not None  # wq came from it
-            tail = self.white.norms[len(self.base) :]
-            return np.concatenate([base, wq.raw(self.extra @ wq.direction, tail)])
+        if wq is None:
+            return np.concatenate([proj.scores(q, exact), self.extra @ q])
+        base = proj.scores(wq.unit, exact)
+        assert self.white is not None  # wq came from it
+        tail = self.white.norms[len(self.base) :]
+        return np.concatenate([base, wq.raw(self.extra @ wq.direction, tail)])
 
     def _scan(self, q: np.ndarray) -> np.ndarray:
         """``q``'s dot product with every row. It reads the whole matrix (150 MB at
         100k rows), so it is bound by memory bandwidth: past SPLIT_ROWS the halves run
         on two threads (numpy releases the GIL)."""
         parts = [self.base, self.extra] if len(self.extra) else [self.base]
-        with _BLAS.limit(limits=1, user_api="blas"):
-            if len(self.base) < SPLIT_ROWS:
-                return np.concatenate([m @ q for m in parts])
-            mid = len(self.base) // 2
-            halves = [self.base[:mid], self.base[mid:], *parts[1:]]
-            return np.concatenate(list(scan_pool().map(lambda m: m @ q, halves)))
+        if len(self.base) < SPLIT_ROWS:
+            return np.concatenate([m @ q for m in parts])
+        mid = len(self.base) // 2
+        halves = [self.base[:mid], self.base[mid:], *parts[1:]]
+        return np.concatenate(list(scan_pool().map(lambda m: m @ q, halves)))
 
     # -- the file ------------------------------------------------------------------------
     def save(self, directory: Path) -> None:
