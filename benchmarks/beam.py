@@ -32,7 +32,6 @@ stored (chunking, extraction, the embedder).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import shutil
@@ -47,10 +46,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from locomo import pointed_at, settings  # noqa: E402  (benchmarks/ is not a package)
+from _baselines import Baselines  # noqa: E402  (benchmarks/ is not a package)
+from locomo import pointed_at, settings  # noqa: E402
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap  # noqa: E402
 
@@ -63,7 +61,6 @@ ABILITIES = (
     "event_ordering",
     "summarization",
 )
-RRF_K = 60
 DONE = "built.json"
 
 
@@ -120,61 +117,6 @@ def _flatten(ids: list[Any]) -> Iterator[Any]:
             yield from _flatten(i)
         else:
             yield i
-
-
-# -- plain baselines ---------------------------------------------------------------------
-
-
-class Baselines:
-    """Whole-message MiniLM cosine, BM25 and their RRF over one conversation."""
-
-    def __init__(self, turns: list[dict[str, Any]], embedder: Any, cache: Path | None) -> None:
-        import bm25s
-        import Stemmer
-
-        self.ids = [t["message_id"] for t in turns]
-        docs = [f"{t['speaker']}: {t['text']}" for t in turns]
-        self.embedder = embedder
-        self.vectors = _cached_vectors(docs, embedder, cache)
-        self.stemmer = Stemmer.Stemmer("english")
-        self.bm25 = bm25s.BM25()
-        self.bm25.index(
-            bm25s.tokenize(docs, stopwords="en", stemmer=self.stemmer, show_progress=False),
-            show_progress=False,
-        )
-
-    def rankings(self, question: str) -> dict[str, list[str]]:
-        import bm25s
-
-        q = self.embedder.embed_batch([question])[0]
-        cos = [self.ids[i] for i in np.argsort(-(self.vectors @ q), kind="stable")]
-        tokens = bm25s.tokenize(
-            [question],
-            stopwords="en",
-            stemmer=self.stemmer,
-            return_ids=False,
-            show_progress=False,
-        )[0]
-        scores = self.bm25.get_scores(tokens)
-        bm25 = [self.ids[i] for i in np.argsort(-scores, kind="stable")]
-        fused: dict[str, float] = defaultdict(float)
-        for ranking in (cos, bm25):
-            for rank, mid in enumerate(ranking):
-                fused[mid] += 1.0 / (RRF_K + rank + 1)
-        rrf = sorted(fused, key=lambda m: -fused[m])
-        return {"minilm": cos, "bm25": bm25, "rrf": rrf}
-
-
-def _cached_vectors(docs: list[str], embedder: Any, cache: Path | None) -> np.ndarray:
-    digest = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]
-    path = cache / f"baseline-{digest}.npy" if cache else None
-    if path is not None and path.exists():
-        return np.load(path)
-    vectors = np.asarray(embedder.embed_batch(docs), dtype=np.float32)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.save(path, vectors)
-    return vectors
 
 
 # -- the memory ----------------------------------------------------------------------------

@@ -14,6 +14,10 @@ an attachment (the caption in its metadata); each question goes through ``recall
 with the clock set just after the last session. Recall@k = share of a question's
 evidence turns in the top k; hit@k = share of questions with any evidence turn in the
 top k.
+
+The plain baselines (benchmarks/_baselines.py: whole ``speaker: text`` turns, MiniLM
+cosine, BM25 and their RRF) rank the same questions in the same run, so every figure
+has its ratio to the best of them; ``--no-baselines`` skips them.
 """
 
 from __future__ import annotations
@@ -31,7 +35,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _baselines import NAMES, Baselines  # noqa: E402  (benchmarks/ is not a package)
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
 DONE = "built.json"
@@ -79,7 +86,10 @@ def turns_of(conv: dict[str, Any]) -> tuple[list[dict[str, Any]], float]:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     samples = json.loads(Path(args.data).read_text(encoding="utf-8"))
     samples = samples[args.skip : args.skip + args.conversations]
-    per_cat: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
+    # retriever -> category -> (R@5, R@10, hit@5) per question
+    per_cat: dict[str, dict[int, list[tuple[float, float, float]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     ingest_s = 0.0
     n_turns = 0
     latencies: list[float] = []
@@ -108,6 +118,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     if kept is not None:
                         (kept / DONE).write_text(json.dumps({"turns": len(turns)}))
                 clock.set(last + 86_400)
+                base = None
+                if not args.no_baselines and api.semantic is not None:
+                    base = Baselines(turns, api.semantic.embedder, Path(args.cache))
                 for qa in sample["qa"]:
                     cat = qa.get("category")
                     if cat not in CATEGORIES:
@@ -121,22 +134,45 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     results = unwrap(env)
                     for stage, ms in env["meta"].get("timings_ms", {}).items():
                         stage_ms[stage].append(ms)
-                    ids = pointed_at(results)
-                    top5, top10 = set().union(*ids[:5]), set().union(*ids[:10])
-                    r5 = len(evidence & top5) / len(evidence)
-                    r10 = len(evidence & top10) / len(evidence)
-                    h5 = 1.0 if evidence & top5 else 0.0
-                    per_cat[cat].append((r5, r10, h5))
+                    ranked = {"hermes": pointed_at(results)}
+                    if base is not None:
+                        plain = base.rankings(str(qa["question"]))
+                        ranked.update({k: [{i} for i in v] for k, v in plain.items()})
+                    for name, ids in ranked.items():
+                        top5, top10 = set().union(*ids[:5]), set().union(*ids[:10])
+                        r5 = len(evidence & top5) / len(evidence)
+                        r10 = len(evidence & top10) / len(evidence)
+                        h5 = 1.0 if evidence & top5 else 0.0
+                        per_cat[name][cat].append((r5, r10, h5))
     report: dict[str, Any] = {
         "preset": args.preset or "default",
         "set": args.set,
         "conversations": [args.skip, args.skip + len(samples) - 1],
         "categories": {},
     }
-    everything = [row for rows in per_cat.values() for row in rows]
-    for cat, rows in sorted(per_cat.items()):
+    ours = per_cat["hermes"]
+    everything = [row for rows in ours.values() for row in rows]
+    for cat, rows in sorted(ours.items()):
         report["categories"][CATEGORIES[cat]] = _summary(rows)
     report["overall"] = _summary(everything)
+    plain = [n for n in NAMES if n in per_cat]
+    if plain:
+        report["baselines"] = {
+            name: {
+                "overall": _summary([r for rows in per_cat[name].values() for r in rows]),
+                "categories": {
+                    CATEGORIES[c]: _summary(rows) for c, rows in sorted(per_cat[name].items())
+                },
+            }
+            for name in plain
+        }
+        best = max(plain, key=lambda n: report["baselines"][n]["overall"]["recall@10"])
+        report["best_baseline"] = best
+        report["ratio_to_best"] = round(
+            report["overall"]["recall@10"]
+            / max(report["baselines"][best]["overall"]["recall@10"], 1e-9),
+            3,
+        )
     if ingest_s:
         report["ingest_turns_per_s"] = round(n_turns / ingest_s, 1)
     report["recall_ms_median"] = round(statistics.median(latencies), 2)
@@ -188,6 +224,12 @@ def main() -> None:
         help="keep the built stores here and reuse them (delete after a change to what is "
         "stored: chunking, extraction, the embedder)",
     )
+    parser.add_argument(
+        "--cache",
+        default=str(Path(tempfile.gettempdir()) / "locomo-cache"),
+        help="baseline vectors are cached here",
+    )
+    parser.add_argument("--no-baselines", action="store_true", help="skip the plain baselines")
     parser.add_argument(
         "--set",
         action="append",
