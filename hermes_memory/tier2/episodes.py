@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,10 +11,10 @@ from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.fts import (
     common_term_threshold,
     doc_count,
+    filtered_match,
     more_than,
     planned_search,
     query_terms,
-    widened,
 )
 from hermes_memory.tier2.passages import TermStats
 from hermes_memory.tier2.records import Episode, Owner, content_hash, new_uuid
@@ -187,19 +186,7 @@ class EpisodeStore:
             return []
         clause, params = owner.visible_clause("e")
 
-        def match(conn: sqlite3.Connection, expr: str, n: int) -> list[sqlite3.Row]:
-            def ranked(window: int) -> list[sqlite3.Row]:
-                rows: list[sqlite3.Row] = conn.execute(
-                    f"""SELECT e.*, c.rank AS bm25 FROM
-                          (SELECT rowid, rank FROM episodes_fts WHERE episodes_fts MATCH ?
-                           ORDER BY rank LIMIT ?) AS c
-                        JOIN episodes e ON e.id = c.rowid
-                        WHERE e.deleted_at IS NULL AND {clause} ORDER BY c.rank LIMIT ?""",
-                    (expr, window, *params, n),
-                ).fetchall()
-                return rows
-
-            return widened(conn, "episodes_fts", expr, n, ranked)
+        filters = f"e.deleted_at IS NULL AND {clause}"
 
         with self.db.snapshot() as conn:
             # The newest id stands in for the count (deleted turns are rare): O(1).
@@ -210,7 +197,9 @@ class EpisodeStore:
                 limit,
                 more_than=lambda expr, n: more_than(conn, "episodes_fts", expr, n),
                 doc_count=lambda term: doc_count(conn, "episodes_fts", term),
-                match=lambda expr, n: match(conn, expr, n),
+                match=lambda expr, n: filtered_match(
+                    conn, "episodes", "e", filters, params, expr, n
+                ),
                 content=lambda row: f"{row['speaker']} {row['text']}",
             )
         return [EpisodeHit(Episode.from_row(r), score) for r, score in ranked]

@@ -11,7 +11,13 @@ from typing import Any
 from hermes_memory.errors import AmbiguousMatchError, CapacityError, NotFoundError, ValidationError
 from hermes_memory.tier2 import claims, journal
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.fts import doc_count, more_than, planned_search, query_terms, widened
+from hermes_memory.tier2.fts import (
+    doc_count,
+    filtered_match,
+    more_than,
+    planned_search,
+    query_terms,
+)
 from hermes_memory.tier2.records import Fact, Owner, content_hash, new_uuid, owner_count
 
 # Categories whose facts stay local to the session they were stored in.
@@ -424,27 +430,9 @@ class FactStore:
             limit,
             more_than=lambda expr, n: more_than(conn, "facts_fts", expr, n),
             doc_count=lambda term: doc_count(conn, "facts_fts", term),
-            match=lambda expr, n: self._match(conn, expr, filters, params, n),
+            match=lambda expr, n: filtered_match(conn, "facts", "f", filters, params, expr, n),
             content=lambda row: str(row["content"]),
         )
-
-    @staticmethod
-    def _match(
-        conn: sqlite3.Connection, expr: str, filters: str, params: list[Any], limit: int
-    ) -> list[sqlite3.Row]:
-        # Rank inside FTS first (cheap, uses the index order), then filter.
-        def ranked(window: int) -> list[sqlite3.Row]:
-            rows: list[sqlite3.Row] = conn.execute(
-                f"""SELECT f.*, c.rank AS bm25 FROM
-                      (SELECT rowid, rank FROM facts_fts WHERE facts_fts MATCH ?
-                       ORDER BY rank LIMIT ?) AS c
-                    JOIN facts f ON f.id = c.rowid
-                    WHERE {filters} ORDER BY c.rank LIMIT ?""",
-                (expr, window, *params, limit),
-            ).fetchall()
-            return rows
-
-        return widened(conn, "facts_fts", expr, limit, ranked)
 
     @staticmethod
     def _filters(

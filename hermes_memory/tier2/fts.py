@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _MAX_TERMS = 32
@@ -356,31 +357,35 @@ def planned_search(
     return [(r, r["bm25"]) for r in match(quote(terms), limit)]
 
 
-def widened(
+def filtered_match(
     conn: sqlite3.Connection,
-    fts_table: str,
+    table: str,
+    alias: str,
+    filters: str,
+    params: Sequence[Any],
     expression: str,
     limit: int,
-    ranked: Callable[[int], list[sqlite3.Row]],
 ) -> list[sqlite3.Row]:
-    """The best ``limit`` rows matching ``expression`` that pass the caller's filters.
+    """The best ``limit`` rows of ``table`` (its index ``<table>_fts``) matching
+    ``expression`` that pass ``filters`` (SQL on ``alias``), with their ``bm25``.
 
-    ``ranked(window)`` ranks the index's best ``window`` matches, filters them and
-    keeps the best ``limit``. The first window is twice ``limit``, so a store with
-    one owner fills it at once (ranking and reading eight times as many rows cost
-    7 ms against 3 for 240 turns at 100k); it widens eightfold only while filtering
-    left too few and the index holds more. Rows outside a window rank below every
-    row in it, so the answer is the same whatever the first window.
+    FTS ranks a window of its best matches first (cheap, in the index's order), then
+    they are joined and filtered. The first window is twice ``limit``, so a store with
+    one owner fills it at once (ranking and reading eight times as many rows cost 7 ms
+    against 3 for 240 turns at 100k); it widens eightfold only while filtering left
+    too few and the index holds more. Rows outside a window rank below every row in
+    it, so the answer is the same whatever the first window.
     """
+    index = f"{table}_fts"
+    sql = f"""SELECT {alias}.*, c.rank AS bm25 FROM
+                (SELECT rowid, rank FROM {index} WHERE {index} MATCH ?
+                 ORDER BY rank LIMIT ?) AS c
+              JOIN {table} {alias} ON {alias}.id = c.rowid
+              WHERE {filters} ORDER BY c.rank LIMIT ?"""
     window = max(limit * 2, 64)
     while True:
-        rows = ranked(window)
-        if len(rows) >= limit:
-            return rows
-        total = conn.execute(
-            f"SELECT COUNT(*) FROM {fts_table} WHERE {fts_table} MATCH ?", (expression,)
-        ).fetchone()[0]
-        if window >= total:
+        rows: list[sqlite3.Row] = conn.execute(sql, (expression, window, *params, limit)).fetchall()
+        if len(rows) >= limit or not more_than(conn, index, expression, window):
             return rows
         window *= 8
 
