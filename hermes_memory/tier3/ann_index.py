@@ -113,11 +113,15 @@ def ensure(store: VectorStore) -> dict[str, Any]:
                 with store.rewriting():
                     table.optimize()  # adds the new rows to the existing partitions
                 done = {"action": "extended", "rows": rows, "folded_in": unindexed}
-                return done | store.refresh_signs()
+                return done | store.refresh_signs(rows)
             action = "item index built" if items_indexed else "none"
-            return {"action": action, "rows": rows, "unindexed": unindexed} | store.refresh_signs()
+            return {"action": action, "rows": rows, "unindexed": unindexed} | store.refresh_signs(
+                rows
+            )
         settings = build(store, table, rows)
-        return {"action": "built", **asdict(settings), "item_index": True} | store.refresh_signs()
+        return {"action": "built", **asdict(settings), "item_index": True} | store.refresh_signs(
+            rows
+        )
     except DerivedTierError:
         raise
     except Exception as exc:

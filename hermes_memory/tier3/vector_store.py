@@ -440,14 +440,15 @@ class VectorStore:
             return "LanceDB's index until the embed job builds the sign copy"
         return "LanceDB's index"
 
-    def refresh_signs(self) -> dict[str, Any]:
+    def refresh_signs(self, rows: int | None = None) -> dict[str, Any]:
         """Build the sign copy if the table is past the exact copy's size and has none
         at its current state, or measure its shortlist again once it has grown
-        (the index job): what was done."""
+        (the index job): what was done. ``rows``: the table's count, when the caller
+        has just read it (a build that finds another count gives up: the next run)."""
         if not self.sign_search:
             return {"signs": "off"}
         table = self.table()
-        rows = int(table.count_rows())
+        rows = int(table.count_rows()) if rows is None else rows
         stamp = table_stamp(self._table_dir)
         if rows <= self.exact_max_rows or stamp is None:
             return {"signs": "none (exact copy)"}
