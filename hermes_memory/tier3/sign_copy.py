@@ -30,14 +30,12 @@ import functools
 import json
 import math
 import os
-import shutil
 import threading
-import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -45,13 +43,20 @@ import pyarrow as pa
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3.projection import moved_queries
+from hermes_memory.tier3.sign_segments import (
+    BLOCK,
+    Segment,
+    merged,
+    read_segment,
+    write_segment,
+)
 from hermes_memory.tier3.snapshot import (
     ROWS_PER_ITEM,
     VectorHit,
     best_of,
     normalised,
+    npy_writer,
     scan_pool,
-    vectors_of,
 )
 
 FORMAT = 1
@@ -65,11 +70,10 @@ SHORTLISTS = (1_000, 2_000, 4_000, 8_000)
 TARGET_RECALL = 0.97
 SAMPLES = 40
 RETUNE_GROWTH = 2.0  # measured again once the copy has grown this much
-_BUILDING = ".build-"
+BUILDING = ".build-"  # a build's work directory (sign_build.py)
 _FAR = np.uint16(0xFFFF)  # the distance of a row the search must not return
 # Rows per piece of the bit count: a million-row segment is split across both cores.
 _SPLIT = 1 << 19
-_BLOCK = 65_536  # rows read or written at a time
 
 
 _T = TypeVar("_T")
@@ -84,50 +88,6 @@ def _locked(method: Callable[..., _T]) -> Callable[..., _T]:
             return method(self, *args, **kwargs)
 
     return run
-
-
-@dataclass
-class Segment:
-    """Rows written together: codes (words x rows), 8-bit unit vectors, each row's
-    key (an index into the copy's keys), its item uuids sorted (with their rows), and
-    the columns a hit shows (Arrow)."""
-
-    name: str
-    codes: np.ndarray
-    vectors: np.ndarray
-    keys: np.ndarray
-    items: np.ndarray
-    order: np.ndarray
-    meta: pa.Table
-    saved: bool = False
-    _starts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
-
-    def __len__(self) -> int:
-        return int(self.keys.shape[0])
-
-    def take(self, name: str, rows: np.ndarray) -> list[Any]:
-        """Column ``name`` at ``rows``, in their order: taken chunk by chunk (Arrow's
-        take over a column of a thousand chunks cost ~10 ms)."""
-        column = self.meta.column(name)
-        starts = self._starts.get(name)
-        if starts is None:
-            starts = self._starts[name] = np.cumsum([0] + [len(c) for c in column.chunks])
-        which = np.searchsorted(starts, rows, side="right") - 1
-        out: list[Any] = [None] * len(rows)
-        for c in np.unique(which):
-            at = np.flatnonzero(which == c)
-            values = column.chunks[int(c)].take(pa.array(rows[at] - starts[c])).to_pylist()
-            for j, v in zip(at, values, strict=True):
-                out[j] = v
-        return out
-
-    def rows_of(self, item: str) -> np.ndarray:
-        want = item.encode()
-        if len(want) > self.items.dtype.itemsize:
-            return np.zeros(0, dtype=np.int64)
-        lo = int(np.searchsorted(self.items, want, side="left"))
-        hi = int(np.searchsorted(self.items, want, side="right"))
-        return np.asarray(self.order[lo:hi], dtype=np.int64)
 
 
 @dataclass
@@ -189,7 +149,7 @@ class SignCopy:
         """The unit query ``q``'s cosine to 8-bit ``rows``."""
         return np.asarray(rows).astype(np.float32) @ (q * self.scale / 127)
 
-    def _key_codes(self, keys: Iterable[tuple[Any, ...]]) -> np.ndarray:
+    def key_codes(self, keys: Iterable[tuple[Any, ...]]) -> np.ndarray:
         index = {k: i for i, k in enumerate(self.keys)}
         out: list[int] = []
         for raw in keys:
@@ -231,7 +191,7 @@ class SignCopy:
             f"seg-{uuid.uuid4().hex[:16]}",
             self.codes_of(unit),
             self.quantised(unit),
-            self._key_codes(keys),
+            self.key_codes(keys),
             items[order],
             order,
             meta,
@@ -386,9 +346,9 @@ class SignCopy:
         nearest the unit ``q``, by a full scan: for measuring the shortlist."""
         sims: list[np.ndarray] = []
         for seg, dead in zip(self.segments, self.dead, strict=True):
-            for start in range(0, len(seg), _BLOCK):
-                part = self.cosines(seg.vectors[start : start + _BLOCK], q)
-                part[dead[start : start + _BLOCK]] = -2.0
+            for start in range(0, len(seg), BLOCK):
+                part = self.cosines(seg.vectors[start : start + BLOCK], q)
+                part[dead[start : start + BLOCK]] = -2.0
                 sims.append(part)
         flat = np.concatenate(sims)
         return np.argpartition(-flat, k - 1)[:k]
@@ -402,12 +362,12 @@ class SignCopy:
         self._merge_tail(directory)
         for seg in self.segments:
             if not seg.saved:
-                _write_segment(directory, seg)
+                write_segment(directory, seg)
         dead_name = None
         if any(d.any() for d in self.dead):
             dead_name = f"dead-{self.stamp}.npy"
             packed = np.packbits(np.concatenate(self.dead))
-            write_atomic(directory / dead_name, _npy(packed), prefix=".copy-")
+            write_atomic(directory / dead_name, npy_writer(packed), prefix=".copy-")
         manifest = {
             "format": FORMAT,
             "stamp": self.stamp,
@@ -426,7 +386,7 @@ class SignCopy:
         )
         keep = {f"copy-{self.stamp}.json", dead_name} | {s.name for s in self.segments}
         for path in directory.iterdir():
-            if path.name.startswith(_BUILDING):
+            if path.name.startswith(BUILDING):
                 continue  # a build in progress (``build``), moved in under the lock
             if path.name.split(".")[0] not in keep and path.name not in keep:
                 with contextlib.suppress(OSError):
@@ -445,9 +405,9 @@ class SignCopy:
             newer = len(self.dead[-1]) - int(self.dead[-1].sum())
             if older > 2 * newer:
                 break
-            merged = _merged(directory, self.segments[-2:], self.dead[-2:])
-            self.segments[-2:] = [merged]
-            self.dead[-2:] = [np.zeros(len(merged), dtype=bool)]
+            joined = merged(directory, self.segments[-2:], self.dead[-2:])
+            self.segments[-2:] = [joined]
+            self.dead[-2:] = [np.zeros(len(joined), dtype=bool)]
             self._masks.clear()
 
     @classmethod
@@ -457,7 +417,7 @@ class SignCopy:
             manifest = json.loads((directory / f"copy-{stamp}.json").read_text())
             if manifest["format"] != FORMAT or len(manifest["mean"]) != dim:
                 return None
-            segments = [_read_segment(directory, name, dim) for name, _ in manifest["segments"]]
+            segments = [read_segment(directory, name, dim) for name, _ in manifest["segments"]]
             sizes = [len(s) for s in segments]
             if sizes != [int(rows) for _, rows in manifest["segments"]]:
                 return None
@@ -614,207 +574,3 @@ def _tune(
             copy.shortlist, copy.recall = size, round(recall, 4)
             copy.tuned_rows = len(copy)
             return
-
-
-# -- segment files ---------------------------------------------------------------------
-_PARTS = ("codes", "vectors", "keys", "items", "order")
-
-
-def _npy(matrix: np.ndarray) -> Any:
-    return lambda handle: np.save(handle, np.asarray(matrix), allow_pickle=False)
-
-
-def _write_segment(directory: Path, seg: Segment) -> None:
-    for part in _PARTS:
-        matrix = getattr(seg, part)
-        write_atomic(directory / f"{seg.name}.{part}.npy", _npy(matrix), prefix=".copy-")
-
-    def arrow(handle: Any) -> None:
-        with pa.ipc.new_file(handle, seg.meta.schema) as writer:
-            writer.write_table(seg.meta)
-
-    write_atomic(directory / f"{seg.name}.meta.arrow", arrow, prefix=".copy-")
-    seg.saved = True
-
-
-def _read_segment(directory: Path, name: str, dim: int) -> Segment:
-    parts = {
-        p: np.load(directory / f"{name}.{p}.npy", mmap_mode="r", allow_pickle=False) for p in _PARTS
-    }
-    # Left open: the table's columns are views of the mapping (closed with them).
-    meta = pa.ipc.open_file(pa.memory_map(str(directory / f"{name}.meta.arrow"))).read_all()
-    n = meta.num_rows
-    if parts["vectors"].shape != (n, dim) or parts["vectors"].dtype != np.int8:
-        raise ValueError(f"segment {name} does not match its columns")
-    if parts["codes"].shape[1:] != (n,) or parts["keys"].shape != (n,):
-        raise ValueError(f"segment {name} does not match its columns")
-    return Segment(name, meta=meta, saved=True, **parts)
-
-
-@contextlib.contextmanager
-def _rows_file(path: Path, rows: int, dim: int) -> Iterator[BinaryIO]:
-    """An 8-bit ``rows`` x ``dim`` .npy written block by block through the file (a
-    writable mapping's dirty pages counted as the process's memory), then synced."""
-    header = {"descr": "|i1", "fortran_order": False, "shape": (rows, dim)}
-    with open(path, "wb") as handle:
-        np.lib.format.write_array_header_2_0(handle, header)
-        yield handle
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def _merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) -> Segment:
-    """One segment of the live rows of ``segments``, its vectors and columns streamed
-    to disk (a million rows' vectors and texts are never all in memory at once)."""
-    name = f"seg-{uuid.uuid4().hex[:16]}"
-    live = [np.flatnonzero(~d) for d in dead]
-    n = sum(len(x) for x in live)
-    dim = segments[0].vectors.shape[1]
-    path = directory / f"{name}.vectors.npy"
-    with _rows_file(path, n, dim) as handle:
-        for seg, rows in zip(segments, live, strict=True):
-            for start in range(0, len(rows), _BLOCK):
-                handle.write(np.asarray(seg.vectors[rows[start : start + _BLOCK]]).tobytes())
-    meta_path = directory / f"{name}.meta.arrow"
-    with (
-        pa.OSFile(str(meta_path), "wb") as sink,
-        pa.ipc.new_file(sink, segments[0].meta.schema) as out,
-    ):
-        for seg, rows in zip(segments, live, strict=True):
-            for start in range(0, len(rows), _BLOCK):
-                out.write_table(seg.meta.take(pa.array(rows[start : start + _BLOCK])))
-    with open(meta_path, "rb+") as handle:
-        os.fsync(handle.fileno())
-    pairs = list(zip(segments, live, strict=True))
-    codes = np.concatenate([seg.codes[:, rows] for seg, rows in pairs], axis=1)
-    keys = np.concatenate([seg.keys[rows] for seg, rows in pairs])
-    # Each live row's item, from its segment's sorted items (no Python strings).
-    width = max(seg.items.dtype.itemsize for seg in segments)
-    parts = []
-    for seg, rows in pairs:
-        position = np.empty(len(seg), dtype=np.int64)
-        position[np.asarray(seg.order)] = np.arange(len(seg))
-        parts.append(np.asarray(seg.items)[position[rows]].astype(f"S{width}"))
-    items = np.concatenate(parts)
-    order = np.argsort(items, kind="stable").astype(np.int32)
-    for part, matrix in (
-        ("codes", codes),
-        ("keys", keys),
-        ("items", items[order]),
-        ("order", order),
-    ):
-        write_atomic(directory / f"{name}.{part}.npy", _npy(matrix), prefix=".copy-")
-    return _read_segment(directory, name, dim)
-
-
-def build(
-    table: Any, directory: Path, stamp: str, dim: int, rows: int
-) -> tuple[SignCopy, Path] | None:
-    """A copy of the LanceDB ``table`` (``rows`` rows at ``stamp``), streamed into one
-    segment in a directory of its own: its float32 vectors are never all in memory,
-    and no writer waits for it. Tuned, not saved: ``adopt`` moves it in from the
-    directory returned with it. None when
-    the table no longer holds ``rows`` rows (a write came first: the next run)."""
-    work = directory / f"{_BUILDING}{uuid.uuid4().hex[:8]}"
-    work.mkdir(parents=True, mode=0o700)
-    try:
-        return _build_in(work, table, stamp, dim, rows)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-
-
-def _build_in(
-    work: Path, table: Any, stamp: str, dim: int, rows: int
-) -> tuple[SignCopy, Path] | None:
-    rng = np.random.default_rng(ROTATION_SEED)
-    offsets = sorted({int(i) for i in rng.choice(rows, size=min(rows, 20_000), replace=False)})
-    sample = table.take_offsets(offsets).select(["vector"]).to_arrow()
-    copy = SignCopy.start(stamp, vectors_of(sample, dim))
-    # Tuned on queries near sampled rows, their exact top 10 kept as the rows stream
-    # past (a second pass over the copy's vectors cost ~0.5 GB of mapped pages).
-    picked = rng.choice(len(offsets), size=min(len(offsets), SAMPLES), replace=False)
-    queries = moved_queries(normalised(vectors_of(sample, dim))[np.sort(picked)], rng)
-    best = np.full((len(queries), 10), -2.0, dtype=np.float32)
-    best_rows = np.full((len(queries), 10), -1, dtype=np.int64)
-    name = f"seg-{uuid.uuid4().hex[:16]}"
-    codes: list[np.ndarray] = []
-    keys: list[np.ndarray] = []
-    items: list[bytes] = []
-    schema = pa.schema(
-        [pa.field(c, pa.int32() if c == "chunk" else pa.string()) for c in META_COLUMNS]
-    )
-    at = 0
-    query = table.search().select([*dict.fromkeys((*META_COLUMNS, *KEY_COLUMNS)), "vector"])
-    with (
-        _rows_file(work / f"{name}.vectors.npy", rows, dim) as vectors,
-        pa.OSFile(str(work / f"{name}.meta.arrow"), "wb") as sink,
-        pa.ipc.new_file(sink, schema) as out,
-    ):
-        pending: list[pa.Table] = []
-        for batch in query.limit(None).to_batches():
-            n = batch.num_rows
-            if at + n > rows:
-                shutil.rmtree(work, ignore_errors=True)
-                return None
-            unit = normalised(vectors_of(pa.Table.from_batches([batch]), dim))
-            vectors.write(copy.quantised(unit).tobytes())
-            sims = np.concatenate([best, queries @ unit.T], axis=1)
-            ids = np.concatenate(
-                [best_rows, np.broadcast_to(np.arange(at, at + n), (len(queries), n))], axis=1
-            )
-            keep = np.argpartition(-sims, 9, axis=1)[:, :10]
-            best = np.take_along_axis(sims, keep, axis=1)
-            best_rows = np.take_along_axis(ids, keep, axis=1)
-            codes.append(copy.codes_of(unit))
-            cols = {c: batch.column(c).to_pylist() for c in KEY_COLUMNS}
-            keys.append(copy._key_codes(zip(*(cols[c] for c in KEY_COLUMNS), strict=True)))
-            items.extend(s.encode() for s in batch.column("item_uuid").to_pylist())
-            pending.append(pa.Table.from_batches([batch]).select(list(META_COLUMNS)).cast(schema))
-            at += n
-            if sum(t.num_rows for t in pending) >= _BLOCK:
-                # Few large chunks: a take per chunk is cheap, per thousand it is not.
-                out.write_table(pa.concat_tables(pending).combine_chunks())
-                pending = []
-        if pending:
-            out.write_table(pa.concat_tables(pending).combine_chunks())
-    if at != rows:
-        shutil.rmtree(work, ignore_errors=True)
-        return None
-    item_array = np.array(items)
-    order = np.argsort(item_array, kind="stable").astype(np.int32)
-    parts = {
-        "codes": np.concatenate(codes, axis=1),
-        "keys": np.concatenate(keys),
-        "items": item_array[order],
-        "order": order,
-    }
-    for part, matrix in parts.items():
-        np.save(work / f"{name}.{part}.npy", matrix, allow_pickle=False)
-    for path in work.iterdir():
-        with open(path, "rb+") as handle:
-            os.fsync(handle.fileno())
-    copy.segments = [_read_segment(work, name, dim)]
-    copy.dead = [np.zeros(rows, dtype=bool)]
-    tune(copy, measured=(queries, [set(r.tolist()) for r in best_rows]))
-    return copy, work
-
-
-def adopt(copy: SignCopy, work: Path, directory: Path) -> None:
-    """Move a built copy's files in from ``work`` and save it (under the writers'
-    lock: the memory-mapped files keep their contents across the rename)."""
-    for path in work.iterdir():
-        os.replace(path, directory / path.name)
-    with contextlib.suppress(OSError):
-        work.rmdir()
-    copy.save(directory)
-
-
-def discard_builds(directory: Path, *, older_than_s: float = 0.0) -> None:
-    """Remove what builds cut short left behind (started over ``older_than_s`` ago:
-    a build still running elsewhere is left alone)."""
-    now = time.time()
-    for path in directory.glob(f"{_BUILDING}*"):
-        with contextlib.suppress(OSError):
-            if now - path.stat().st_mtime >= older_than_s:
-                shutil.rmtree(path, ignore_errors=True)

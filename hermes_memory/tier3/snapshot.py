@@ -403,8 +403,8 @@ class Snapshot:
         self._save_projection(stem)
         self._save_whitening(stem)
         meta = pa.table({c: pa.array(list(self.cols[c])) for c in COLUMNS})
-        write_atomic(stem.with_suffix(".arrow"), lambda f: _write_arrow(f, meta), prefix=".snap-")
-        write_atomic(stem.with_suffix(".npy"), _npy_writer(self.base), prefix=".snap-")
+        write_atomic(stem.with_suffix(".arrow"), lambda f: write_arrow(f, meta), prefix=".snap-")
+        write_atomic(stem.with_suffix(".npy"), npy_writer(self.base), prefix=".snap-")
         for old in directory.glob("snapshot-*"):
             if not old.name.startswith(stem.name + "."):
                 with contextlib.suppress(OSError):
@@ -421,7 +421,7 @@ class Snapshot:
                 stem.with_suffix(suffix).unlink()
         if proj is not None:
             for suffix, matrix in ((_BASIS, proj.basis), (_PROJECTED, proj.rows)):
-                write_atomic(stem.with_suffix(suffix), _npy_writer(matrix), prefix=".snap-")
+                write_atomic(stem.with_suffix(suffix), npy_writer(matrix), prefix=".snap-")
         if self.fitted_rows:
             fitted: dict[str, Any] = {
                 "fitted_rows": self.fitted_rows,
@@ -525,10 +525,10 @@ class Snapshot:
                 old.unlink()
 
 
-def _npy_writer(matrix: np.ndarray) -> Any:
+def npy_writer(matrix: np.ndarray) -> Any:
     return lambda handle: np.save(handle, matrix, allow_pickle=False)
 
 
-def _write_arrow(handle: Any, meta: pa.Table) -> None:
+def write_arrow(handle: Any, meta: pa.Table) -> None:
     with pa.ipc.new_file(handle, meta.schema) as writer:
         writer.write_table(meta)

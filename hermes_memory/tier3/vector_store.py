@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3 import ann_index, sign_copy, whitening
+from hermes_memory.tier3 import ann_index, sign_build, sign_copy, whitening
 from hermes_memory.tier3.sign_copy import SignCopy
 from hermes_memory.tier3.snapshot import (
     Snapshot,
@@ -461,8 +461,8 @@ class VectorStore:
                 if table_stamp(self._table_dir) == signs.stamp:
                     signs.save(self._signs_dir)
             return {"signs": "measured", "shortlist": signs.shortlist, "recall": signs.recall}
-        sign_copy.discard_builds(self._signs_dir, older_than_s=3600)
-        built = sign_copy.build(table, self._signs_dir, stamp, self.dim, rows)
+        sign_build.discard_builds(self._signs_dir, older_than_s=3600)
+        built = sign_build.build(table, self._signs_dir, stamp, self.dim, rows)
         if built is None:
             return {"signs": "table changed while building: next run"}
         signs, work = built
@@ -470,7 +470,7 @@ class VectorStore:
             if table_stamp(self._table_dir) != stamp:
                 shutil.rmtree(work, ignore_errors=True)
                 return {"signs": "table changed while building: next run"}
-            sign_copy.adopt(signs, work, self._signs_dir)
+            sign_build.adopt(signs, work, self._signs_dir)
         self._signs = signs
         return {
             "signs": "built",

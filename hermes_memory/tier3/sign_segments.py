@@ -1,0 +1,153 @@
+"""A sign copy's segments (sign_copy.py): rows written together, and their files.
+
+A segment is written once: its codes, 8-bit vectors, keys, sorted item uuids and their
+rows as ``<name>.<part>.npy`` and the columns a hit shows as ``<name>.meta.arrow``, all
+read back memory-mapped. Merging two writes one new segment of their live rows,
+streamed to disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+import pyarrow as pa
+
+from hermes_memory.fileio import write_atomic
+from hermes_memory.tier3.snapshot import npy_writer, write_arrow
+
+BLOCK = 65_536  # rows read or written at a time
+
+
+@dataclass
+class Segment:
+    """Rows written together: codes (words x rows), 8-bit unit vectors, each row's
+    key (an index into the copy's keys), its item uuids sorted (with their rows), and
+    the columns a hit shows (Arrow)."""
+
+    name: str
+    codes: np.ndarray
+    vectors: np.ndarray
+    keys: np.ndarray
+    items: np.ndarray
+    order: np.ndarray
+    meta: pa.Table
+    saved: bool = False
+    _starts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    def take(self, name: str, rows: np.ndarray) -> list[Any]:
+        """Column ``name`` at ``rows``, in their order: taken chunk by chunk (Arrow's
+        take over a column of a thousand chunks cost ~10 ms)."""
+        column = self.meta.column(name)
+        starts = self._starts.get(name)
+        if starts is None:
+            starts = self._starts[name] = np.cumsum([0] + [len(c) for c in column.chunks])
+        which = np.searchsorted(starts, rows, side="right") - 1
+        out: list[Any] = [None] * len(rows)
+        for c in np.unique(which):
+            at = np.flatnonzero(which == c)
+            values = column.chunks[int(c)].take(pa.array(rows[at] - starts[c])).to_pylist()
+            for j, v in zip(at, values, strict=True):
+                out[j] = v
+        return out
+
+    def rows_of(self, item: str) -> np.ndarray:
+        want = item.encode()
+        if len(want) > self.items.dtype.itemsize:
+            return np.zeros(0, dtype=np.int64)
+        lo = int(np.searchsorted(self.items, want, side="left"))
+        hi = int(np.searchsorted(self.items, want, side="right"))
+        return np.asarray(self.order[lo:hi], dtype=np.int64)
+
+
+PARTS = ("codes", "vectors", "keys", "items", "order")
+
+
+def write_segment(directory: Path, seg: Segment) -> None:
+    for part in PARTS:
+        matrix = getattr(seg, part)
+        write_atomic(directory / f"{seg.name}.{part}.npy", npy_writer(matrix), prefix=".copy-")
+
+    write_atomic(
+        directory / f"{seg.name}.meta.arrow", lambda f: write_arrow(f, seg.meta), prefix=".copy-"
+    )
+    seg.saved = True
+
+
+def read_segment(directory: Path, name: str, dim: int) -> Segment:
+    parts = {
+        p: np.load(directory / f"{name}.{p}.npy", mmap_mode="r", allow_pickle=False) for p in PARTS
+    }
+    # Left open: the table's columns are views of the mapping (closed with them).
+    meta = pa.ipc.open_file(pa.memory_map(str(directory / f"{name}.meta.arrow"))).read_all()
+    n = meta.num_rows
+    if parts["vectors"].shape != (n, dim) or parts["vectors"].dtype != np.int8:
+        raise ValueError(f"segment {name} does not match its columns")
+    if parts["codes"].shape[1:] != (n,) or parts["keys"].shape != (n,):
+        raise ValueError(f"segment {name} does not match its columns")
+    return Segment(name, meta=meta, saved=True, **parts)
+
+
+@contextlib.contextmanager
+def rows_file(path: Path, rows: int, dim: int) -> Iterator[BinaryIO]:
+    """An 8-bit ``rows`` x ``dim`` .npy written block by block through the file (a
+    writable mapping's dirty pages counted as the process's memory), then synced."""
+    header = {"descr": "|i1", "fortran_order": False, "shape": (rows, dim)}
+    with open(path, "wb") as handle:
+        np.lib.format.write_array_header_2_0(handle, header)
+        yield handle
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) -> Segment:
+    """One segment of the live rows of ``segments``, its vectors and columns streamed
+    to disk (a million rows' vectors and texts are never all in memory at once)."""
+    name = f"seg-{uuid.uuid4().hex[:16]}"
+    live = [np.flatnonzero(~d) for d in dead]
+    n = sum(len(x) for x in live)
+    dim = segments[0].vectors.shape[1]
+    path = directory / f"{name}.vectors.npy"
+    with rows_file(path, n, dim) as handle:
+        for seg, rows in zip(segments, live, strict=True):
+            for start in range(0, len(rows), BLOCK):
+                handle.write(np.asarray(seg.vectors[rows[start : start + BLOCK]]).tobytes())
+    meta_path = directory / f"{name}.meta.arrow"
+    with (
+        pa.OSFile(str(meta_path), "wb") as sink,
+        pa.ipc.new_file(sink, segments[0].meta.schema) as out,
+    ):
+        for seg, rows in zip(segments, live, strict=True):
+            for start in range(0, len(rows), BLOCK):
+                out.write_table(seg.meta.take(pa.array(rows[start : start + BLOCK])))
+    with open(meta_path, "rb+") as handle:
+        os.fsync(handle.fileno())
+    pairs = list(zip(segments, live, strict=True))
+    codes = np.concatenate([seg.codes[:, rows] for seg, rows in pairs], axis=1)
+    keys = np.concatenate([seg.keys[rows] for seg, rows in pairs])
+    # Each live row's item, from its segment's sorted items (no Python strings).
+    width = max(seg.items.dtype.itemsize for seg in segments)
+    parts = []
+    for seg, rows in pairs:
+        position = np.empty(len(seg), dtype=np.int64)
+        position[np.asarray(seg.order)] = np.arange(len(seg))
+        parts.append(np.asarray(seg.items)[position[rows]].astype(f"S{width}"))
+    items = np.concatenate(parts)
+    order = np.argsort(items, kind="stable").astype(np.int32)
+    for part, matrix in (
+        ("codes", codes),
+        ("keys", keys),
+        ("items", items[order]),
+        ("order", order),
+    ):
+        write_atomic(directory / f"{name}.{part}.npy", npy_writer(matrix), prefix=".copy-")
+    return read_segment(directory, name, dim)
