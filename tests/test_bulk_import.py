@@ -14,6 +14,7 @@ from hermes_memory import MemoryAPI, load_config, unwrap
 from hermes_memory.api.bulk_import import import_jsonl
 from hermes_memory.clock import FrozenClock
 from hermes_memory.errors import ValidationError
+from hermes_memory.text.extract import EXTRACTOR_VERSION
 from hermes_memory.tier3.embedder import HashingEmbedder
 from tests.conftest import call, table_counts
 
@@ -254,6 +255,11 @@ def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFi
     assert next(d for d in lines if d.get("content") == "Staging runs on Heroku.")["invalid_at"]
     ledger = next(d for d in lines if d.get("name") == "ledger-service")
     assert ledger["entity_type"] == "service" and ledger["description"] == "Double-entry ledger"
+    # Names read from the text are not written: the import reads the text again.
+    assert {d["name"] for d in lines if d["type"] == "entity"} == {
+        "ledger-service",
+        "billing-service",
+    }
     assert {"type": "relation", "from": "billing-service", "relation": "depends_on",
             "to": "ledger-service", "strength": 0.7} in lines  # fmt: skip
     code, _, err = call(second, capsys, "import", str(tmp_path / "out.jsonl"))
@@ -263,3 +269,5 @@ def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFi
     with MemoryAPI(load_config(second, env={}), embedder=HashingEmbedder()) as api:
         old = unwrap(api.fact_query("Neovim everything", formed=True))[0]
         assert old["superseded_by"] is not None
+        derived = api.db.scalar("SELECT derived_by FROM entities WHERE name = 'PostgreSQL'")
+        assert derived == EXTRACTOR_VERSION

@@ -55,7 +55,12 @@ def test_a_new_store_starts_at_this_extractor_version(api: MemoryAPI) -> None:
     unwrap(api.fact_store("The payments-api depends on the ledger-service", category="project"))
     assert not rederive.stale(api)
     assert rederive.waiting(api) == 0
-    assert rederive.rederive(api) == {"texts": 0, "relations": 0, "dropped": 0}
+    assert rederive.rederive(api) == {
+        "texts": 0,
+        "relations": 0,
+        "dropped": 0,
+        "entities_dropped": 0,
+    }
 
 
 def test_consolidate_reads_the_text_again_and_drops_what_it_no_longer_finds(
@@ -181,4 +186,98 @@ def test_the_migration_marks_relations_with_text_evidence_as_read_from_text(
     db = Database(path)
     derived = dict(db.query("SELECT uuid, derived_by FROM relations"))
     assert derived == {"r1": 0, "r2": 0, "r3": None}
+    db.close()
+
+
+def _live_entities(api: MemoryAPI) -> dict[str, int | None]:
+    rows = api.db.query("SELECT name, derived_by FROM entities WHERE deleted_at IS NULL")
+    return {r["name"]: r["derived_by"] for r in rows}
+
+
+def test_names_no_text_yields_any_more_are_dropped_unless_stated_or_related(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    unwrap(api.fact_store("The payments-api depends on the ledger-service"))
+    unwrap(api.entity_ensure("Quartz", "project", description="added by hand"))
+    with api.db.transaction() as conn:  # names an older extractor took from the text
+        for name in ("Depends", "Ledger", "Kept"):
+            conn.execute(
+                "INSERT INTO entities(uuid, name, name_norm, entity_type, platform, agent, "
+                "user_id, session_key, first_seen, last_seen, derived_by) "
+                "SELECT ?, ?, ?, 'concept', platform, agent, user_id, session_key, 0, 0, ? "
+                "FROM entities WHERE name = 'payments-api'",
+                (name.lower(), name, name.lower(), OLD),
+            )
+            conn.execute(
+                "INSERT INTO entity_aliases SELECT ?, id FROM entities WHERE name = ?",
+                (name.lower(), name),
+            )
+            conn.execute(
+                "INSERT INTO mentions SELECT e.id, 'fact', f.id FROM entities e, facts f "
+                "WHERE e.name = ?",
+                (name,),
+            )
+        conn.execute("UPDATE entities SET derived_by = ? WHERE derived_by IS NOT NULL", (OLD,))
+    unwrap(api.entity_link("Kept", "Quartz", "part_of"))  # stated: it keeps Kept
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=OLD)
+    assert unwrap(api.entity_query("Ledger"))[0]["name"] == "Ledger"
+
+    clock.advance(60)
+    report = consolidate.run(Maintenance(api), clock())
+
+    assert report.counts["entities_dropped"] == 2
+    live = _live_entities(api)
+    assert live == {
+        "payments-api": EXTRACTOR_VERSION,
+        "ledger-service": EXTRACTOR_VERSION,
+        "Quartz": None,
+        "Kept": OLD,
+    }
+    assert "Ledger" not in {e["name"] for e in unwrap(api.entity_query("Ledger"))}
+    deleted = api.db.query("SELECT diff FROM audit_log WHERE action = 'entity_delete'")
+    assert len(deleted) == 2 and all("extractor version" in r["diff"] for r in deleted)
+    gone = api.db.scalar(
+        "SELECT COUNT(*) FROM mentions m JOIN entities e ON e.id = m.entity_id "
+        "WHERE e.deleted_at IS NOT NULL"
+    )
+    assert gone == 0
+    queued = api.db.query(
+        "SELECT item_uuid FROM embed_queue WHERE item_kind = 'entity' AND op = 'delete'"
+    )
+    assert {r["item_uuid"] for r in queued} == {"depends", "ledger"}
+    # The graph is read from the truth: the dropped names are not in it.
+    assert "no entity" in str(api.graph_traverse("Ledger", 1)["error"])
+    assert {e["name"] for e in unwrap(api.graph_traverse("Kept", 1))} == {"Quartz"}
+
+
+def test_an_entity_added_by_hand_stays_stated_when_text_names_it_too(api: MemoryAPI) -> None:
+    unwrap(api.fact_store("The payments-api depends on the ledger-service"))
+    assert _live_entities(api)["ledger-service"] == EXTRACTOR_VERSION
+    unwrap(api.entity_ensure("ledger-service", "service", description="the books"))
+    unwrap(api.fact_store("The ledger-service uses CockroachDB"))
+    assert _live_entities(api)["ledger-service"] is None
+
+
+def test_the_migration_marks_entities_some_text_mentions_as_read_from_text(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "m.db"
+    conn = sqlite3.connect(path)
+    conn.execute(_LEDGER)
+    for version, name, apply in MIGRATIONS:
+        if version >= 15:  # the database as it was before entity_derivation
+            break
+        apply(conn)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (version, name))
+    for i, uid in enumerate(("e1", "e2"), start=1):
+        conn.execute(
+            "INSERT INTO entities(id, uuid, name, name_norm, entity_type, first_seen, "
+            "last_seen) VALUES (?, ?, ?, ?, 'concept', 0, 0)",
+            (i, uid, uid, uid),
+        )
+    conn.execute("INSERT INTO mentions VALUES (1, 'fact', 7)")
+    conn.commit()
+    conn.close()
+    db = Database(path)
+    assert dict(db.query("SELECT uuid, derived_by FROM entities")) == {"e1": 0, "e2": None}
     db.close()

@@ -2,9 +2,10 @@
 
 Lines come in the order an import needs them: turns (by time), then facts (by the
 time they were recorded, each naming the facts it superseded and the messages it
-was drawn from), then entities, the relations stated directly (``entity_link``), and
-the timeline events added directly. What the graph derived from text (mentions,
-relations a fact or turn states, the dates a turn names) is not written: an import
+was drawn from), then the entities and relations stated directly (``entity_add``,
+``entity_link``), and the timeline events added directly. What the graph derived from
+text (mentions, the names and relations a fact or turn states, the dates a turn names)
+is not written: an import
 links the turns and facts again and derives it anew. Only what this owner can see is
 exported: their durable memories and, for a chat's owner, that chat's own.
 """

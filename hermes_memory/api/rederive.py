@@ -8,7 +8,8 @@ consolidate job (or ``doctor --repair``) reads every live fact and turn again, a
 at a time, extraction outside the write lock: what the text yields now is recorded
 (each relation stamped with the version that found it), and afterwards the relations
 read from text that no version-current reading found are deleted, each in the audit
-log. Relations stated through ``entity_link`` are never touched; dates and
+log, and so are the entities no text names any more and no relation holds. Relations
+stated through ``entity_link`` and entities added by hand are never touched; dates and
 supersessions were recorded when the text was written and are not redone.
 """
 
@@ -65,7 +66,7 @@ def rederive(
     """Read every live fact and turn again if the extractor changed (see the module
     doc); ``check`` may raise to stop between batches, leaving the old relations in
     place and the version stale. What was read, recorded and dropped."""
-    out = {"texts": 0, "relations": 0, "dropped": 0}
+    out = {"texts": 0, "relations": 0, "dropped": 0, "entities_dropped": 0}
     linker = api.linker
     if linker is None or not stale(api):
         return out
@@ -90,6 +91,9 @@ def rederive(
     check()
     with api.db.transaction() as conn:
         out["dropped"] = EntityStore.drop_underived(
+            conn, EXTRACTOR_VERSION, now=api.clock(), actor=api.actor
+        )
+        out["entities_dropped"] = EntityStore.drop_unread(
             conn, EXTRACTOR_VERSION, now=api.clock(), actor=api.actor
         )
     tier2_health.set_derived_status(

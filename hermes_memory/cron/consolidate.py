@@ -103,6 +103,7 @@ def _rederive_graph(m: Maintenance, progress: Progress, report: JobReport) -> No
     if done["texts"]:
         report.add("texts_reread", done["texts"])
         report.add("relations_dropped", done["dropped"])
+        report.add("entities_dropped", done["entities_dropped"])
 
 
 # -- conflicting facts --------------------------------------------------------------------

@@ -185,6 +185,7 @@ class Linker:
                     actor=actor,
                     local=local,
                     seen=not again,
+                    derived=EXTRACTOR_VERSION,
                 )
             except CapacityError:
                 # The owner's entity limit: the graph misses this name, the fact or

@@ -42,11 +42,12 @@ def evidence_messages(db: Database, owner: Owner) -> dict[int, list[str]]:
 
 
 def entities(db: Database, owner: Owner) -> list[sqlite3.Row]:
-    """Live entities not merged into another, first seen first."""
+    """Live entities added directly (through ``entity_add`` or ``entity_link``, not
+    read from a fact or turn) and not merged into another, first seen first."""
     clause, params = owner.durable_clause()
     return db.query(
         f"SELECT * FROM entities WHERE {clause} AND deleted_at IS NULL "
-        "AND merged_into IS NULL ORDER BY first_seen, id",
+        "AND merged_into IS NULL AND derived_by IS NULL ORDER BY first_seen, id",
         params,
     )
 

@@ -83,18 +83,22 @@ class EntityStore:
         actor: str,
         local: bool = False,
         seen: bool = True,
+        derived: int | None = None,
     ) -> tuple[Entity, bool]:
         """Find the entity by name or alias, or create it. Idempotent. ``local``: it is
         named by something kept to this chat (a turn, a scratch fact), so a new entity
         stays this chat's too; named by something durable, a chat's own entity becomes
         the owner's. ``seen``: this is a new mention (False: old text read again, which
-        leaves the entity's last sighting and count as they were)."""
+        leaves the entity's last sighting and count as they were). ``derived``: the
+        extractor version that found the name in text (None: stated, which the entity
+        then stays; see ``drop_unread``)."""
         with self.db.transaction() as conn:
             row = self._resolve(conn, owner, [name, *aliases])
             if row is None:
                 return self._create(
-                    conn, owner, name, entity_type, aliases, description, now, actor, local
-                ), True
+                    conn, owner, name, entity_type, aliases, description, now, actor, local,
+                    derived=derived,
+                ), True  # fmt: skip
             if row["session_key"] and not local:
                 row = self._make_durable(conn, row, now)
             known = json.loads(row["aliases"])
@@ -106,11 +110,17 @@ class EntityStore:
             )
             new_desc = description or row["description"]
             changed = added or new_type != row["entity_type"] or new_desc != row["description"]
+            was = row["derived_by"]
+            derived_by = None if was is None or derived is None else derived
             if seen:
                 conn.execute(
-                    "UPDATE entities SET last_seen = ?, occurrence_count = occurrence_count + 1 "
-                    "WHERE id = ?",
-                    (now, row["id"]),
+                    "UPDATE entities SET last_seen = ?, occurrence_count = occurrence_count + 1, "
+                    "derived_by = ? WHERE id = ?",
+                    (now, derived_by, row["id"]),
+                )
+            elif derived_by != was:
+                conn.execute(
+                    "UPDATE entities SET derived_by = ? WHERE id = ?", (derived_by, row["id"])
                 )
             if changed:  # only then: the update re-indexes the entity's FTS row
                 conn.execute(
@@ -362,6 +372,42 @@ class EntityStore:
             )
         return len(rows)
 
+    @staticmethod
+    def drop_unread(conn: sqlite3.Connection, version: int, *, now: float, actor: str) -> int:
+        """Delete (softly, each in the audit log, its vector with it) the entities read
+        from text that no text yields any more: every live one not found again by
+        ``version`` after all the text was read again, and left with no live relation
+        (a stated one keeps it). Entities added or linked by hand are never touched.
+        How many."""
+        rows = conn.execute(
+            """SELECT e.id, e.uuid, e.name, e.entity_type, e.derived_by FROM entities e
+               WHERE e.derived_by IS NOT NULL AND e.derived_by != ? AND e.deleted_at IS NULL
+                 AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.deleted_at IS NULL
+                                 AND (r.from_entity = e.uuid OR r.to_entity = e.uuid))""",
+            (version,),
+        ).fetchall()
+        for r in rows:
+            conn.execute("UPDATE entities SET deleted_at = ? WHERE id = ?", (now, r["id"]))
+            # Only dead text still names it: nothing resolves to it or lists it again.
+            conn.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (r["id"],))
+            conn.execute("DELETE FROM mentions WHERE entity_id = ?", (r["id"],))
+            journal.audit(
+                conn,
+                now=now,
+                action="entity_delete",
+                actor=actor,
+                target_uuid=r["uuid"],
+                diff={
+                    "old": {"name": r["name"], "entity_type": r["entity_type"]},
+                    "reason": f"no text names it for extractor version {version} "
+                    f"(read by {r['derived_by']})",
+                },
+            )
+            journal.enqueue_embedding(
+                conn, now=now, kind="entity", item_uuid=r["uuid"], op="delete"
+            )
+        return len(rows)
+
     def relations_of(
         self, owner: Owner, entity_uuids: list[str], *, limit: int = 50
     ) -> list[Relation]:
@@ -409,6 +455,8 @@ class EntityStore:
         now: float,
         actor: str,
         local: bool = False,
+        *,
+        derived: int | None = None,
     ) -> Entity:
         live = owner_count(conn, "entities", owner)
         if live >= self.max_entities:
@@ -424,8 +472,8 @@ class EntityStore:
         ]
         cur = conn.execute(
             """INSERT INTO entities(uuid, name, name_norm, entity_type, aliases, description,
-                   platform, agent, user_id, session_key, first_seen, last_seen)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                   platform, agent, user_id, session_key, first_seen, last_seen, derived_by)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
                 uid,
                 name,
@@ -436,6 +484,7 @@ class EntityStore:
                 *cols.values(),
                 now,
                 now,
+                derived,
             ),
         )
         for alias in [name, *unique_aliases]:

@@ -128,7 +128,9 @@ def merge_entity(
     conn.execute(
         """UPDATE entities SET aliases = ?, entity_type = ?,
                description = COALESCE(description, ?), first_seen = MIN(first_seen, ?),
-               last_seen = MAX(last_seen, ?), occurrence_count = occurrence_count + ?
+               last_seen = MAX(last_seen, ?), occurrence_count = occurrence_count + ?,
+               derived_by = CASE WHEN derived_by IS NULL OR ? IS NULL THEN NULL
+                                 ELSE MAX(derived_by, ?) END
            WHERE id = ?""",
         (
             json.dumps(known),
@@ -137,6 +139,8 @@ def merge_entity(
             loser["first_seen"],
             loser["last_seen"],
             loser["occurrence_count"],
+            loser["derived_by"],
+            loser["derived_by"],
             s_id,
         ),
     )

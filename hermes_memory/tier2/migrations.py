@@ -500,6 +500,15 @@ def _v14_turn_neighbours(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX idx_episodes_session_id ON episodes(session_id, id)")
 
 
+def _v15_entity_derivation(conn: sqlite3.Connection) -> None:
+    """Which extractor version last found an entity in text (NULL: added through
+    ``entity_add`` or ``entity_link``, which it then stays), so reading the text again
+    can drop the names no text yields any more. Older entities some text mentions came
+    from text as far as the store can tell (version 0)."""
+    conn.execute("ALTER TABLE entities ADD COLUMN derived_by INTEGER")
+    conn.execute("UPDATE entities SET derived_by = 0 WHERE id IN (SELECT entity_id FROM mentions)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "core_schema", _v1_core_schema),
     (2, "graph_links", _v2_graph_links),
@@ -515,6 +524,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (12, "timeline_flags", _v12_timeline_flags),
     (13, "relation_derivation", _v13_relation_derivation),
     (14, "turn_neighbours", _v14_turn_neighbours),
+    (15, "entity_derivation", _v15_entity_derivation),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]
