@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory import guard
-from hermes_memory.api import adjust, feedback, scoring, standing
+from hermes_memory.api import adjust, feedback, graph_recall, scoring, standing
 from hermes_memory.api.candidates import (
     Candidate,
     PassageScorer,
@@ -26,8 +26,6 @@ from hermes_memory.api.candidates import (
 from hermes_memory.api.voice import blend, voice_of
 from hermes_memory.clock import to_iso
 from hermes_memory.errors import CuratedFileError
-from hermes_memory.graph.chain import chains
-from hermes_memory.graph.expand import expand, query_entities
 from hermes_memory.text.temporal import query_window
 from hermes_memory.tier2.fts import presence_counter, query_terms, terms_missing, words_present
 
@@ -35,11 +33,6 @@ if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
     from hermes_memory.tier3.snapshot import VectorHit
 
-# The graph walk stops at links lighter than this share of what a memory new to the
-# candidates needs to clear the similarity floor: lighter links can still lift a memory
-# the query already matches, but bring in nothing new; without
-# the cut, hubs cost ~20 ms a recall at 10k memories (docs/benchmarks.md).
-WALK_FLOOR_SHARE = 0.25
 TIERS = ("tier1", "tier2", "tier3", "graph")
 LOW_CONFIDENCE = 0.35
 # Memories of the period a query names that are compared with it by cosine (newest
@@ -147,8 +140,12 @@ def recall(
         try:
             with stage("graph"):
                 alone = not set(tiers) & {"tier1", "tier2", "tier3"}
-                lifted.update(_from_graph(api, query, pool, fused, per_tier, scope, as_of, alone))
-                lifted.update(_from_chains(api, query, pool, fused, query_vector, scope, as_of))
+                lifted.update(
+                    graph_recall.from_graph(api, query, pool, fused, per_tier, scope, as_of, alone)
+                )
+                lifted.update(
+                    graph_recall.from_chains(api, query, pool, fused, query_vector, scope, as_of)
+                )
         except Exception as exc:  # derived tier: recall goes on without it
             degraded.append(f"graph: {exc}")
     rank_started = time.perf_counter()
@@ -307,111 +304,6 @@ def _embedding_worker() -> ThreadPoolExecutor:
     if _WORKER is None:  # two: recalls from two threads (an MCP server) need not queue
         _WORKER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hermes-embed")
     return _WORKER
-
-
-def _from_graph(
-    api: MemoryAPI,
-    query: str,
-    pool: dict[str, Candidate],
-    fused: dict[str, float],
-    per_tier: int,
-    scope: str | None,
-    as_of: float | None,
-    alone: bool = False,
-) -> dict[str, float]:
-    """Memories about the entities the query names and their neighbours (up to
-    ``recall.graph_depth`` hops), scored by path weight; returns the score the graph
-    gave each memory it reached. This is what answers multi-hop questions. Beside
-    other tiers they rank below the direct matches; asked ``alone``, by path weight."""
-    from hermes_memory.api import graph_ops  # the api facade imports this module
-
-    cfg = api.config.recall
-    graph = graph_ops.ready(api)
-    seeds = query_entities(graph, query)
-    if not seeds:
-        return {}
-    anchor = 1.0 if alone else max([*fused.values(), 0.5]) * cfg.graph_weight
-    lightest = WALK_FLOOR_SHARE * cfg.min_similarity / anchor if anchor > 0 else float("inf")
-    reach = expand(
-        graph,
-        seeds,
-        depth=cfg.graph_depth,
-        hop_decay=cfg.graph_hop_decay,
-        at=as_of,
-        min_weight=lightest,
-    )
-    # The memories stating the walked relations join the candidates: they are the
-    # links of a multi-hop answer, and need not share a word with the question.
-    stating: dict[str, float] = {}
-    for r in reach.values():
-        for ref, w in r.evidence.items():
-            stating[ref] = max(stating.get(ref, 0.0), w)
-    admitted = sorted(stating.items(), key=lambda kv: -kv[1])[: per_tier * 2]
-    found = load_candidates(api, [k for k, _ in admitted if k not in pool])
-    raised: dict[str, float] = {}
-    for key, w in admitted:
-        cand = pool.get(key) or found.get(key)
-        if cand is None:
-            continue  # not visible to this owner any more
-        if key not in pool:
-            if not visible(cand, scope, as_of):
-                continue
-            pool[key] = cand
-            fused[key] = 0.0
-        fused[key] = max(fused[key], anchor * w)
-        cand.extra.append("graph")
-        raised[key] = anchor * w
-    return raised
-
-
-def _from_chains(
-    api: MemoryAPI,
-    query: str,
-    pool: dict[str, Candidate],
-    fused: dict[str, float],
-    query_vector: Any,
-    scope: str | None,
-    as_of: float | None,
-) -> dict[str, float]:
-    """A chained question ("the service that payments-api depends on") is answered by
-    what is stated about the entity its clause leads to (graph/chain.py): those
-    memories rank by their own similarity, the closest above the best direct match,
-    and the memory stating the link right below the close ones; each carries its path."""
-    from hermes_memory.api import graph_ops  # the api facade imports this module
-
-    boost = api.config.recall.chain_boost
-    hops = chains(graph_ops.ready(api), query, at=as_of) if boost > 0 else []
-    if not hops:
-        return {}
-    found = load_candidates(api, [h.evidence for h in hops if h.evidence not in pool])
-    for key, cand in found.items():
-        if visible(cand, scope, as_of):
-            pool[key] = cand
-            fused[key] = 0.0
-    new = [k.split(":", 1)[1] for k in found if k in pool]
-    if new and query_vector is not None and api.semantic is not None:
-        for uuid, sim in api.semantic.store.similarities(query_vector, new).items():
-            for key in (f"fact:{uuid}", f"episode:{uuid}"):
-                if key in pool:
-                    pool[key].semantic = max(pool[key].semantic, sim)
-                    alone = scoring.fuse_similarity(0.0, sim, has_lexical=False, has_semantic=True)
-                    fused[key] = max(fused[key], alone)
-    top = max([*fused.values(), 0.5])
-    best = max([fused[h.evidence] for h in hops if h.answer and h.evidence in pool] or [0.0])
-    raised: dict[str, float] = {}
-    for hop in hops:
-        if hop.evidence not in pool or hop.evidence in raised:
-            continue
-        # The answer closest to the question leads, and answers about as close; the
-        # rest of what is stated about the bridge falls below the link.
-        share = fused[hop.evidence] / best if best > 0 else 1.0
-        lift = top * (1 + boost) * (0.5 + 0.5 * share) if hop.answer else top
-        fused[hop.evidence] = max(fused[hop.evidence], lift)
-        raised[hop.evidence] = fused[hop.evidence]
-        cand = pool[hop.evidence]
-        cand.extra.append("graph")
-        cand.provenance.setdefault("graph_path", hop.path)
-    return raised
 
 
 def _add_successors(api: MemoryAPI, pool: dict[str, Candidate], as_of: float | None) -> None:
