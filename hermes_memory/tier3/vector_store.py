@@ -18,52 +18,21 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3 import ann_index, sign_build, sign_copy, whitening
+from hermes_memory.tier3 import ann_index, lance_table, sign_build, sign_copy, whitening
 from hermes_memory.tier3.sign_copy import SignCopy
 from hermes_memory.tier3.snapshot import (
     Snapshot,
     VectorHit,
-    best_hits,
-    best_per_item,
-    normalised,
     table_stamp,
-    vectors_of,
 )
 
 TABLE = "memory"
 # Where a dropped table goes before it is deleted: no ``.lance`` suffix, so LanceDB
 # never lists it as a table.
 _TRASH_PREFIX = ".dropped-"
-# ``_distance`` named explicitly: LanceDB warns on stderr, on every search, when the
-# selected columns leave it out.
-_HIT_COLUMNS = ("kind", "item_uuid", "chunk", "text", "_distance")
-
-
-def schema(dim: int) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("id", pa.string()),
-            pa.field("kind", pa.string()),
-            pa.field("item_uuid", pa.string()),
-            pa.field("chunk", pa.int32()),
-            pa.field("platform", pa.string()),
-            pa.field("agent", pa.string()),
-            pa.field("user_id", pa.string()),
-            pa.field("session_key", pa.string()),
-            pa.field("text", pa.string()),
-            pa.field("source_id", pa.string()),
-            pa.field("created_at", pa.float64()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
-
-
-def _quote(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
 
 
 class VectorStore:
@@ -155,7 +124,7 @@ class VectorStore:
             with self.writing():
                 if TABLE not in self._tables():
                     self._sweep()
-                    table = self._db.create_table(TABLE, schema=schema(self.dim))
+                    table = self._db.create_table(TABLE, schema=lance_table.schema(self.dim))
                     self.created = not self._rebuilding
                     self._rebuilding = False
                     self._new_table = True  # empty: its exact copy can start from nothing
@@ -247,7 +216,7 @@ class VectorStore:
         if not rows:
             return
         items = sorted({r["item_uuid"] for r in rows})
-        data = self._arrow(rows, vectors)
+        data = lance_table.arrow(rows, vectors, self.dim)
         try:
             table = self.table()
             with self.writing():
@@ -262,26 +231,13 @@ class VectorStore:
                 else:
                     stale = items if known is None else known.present(items)
                 if stale:
-                    self._delete_items(table, stale)
+                    lance_table.delete_items(table, stale)
                 table.add(data)
                 self._advance(copy, signs, items, rows, vectors)
         except DerivedTierError:
             raise
         except Exception as exc:
             raise DerivedTierError(f"vector write failed: {exc}") from None
-
-    def _arrow(self, rows: list[dict[str, Any]], vectors: np.ndarray) -> pa.Table:
-        """The rows as an Arrow table, built column by column: a list of 384 Python
-        floats per row cost ~30 ms per 1,000 rows of an import."""
-        table_schema = schema(self.dim)
-        flat = pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1), type=pa.float32())
-        columns = {
-            field.name: pa.array([r[field.name] for r in rows], type=field.type)
-            for field in table_schema
-            if field.name != "vector"
-        }
-        columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, self.dim)
-        return pa.Table.from_pydict(columns, schema=table_schema)
 
     def delete(self, item_uuids: list[str]) -> None:
         if item_uuids:
@@ -291,19 +247,13 @@ class VectorStore:
                     before = table_stamp(self._table_dir)
                     copy = self._tracking(before)
                     signs = self._tracking_signs(before)
-                    self._delete_items(table, item_uuids)
+                    lance_table.delete_items(table, item_uuids)
                     empty = np.zeros((0, self.dim), np.float32)
                     self._advance(copy, signs, item_uuids, [], empty)
             except DerivedTierError:
                 raise
             except Exception as exc:
                 raise DerivedTierError(f"vector delete failed: {exc}") from None
-
-    @staticmethod
-    def _delete_items(table: Any, items: list[str]) -> None:
-        for start in range(0, len(items), 500):
-            part = ", ".join(_quote(i) for i in items[start : start + 500])
-            table.delete(f"item_uuid IN ({part})")
 
     def _tracking(self, before: str | None) -> Snapshot | None:
         """The exact copy at ``before`` (the table as this write finds it), to follow
@@ -404,18 +354,11 @@ class VectorStore:
             snap = self._current_snapshot()
             if snap is not None:
                 return snap.similarities(vector, items)
-            where = f"item_uuid IN ({', '.join(_quote(i) for i in dict.fromkeys(items))})"
-            rows = (
-                self.table().search().where(where).select(["item_uuid", "vector"]).limit(None)
-            ).to_arrow()
+            return lance_table.similarities(self.table(), vector, items, self.dim)
         except DerivedTierError:
             raise
         except Exception as exc:
             raise DerivedTierError(f"vector lookup failed: {exc}") from None
-        if rows.num_rows == 0:
-            return {}
-        unit = normalised(vectors_of(rows, self.dim))
-        return best_per_item(rows.column("item_uuid").to_pylist(), unit, vector)
 
     def _current_signs(self) -> SignCopy | None:
         """The sign copy at the table's committed state, if one was saved there."""
@@ -523,33 +466,8 @@ class VectorStore:
     def _lance_search(
         self, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
     ) -> list[VectorHit]:
-        where = (
-            f"platform = {_quote(owner.platform)} AND agent = {_quote(owner.agent)} "
-            f"AND user_id = {_quote(owner.user_id)} "
-            f"AND session_key IN ('', {_quote(owner.session)})"
-        )
-        if kinds:
-            where += f" AND kind IN ({', '.join(_quote(k) for k in kinds)})"
         tuned = ann_index.load_settings(self)
-        # Filtering after the search first: a prefilter evaluates the filter on every
-        # row (~400 ms at 1M rows, ~150 ms with bitmap indexes) though a profile
-        # usually holds one owner's rows. If ``limit`` of the ``2 * limit`` nearest
-        # rows pass, they are the nearest that pass; only when fewer do (another
-        # owner's rows, or entity rows, in the way) is the search redone with the
-        # filter applied first.
-        for prefilter, fetch in ((False, 2 * limit), (True, limit)):
-            query = self.table().search(vector.tolist()).metric("cosine")
-            query = query.where(where, prefilter=prefilter).select(list(_HIT_COLUMNS))
-            if tuned is not None:  # measured by ann_index.tune for recall@10 >= its target
-                query = query.nprobes(tuned.nprobes).refine_factor(tuned.refine_factor)
-            result = query.limit(fetch).to_list()
-            if len(result) >= limit:
-                break
-        hits = (
-            VectorHit(r["kind"], r["item_uuid"], r["chunk"], r["text"], 1.0 - float(r["_distance"]))
-            for r in result
-        )
-        return best_hits(hits, limit)  # one per item: its chunks and segments are rows
+        return lance_table.search(self.table(), vector, owner, limit, kinds, tuned)
 
     def small_fragments(self) -> int:
         """How many small data fragments the table has (each write adds one)."""
@@ -608,14 +526,8 @@ class VectorStore:
                 ids, items = snap.cols["id"], snap.cols["item_uuid"]
                 return [(str(a), str(b)) for a, b in zip(ids, items, strict=True)]
         try:
-            # Only the two key columns are read: the vectors of a million rows would take
-            # gigabytes to load just to be dropped.
-            query = self.table().search().select(["id", "item_uuid"]).limit(None)
-            tbl = query.to_arrow()
+            return lance_table.row_keys(self.table())
         except DerivedTierError:
             raise
         except Exception as exc:
             raise DerivedTierError(f"cannot read vectors: {exc}") from None
-        ids = tbl.column("id").to_pylist()
-        items = tbl.column("item_uuid").to_pylist()
-        return [(str(a), str(b)) for a, b in zip(ids, items, strict=True)]
