@@ -96,6 +96,7 @@ class SemanticIndex:
         # Whether the table holds another model's vectors (None: not read yet). Until a
         # rebuild, nothing is searched or added: two models' vectors never mix.
         self._other_model: bool | None = None
+        store.expects_table = self._had_table
 
     def warm(self) -> None:
         """Load the model (when it loads lazily) and open the table now."""
@@ -327,6 +328,18 @@ class SemanticIndex:
             step = CALL_ROWS
             for start in range(0, len(uuids), step):
                 yield kind, uuids[start : start + step]
+
+    def _had_table(self) -> bool:
+        """Whether tier 2 holds a memory that was indexed already: one the index should
+        hold and that no outbox row still waits to add (asked when the table has to be
+        created; the rows a first write is adding are still queued then)."""
+        waiting = "SELECT 1 FROM embed_queue q WHERE q.item_kind = '{}' AND q.item_uuid = t.uuid"
+        return any(
+            self.db.scalar(
+                f"SELECT EXISTS (SELECT 1 FROM ({sql}) t WHERE NOT EXISTS ({waiting.format(kind)}))"
+            )
+            for kind, sql in _ALL_SQL.items()
+        )
 
     # -- reads ---------------------------------------------------------------------------
     def is_cached(self, text: str) -> bool:

@@ -12,7 +12,7 @@ import os
 import shutil
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -65,9 +65,11 @@ class VectorStore:
         self._conn: Any = None
         self._open_lock = threading.Lock()
         self._table_lock = threading.Lock()
-        # Set when this process had to create the table: if an index had been built
-        # before, the table vanished (deleted by hand, lost with a disk).
+        # Set when this process had to create a table that should have been there
+        # (``expects_table`` said so at that moment): it vanished (deleted by hand,
+        # lost with a disk). A store's first write creating it is no such thing.
         self.created = False
+        self.expects_table: Callable[[], bool] = lambda: False
         self._rebuilding = False
         self._new_table = False
 
@@ -125,7 +127,7 @@ class VectorStore:
                 if TABLE not in self._tables():
                     self._sweep()
                     table = self._db.create_table(TABLE, schema=lance_table.schema(self.dim))
-                    self.created = not self._rebuilding
+                    self.created = not self._rebuilding and self.expects_table()
                     self._rebuilding = False
                     self._new_table = True  # empty: its exact copy can start from nothing
                     return table

@@ -132,3 +132,17 @@ def test_failing_embedder_degrades_and_recovers(home: Path, figures: dict[str, A
     figures.setdefault("faults", {})["embedder failing"] = (
         "recall degraded with a reason, doctor reported it, repair restored it"
     )
+
+
+def test_a_new_stores_first_table_is_not_taken_for_a_vanished_one(home: Path) -> None:
+    for _ in range(2):  # the first process creates the table, the second reads it
+        with MemoryAPI(load_config(home, env={}), embedder=HashingEmbedder(256)) as api:
+            api.ingest_turns(
+                [{"speaker": "user", "text": "Billing runs on Postgres", "session_id": "s",
+                  "message_id": "1"}]
+            )  # fmt: skip
+            api.fact_store("The glaze uses cobalt", category="project")
+            env = api.recall("cobalt glaze", limit=5)
+            assert env["success"] and not env["meta"]["degraded"], env["meta"]
+            assert api.semantic is not None and api.semantic.status()["status"] == "ok"
+            assert api.doctor()["data"]["ok"]
