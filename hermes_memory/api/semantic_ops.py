@@ -13,7 +13,7 @@ from hermes_memory.clock import parse_time
 from hermes_memory.errors import DerivedTierError, StorageError
 from hermes_memory.tier3.blas import limit_blas_threads
 from hermes_memory.tier3.embedder import Embedder, default_embedder
-from hermes_memory.tier3.semantic import SemanticIndex
+from hermes_memory.tier3.semantic import VANISHED, SemanticIndex
 from hermes_memory.tier3.vector_store import VectorStore
 from hermes_memory.validation import (
     require_choice,
@@ -177,6 +177,11 @@ def repair(api: MemoryAPI) -> Envelope:
         counts = sem.counts()
         rebuilt = None
         drift = counts["missing"] or counts["orphans"] or counts["duplicates"]
+        if not (report.failed or drift) and sem.status().get("last_error") == VANISHED:
+            # Said of a table that holds every memory: a store's first table, taken for
+            # a vanished one before 2026-11-25. Nothing to re-embed.
+            sem.mark("ok")
+            counts = sem.counts()
         if report.failed or drift or counts["status"] != "ok":
             rebuilt = sem.rebuild()
         return {

@@ -34,6 +34,7 @@ CALL_ROWS = 1024
 STATE = "tier3"
 _CACHE_MAX = 2048
 MAX_ATTEMPTS = 5
+VANISHED = "the vector table was missing"
 
 _ITEM_SQL = {
     "fact": "SELECT uuid, content AS text, source_id, created_at, platform, agent, user_id, "
@@ -373,7 +374,7 @@ class SemanticIndex:
         if self.store.created:
             self.store.created = False
             if self.status().get("status") not in ("empty", "rebuilding", "needs_repair"):
-                self.mark("needs_repair", last_error="the vector table was missing")
+                self.mark("needs_repair", last_error=VANISHED)
         return hits
 
     def counts(self, *, quick: bool = False) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from hermes_memory import MemoryAPI, load_config
+from hermes_memory.tier3 import semantic
 from hermes_memory.tier3.embedder import HashingEmbedder
 
 QUERY = "which glaze uses cobalt"
@@ -146,3 +147,14 @@ def test_a_new_stores_first_table_is_not_taken_for_a_vanished_one(home: Path) ->
             assert env["success"] and not env["meta"]["degraded"], env["meta"]
             assert api.semantic is not None and api.semantic.status()["status"] == "ok"
             assert api.doctor()["data"]["ok"]
+
+
+def test_a_complete_table_once_taken_for_a_vanished_one_is_not_re_embedded(home: Path) -> None:
+    with MemoryAPI(load_config(home, env={}), embedder=HashingEmbedder(256)) as api:
+        api.fact_store("The glaze uses cobalt", category="project")
+        assert api.semantic is not None
+        api.semantic.mark("needs_repair", last_error=semantic.VANISHED)  # the old false alarm
+        assert not api.doctor()["data"]["ok"]
+        repaired = api.repair()["data"]
+        assert repaired["rebuilt"] is None and repaired["missing"] == 0
+        assert api.semantic.status()["status"] == "ok" and api.doctor()["data"]["ok"]
