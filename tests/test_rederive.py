@@ -164,17 +164,23 @@ def test_a_reading_cut_short_keeps_the_old_relations_and_stays_stale(
     assert not rederive.stale(api)
 
 
+def _migrated_up_to(path: Path, before: int) -> sqlite3.Connection:
+    """A database at ``path`` with the migrations before ``before`` applied."""
+    conn = sqlite3.connect(path)
+    conn.execute(_LEDGER)
+    for version, name, apply in MIGRATIONS:
+        if version >= before:
+            break
+        apply(conn)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (version, name))
+    return conn
+
+
 def test_the_migration_marks_relations_with_text_evidence_as_read_from_text(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "m.db"
-    conn = sqlite3.connect(path)
-    conn.execute(_LEDGER)
-    for version, name, apply in MIGRATIONS:
-        if version >= 13:  # the database as it was before relation_derivation
-            break
-        apply(conn)
-        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (version, name))
+    conn = _migrated_up_to(path, 13)  # the database as it was before relation_derivation
     for uid, fact, episode in (("r1", "f", None), ("r2", None, "e"), ("r3", None, None)):
         conn.execute(
             "INSERT INTO relations(uuid, from_entity, to_entity, relation_type, evidence_fact, "
@@ -262,13 +268,7 @@ def test_the_migration_marks_entities_some_text_mentions_as_read_from_text(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "m.db"
-    conn = sqlite3.connect(path)
-    conn.execute(_LEDGER)
-    for version, name, apply in MIGRATIONS:
-        if version >= 15:  # the database as it was before entity_derivation
-            break
-        apply(conn)
-        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (version, name))
+    conn = _migrated_up_to(path, 15)  # the database as it was before entity_derivation
     for i, uid in enumerate(("e1", "e2"), start=1):
         conn.execute(
             "INSERT INTO entities(id, uuid, name, name_norm, entity_type, first_seen, "
