@@ -23,8 +23,14 @@ class Baselines:
     """Whole-message MiniLM cosine, BM25 and their RRF over one conversation."""
 
     def __init__(self, turns: list[dict[str, Any]], embedder: Any, cache: Path | None) -> None:
-        import bm25s
-        import Stemmer
+        try:
+            import bm25s
+            import Stemmer
+        except ImportError as exc:
+            raise SystemExit(
+                f"the plain baselines need the bench extra ({exc.name} is missing): "
+                'pip install -e ".[bench]", or pass --no-baselines'
+            ) from None
 
         self.ids = [t["message_id"] for t in turns]
         docs = [f"{t['speaker']}: {t['text']}" for t in turns]

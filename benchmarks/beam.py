@@ -48,7 +48,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baselines import Baselines  # noqa: E402  (benchmarks/ is not a package)
-from locomo import pointed_at, settings  # noqa: E402
+from _overrides import settings  # noqa: E402
+from locomo import pointed_at  # noqa: E402
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap  # noqa: E402
 

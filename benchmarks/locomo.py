@@ -37,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baselines import NAMES, Baselines  # noqa: E402  (benchmarks/ is not a package)
+from _overrides import settings  # noqa: E402
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap  # noqa: E402
 
@@ -185,20 +186,6 @@ def pointed_at(results: list[dict[str, Any]]) -> list[set[str]]:
     """The messages each recalled memory stands for: a turn its own id, a fact formed
     from turns (or stored with evidence) the ids of those turns."""
     return [{str(i) for i in r.get("evidence_ids") or [r.get("source_id")]} for r in results]
-
-
-def settings(pairs: list[str]) -> dict[str, Any]:
-    """``["recall.graph_depth=0", ...]`` as a nested config override (values as YAML)."""
-    import yaml
-
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        section, _, name = key.partition(".")
-        if not name:
-            raise SystemExit(f"--set wants section.key=value, got {pair!r}")
-        out.setdefault(section, {})[name] = yaml.safe_load(value)
-    return out
 
 
 def _summary(rows: list[tuple[float, float, float]]) -> dict[str, float]:

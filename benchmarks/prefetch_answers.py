@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _overrides import settings  # noqa: E402
 from beam import DATA, DONE, Baselines, build, conversations, messages_of, profile  # noqa: E402
-from locomo import settings  # noqa: E402
 
 from hermes_memory.tier2.fts import presence_counter, query_terms  # noqa: E402
 from hermes_memory.tools.context import prefetch_block, render_block  # noqa: E402

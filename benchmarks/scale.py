@@ -5,6 +5,8 @@
     python benchmarks/scale.py --million            # adds 1M (about 80 minutes to build)
     python benchmarks/scale.py --keep build/scale   # keep the profiles; --reuse measures again
     python benchmarks/scale.py --shape agent        # long user/assistant project turns
+    python benchmarks/scale.py --sizes 10000 --set tier3.exact_search_max_rows=20000
+                                                    # the sign copy's path at a tenth of the size
 
 For each size a fresh profile is built from a generated JSONL file (``_scale_corpus.py``:
 ``mixed``, facts and short turns about people, projects and tools over two years; or
@@ -43,6 +45,7 @@ from typing import Any
 STARTED = time.perf_counter()  # before the package import: a fresh process's full cost
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _overrides import settings  # noqa: E402
 from _scale_corpus import write_jsonl  # noqa: E402
 
 START = 1_700_000_000.0  # the generated memories span two years from here
@@ -58,10 +61,16 @@ def peak_rss_mb() -> float:
 CAPS = {"tier2": {"max_facts": 2_000_000, "max_entities": 200_000}}
 
 
+# ``--set section.key=value`` pairs on top of CAPS, handed to every phase's process.
+OVERRIDES: dict[str, Any] = {}
+SET_PAIRS: list[str] = []
+
+
 def _api(home: Path) -> Any:
     from hermes_memory import MemoryAPI, load_config
 
-    return MemoryAPI(load_config(home, env={}, overrides=CAPS), actor="scale")
+    overrides = {s: {**CAPS.get(s, {}), **OVERRIDES.get(s, {})} for s in {*CAPS, *OVERRIDES}}
+    return MemoryAPI(load_config(home, env={}, overrides=overrides), actor="scale")
 
 
 def phase_build(home: Path, size: int, seed: int, shape: str) -> dict[str, Any]:
@@ -243,6 +252,8 @@ def disk(home: Path, memories: int, vectors: int, dim: int) -> dict[str, Any]:
 
 def child(phase: str, home: Path, *extra: str) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--phase", phase, "--home", str(home), *extra]
+    for pair in SET_PAIRS:
+        cmd += ["--set", pair]
     done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ})
     if done.returncode != 0:
         sys.exit(f"{phase} failed:\n{done.stderr[-4000:]}")
@@ -284,10 +295,19 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true", help="measure the --keep profiles again")
     parser.add_argument("--shape", choices=["mixed", "agent"], default="mixed")
     parser.add_argument("--out", type=Path, help="default: build/scale[-agent].json")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=VALUE",
+        help="a config override for every phase, e.g. tier3.exact_search_max_rows=20000",
+    )
     parser.add_argument("--phase", help=argparse.SUPPRESS)
     parser.add_argument("--home", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    OVERRIDES.update(settings(args.set))
+    SET_PAIRS.extend(args.set)
     if args.phase:
         if args.phase == "build":
             result = phase_build(args.home, args.size, args.seed, args.shape)

@@ -17,5 +17,5 @@ pip=("$venv/bin/python" -m pip install --disable-pip-version-check -q)
 # torch first and pinned: an unpinned torch (even one pulled in by a dependency)
 # downloads a multi-GB CUDA build. 2.13.0 is the CPU wheel this machine kind ships.
 "${pip[@]}" "torch==2.13.0"
-"${pip[@]}" -e ".[dev,hermes,mcp]"
+"${pip[@]}" -e ".[dev,hermes,mcp,bench]"
 echo "hermes-memory is installed in $venv: run 'source $venv/bin/activate' to use it"

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3 import ann_index, sign_copy
+from hermes_memory.tier3 import ann_index, sign_copy, sign_segments, sign_tune
 from hermes_memory.tier3.sign_copy import SignCopy
 from hermes_memory.tier3.snapshot import table_stamp
 from hermes_memory.tier3.vector_store import VectorStore
@@ -53,7 +53,7 @@ def test_a_write_past_the_cap_turns_the_exact_copy_into_a_sign_copy(tmp_path: Pa
     assert found / 400 >= 0.95
     # The shortlist was measured on the copy when it was made.
     assert (
-        store._signs.recall >= sign_copy.TARGET_RECALL
+        store._signs.recall >= sign_tune.TARGET_RECALL
         or store._signs.shortlist == sign_copy.SHORTLISTS[-1]
     )
     # Cosines on the 8-bit vectors stay close to the float ones.
@@ -194,18 +194,38 @@ def test_what_a_cut_short_save_or_build_left_is_swept(tmp_path: Path) -> None:
     assert [p.name for p in signs_dir.glob(".build-*")] == [".build-running"]
 
 
-def test_the_shortlist_is_measured_again_once_the_copy_has_doubled(tmp_path: Path) -> None:
+def test_a_copy_that_has_outgrown_its_centre_is_built_again(tmp_path: Path) -> None:
     store, data = grown(tmp_path, 600, 600)
     signs = store._signs
-    assert signs is not None and signs.tuned_rows == 600
+    assert signs is not None and signs.built_rows == 600
     assert store.refresh_signs()["signs"] == "current"
-    more = clustered(700, 5, DIM)
+    # Rows of another part of the space: the mean taken on the first 600 fits them badly.
+    more = clustered(700, 5, DIM) + 3.0
     store.upsert(rows([f"m{k}" for k in range(700)]), more)
     done = store.refresh_signs()
-    assert done["signs"] == "measured" and store._signs is not None
-    assert store._signs.tuned_rows == 1300
+    assert done["signs"] == "built again (1300 rows, made for 600)"
+    rebuilt = store._signs
+    assert rebuilt is not None and rebuilt.built_rows == 1300 and len(rebuilt.segments) == 1
+    both = np.concatenate([data, more])
+    unit = both / np.linalg.norm(both, axis=1, keepdims=True)
+    assert np.allclose(rebuilt.mean, unit.mean(axis=0), atol=1e-4)  # every row's mean now
+    assert not np.allclose(signs.mean, rebuilt.mean, atol=0.05)
     again = store_at(tmp_path)._current_signs()
-    assert again is not None and again.tuned_rows == 1300  # saved with the copy
+    assert again is not None and again.built_rows == 1300  # saved with the copy
+    fresh = store_at(tmp_path)
+    assert [h.item_uuid for h in fresh.search(more[9], OWNER, limit=1)] == ["m9"]
+    assert store.refresh_signs()["signs"] == "current"
+
+
+def test_a_copy_of_mostly_dead_rows_is_built_again(tmp_path: Path) -> None:
+    store, data = grown(tmp_path, 1200, 1200)
+    store.delete([f"i{k}" for k in range(700)])
+    signs = store._signs
+    assert signs is not None and len(signs) == 500
+    assert store.refresh_signs()["signs"] == "built again (700 of 1200 rows dead)"
+    rebuilt = store._signs
+    assert rebuilt is not None and len(rebuilt) == 500 and not rebuilt.dead[0].any()
+    assert store.search(data[900], OWNER, limit=1)[0].item_uuid == "i900"
 
 
 def test_a_search_and_a_write_in_two_threads_do_not_trip_over_each_other(
@@ -236,3 +256,37 @@ def test_a_search_and_a_write_in_two_threads_do_not_trip_over_each_other(
     assert not errors, errors[0]
     current = store._current_signs()
     assert current is not None and len(current) == 630
+
+
+def test_a_merge_reads_mapped_segments_block_by_block_and_keeps_every_live_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Blocks of 7 rows: the live rows of a mapped segment straddle every block edge.
+    monkeypatch.setattr(sign_segments, "BLOCK", 7)
+    store, data = grown(tmp_path, 600, 600)
+    signs = store._signs
+    assert signs is not None
+    signs.save(tmp_path / "signs")
+    mapped = sign_segments.read_segment(tmp_path / "signs", signs.segments[0].name, DIM)
+    assert isinstance(mapped.vectors, np.memmap)
+    fresh = store_at(tmp_path / "other")
+    fresh.upsert(rows([f"n{k}" for k in range(5)]), data[:5])  # an in-memory segment
+    tail = fresh._snapshot
+    assert tail is not None
+    extra = SignCopy.start("x", data, len(data))
+    extra.append_columns(*tail.live())
+    dead = np.zeros(600, dtype=bool)
+    dead[::3] = True
+    joined = sign_segments.merged(
+        tmp_path / "signs", [mapped, extra.segments[0]], [dead, np.zeros(5, dtype=bool)]
+    )
+    live = np.flatnonzero(~dead)
+    want_ids = [*mapped.take("id", live), *extra.segments[0].take("id", np.arange(5))]
+    assert joined.take("id", np.arange(len(joined))) == want_ids
+    assert np.array_equal(
+        np.asarray(joined.vectors),
+        np.concatenate([np.asarray(mapped.vectors)[live], extra.segments[0].vectors]),
+    )
+    assert joined.rows_of("i3").size == 0  # dead
+    assert np.array_equal(joined.rows_of("i4"), np.array([2]))  # after i1 and i2
+    assert np.array_equal(joined.rows_of("n4"), np.array([len(live) + 4]))

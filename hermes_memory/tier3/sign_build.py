@@ -25,11 +25,10 @@ from hermes_memory.tier3.sign_copy import (
     KEY_COLUMNS,
     META_COLUMNS,
     ROTATION_SEED,
-    SAMPLES,
     SignCopy,
-    tune,
 )
 from hermes_memory.tier3.sign_segments import BLOCK, read_segment, rows_file
+from hermes_memory.tier3.sign_tune import SAMPLES, RunningTop, tune
 from hermes_memory.tier3.snapshot import normalised, vectors_of
 
 
@@ -56,13 +55,11 @@ def _build_in(
     rng = np.random.default_rng(ROTATION_SEED)
     offsets = sorted({int(i) for i in rng.choice(rows, size=min(rows, 20_000), replace=False)})
     sample = table.take_offsets(offsets).select(["vector"]).to_arrow()
-    copy = SignCopy.start(stamp, vectors_of(sample, dim))
+    copy = SignCopy.start(stamp, vectors_of(sample, dim), rows)
     # Tuned on queries near sampled rows, their exact top 10 kept as the rows stream
     # past (a second pass over the copy's vectors cost ~0.5 GB of mapped pages).
     picked = rng.choice(len(offsets), size=min(len(offsets), SAMPLES), replace=False)
-    queries = moved_queries(normalised(vectors_of(sample, dim))[np.sort(picked)], rng)
-    best = np.full((len(queries), 10), -2.0, dtype=np.float32)
-    best_rows = np.full((len(queries), 10), -1, dtype=np.int64)
+    top = RunningTop(moved_queries(normalised(vectors_of(sample, dim))[np.sort(picked)], rng))
     name = f"seg-{uuid.uuid4().hex[:16]}"
     codes: list[np.ndarray] = []
     keys: list[np.ndarray] = []
@@ -85,13 +82,7 @@ def _build_in(
                 return None
             unit = normalised(vectors_of(pa.Table.from_batches([batch]), dim))
             vectors.write(copy.quantised(unit).tobytes())
-            sims = np.concatenate([best, queries @ unit.T], axis=1)
-            ids = np.concatenate(
-                [best_rows, np.broadcast_to(np.arange(at, at + n), (len(queries), n))], axis=1
-            )
-            keep = np.argpartition(-sims, 9, axis=1)[:, :10]
-            best = np.take_along_axis(sims, keep, axis=1)
-            best_rows = np.take_along_axis(ids, keep, axis=1)
+            top.add(unit)
             codes.append(copy.codes_of(unit))
             cols = {c: batch.column(c).to_pylist() for c in KEY_COLUMNS}
             keys.append(copy.key_codes(zip(*(cols[c] for c in KEY_COLUMNS), strict=True)))
@@ -122,7 +113,7 @@ def _build_in(
             os.fsync(handle.fileno())
     copy.segments = [read_segment(work, name, dim)]
     copy.dead = [np.zeros(rows, dtype=bool)]
-    tune(copy, measured=(queries, [set(r.tolist()) for r in best_rows]))
+    tune(copy, measured=top.measured())
     return copy, work
 
 

@@ -10,7 +10,7 @@ the query's (numpy's ``bitwise_count``, one 64-bit word of every row at a time: 
 over a million rows on two threads), keeps the rows with the fewest, and scores those
 on their vectors, kept memory-mapped at 8 bits a dimension (scaled by the dimension's
 range: cosines within ~0.002 of the float ones; float16 cost 2.3x as much to read and
-convert). How many it keeps is measured when the copy is built (:func:`tune`), as the
+convert). How many it keeps is measured when the copy is built (``sign_tune.py``), as the
 vector index's settings are: ~15 ms a search at 1.03M rows against ~60 for LanceDB's
 index.
 
@@ -42,7 +42,6 @@ import pyarrow as pa
 
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3.projection import moved_queries
 from hermes_memory.tier3.sign_segments import (
     BLOCK,
     Segment,
@@ -63,13 +62,16 @@ FORMAT = 1
 KEY_COLUMNS = ("platform", "agent", "user_id", "session_key", "kind")
 META_COLUMNS = ("id", "kind", "item_uuid", "chunk", "text")
 ROTATION_SEED = 7
-# Rows kept for scoring per ten rows asked, tried cheapest first; the first that finds
-# the exact top 10 of sample queries at TARGET_RECALL is kept. On the 100k agent-turn
-# profile (1.03M rows) 1,000 found 0.970 of them (2,000: 0.973-0.985 on other samples).
+# Rows kept for scoring per ten rows asked, tried cheapest first (sign_tune.py).
 SHORTLISTS = (1_000, 2_000, 4_000, 8_000)
-TARGET_RECALL = 0.97
-SAMPLES = 40
-RETUNE_GROWTH = 2.0  # measured again once the copy has grown this much
+# Built again by the index job once its live rows are this many times those it was made
+# for: one segment again (an import carries the copy on from the exact copy's cap and
+# ends with several; three against one searched 30% slower at 100k rows), its shortlist
+# measured on today's rows. Its mean, taken again, mattered less: codes centred on the
+# first fifth of the rows shortlisted as well as codes centred on all of them.
+REBUILD_GROWTH = 2.0
+# ... or once dead rows are this share of all it scans (updates and deletes).
+DEAD_SHARE = 0.5
 BUILDING = ".build-"  # a build's work directory (sign_build.py)
 _FAR = np.uint16(0xFFFF)  # the distance of a row the search must not return
 # Rows per piece of the bit count: a million-row segment is split across both cores.
@@ -102,7 +104,7 @@ class SignCopy:
     dead: list[np.ndarray]
     shortlist: int  # rows scored exactly per ten asked
     recall: float  # measured for it when the copy was built
-    tuned_rows: int = 0  # live rows when it was measured
+    built_rows: int = 0  # live rows when made: its mean, scale and shortlist (0: unknown)
     _rotation: np.ndarray | None = field(default=None, repr=False)
     _masks: dict[tuple[Any, ...], list[np.ndarray | None]] = field(default_factory=dict)
     # A recall's worker searches while another thread of the process may write.
@@ -110,14 +112,14 @@ class SignCopy:
 
     # -- making one --------------------------------------------------------------------
     @classmethod
-    def start(cls, stamp: str, sample: np.ndarray) -> SignCopy:
+    def start(cls, stamp: str, sample: np.ndarray, rows: int) -> SignCopy:
         """An empty copy whose codes centre on the mean of the unit rows ``sample``
-        and whose 8-bit vectors span their range (with room: a later row beyond it
-        is clipped, off by little)."""
+        (drawn from ``rows`` rows) and whose 8-bit vectors span their range (with
+        room: a later row beyond it is clipped, off by little)."""
         unit = normalised(np.asarray(sample, dtype=np.float32))
         mean = unit.mean(axis=0).astype(np.float32)
         scale = np.maximum(np.abs(unit).max(axis=0) * 1.25, 1e-3).astype(np.float32)
-        return cls(stamp, mean, scale, [], [], [], SHORTLISTS[1], 0.0)
+        return cls(stamp, mean, scale, [], [], [], SHORTLISTS[1], 0.0, built_rows=rows)
 
     @property
     def dim(self) -> int:
@@ -220,6 +222,17 @@ class SignCopy:
     def __len__(self) -> int:
         with self.lock:
             return sum(len(d) - int(d.sum()) for d in self.dead)
+
+    def outgrown(self) -> str | None:
+        """Why the copy should be built again from the table, or None: it has grown
+        well past the rows it was made for, or scans mostly dead rows."""
+        with self.lock:
+            live, total = len(self), sum(len(d) for d in self.dead)
+        if live >= REBUILD_GROWTH * self.built_rows:
+            return f"{live} rows, made for {self.built_rows}"
+        if total and (total - live) >= DEAD_SHARE * total:
+            return f"{total - live} of {total} rows dead"
+        return None
 
     @_locked
     def present(self, items: list[str]) -> list[str]:
@@ -378,7 +391,7 @@ class SignCopy:
             "dead": dead_name,
             "shortlist": self.shortlist,
             "recall": self.recall,
-            "tuned_rows": self.tuned_rows,
+            "built_rows": self.built_rows,
         }
         data = json.dumps(manifest).encode()
         write_atomic(
@@ -438,7 +451,7 @@ class SignCopy:
                 dead,
                 int(manifest["shortlist"]),
                 float(manifest["recall"]),
-                int(manifest.get("tuned_rows", 0)),
+                int(manifest.get("built_rows", 0)),
             )
         except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
             return None
@@ -522,55 +535,3 @@ def shortlist(
         if rows.size:
             picked.setdefault(n, []).append(rows + start)
     return {n: np.concatenate(r) for n, r in picked.items()}
-
-
-def tune(
-    copy: SignCopy,
-    *,
-    samples: int = SAMPLES,
-    seed: int = 7,
-    measured: tuple[np.ndarray, list[set[int]]] | None = None,
-) -> None:
-    """Keep the smallest of :data:`SHORTLISTS` whose shortlist holds the exact top 10
-    of sample queries (stored rows moved away, ``projection.moved_queries``) at
-    :data:`TARGET_RECALL`, with the recall it reached. ``measured``: the queries and
-    their exact top 10 (global row numbers), found while the copy was read."""
-    with copy.lock:
-        _tune(copy, samples, seed, measured)
-
-
-def _tune(
-    copy: SignCopy,
-    samples: int,
-    seed: int,
-    measured: tuple[np.ndarray, list[set[int]]] | None,
-) -> None:
-    total = sum(len(s) for s in copy.segments)
-    if total == 0:
-        return
-    starts = np.cumsum([0] + [len(s) for s in copy.segments])
-    if measured is None:
-        rng = np.random.default_rng(seed)
-        picks = np.sort(rng.choice(total, size=min(total, samples), replace=False))
-        rows = []
-        for g in picks:
-            n = int(np.searchsorted(starts, g, side="right") - 1)
-            rows.append(copy.segments[n].vectors[int(g - starts[n])])
-        stored = np.array(rows).astype(np.float32) * copy.scale / 127
-        queries = moved_queries(normalised(stored), rng)
-        tops = [set(copy.exact_top(q, 10).tolist()) for q in queries]
-    else:
-        queries, tops = measured
-    masks: list[np.ndarray | None] = [None if not d.any() else ~d for d in copy.dead]
-    found = {size: 0.0 for size in SHORTLISTS}
-    for q, exact in zip(queries, tops, strict=True):
-        for size in SHORTLISTS:
-            picked = shortlist(copy, q, masks, size)
-            ids = {int(starts[n] + r) for n, rr in picked.items() for r in rr}
-            found[size] += len(exact & ids) / 10
-    for size in SHORTLISTS:
-        recall = found[size] / len(queries)
-        if recall >= TARGET_RECALL or size == SHORTLISTS[-1]:
-            copy.shortlist, copy.recall = size, round(recall, 4)
-            copy.tuned_rows = len(copy)
-            return

@@ -21,7 +21,7 @@ import numpy as np
 
 from hermes_memory.errors import DerivedTierError
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3 import ann_index, lance_table, sign_build, sign_copy, whitening
+from hermes_memory.tier3 import ann_index, lance_table, sign_build, sign_tune, whitening
 from hermes_memory.tier3.sign_copy import SignCopy
 from hermes_memory.tier3.snapshot import (
     Snapshot,
@@ -322,9 +322,11 @@ class VectorStore:
     def _signs_from(self, snap: Snapshot, stamp: str) -> SignCopy:
         """The sign copy of the exact copy's live rows (an import crossing the cap)."""
         cols, vectors = snap.live()
-        signs = SignCopy.start(stamp, vectors[:: max(1, len(vectors) // 20_000)])
+        signs = SignCopy.start(stamp, vectors[:: max(1, len(vectors) // 20_000)], len(vectors))
         signs.append_columns(cols, vectors)
-        sign_copy.tune(signs)
+        # Measured against the float rows at hand (a scan of the 8-bit ones per sample
+        # query would take seconds inside the import's write).
+        sign_tune.tune(signs, measured=sign_tune.measured_on(vectors))
         self._signs = signs
         return signs
 
@@ -387,9 +389,10 @@ class VectorStore:
 
     def refresh_signs(self, rows: int | None = None) -> dict[str, Any]:
         """Build the sign copy if the table is past the exact copy's size and has none
-        at its current state, or measure its shortlist again once it has grown
-        (the index job): what was done. ``rows``: the table's count, when the caller
-        has just read it (a build that finds another count gives up: the next run)."""
+        at its current state, or build it again once it has outgrown the rows it was
+        made for or scans mostly dead rows (the index job): what was done. ``rows``:
+        the table's count, when the caller has just read it (a build that finds
+        another count gives up: the next run)."""
         if not self.sign_search:
             return {"signs": "off"}
         table = self.table()
@@ -398,14 +401,9 @@ class VectorStore:
         if rows <= self.exact_max_rows or stamp is None:
             return {"signs": "none (exact copy)"}
         signs = self._current_signs()
-        if signs is not None:
-            if len(signs) < signs.tuned_rows * sign_copy.RETUNE_GROWTH:
-                return {"signs": "current", "shortlist": signs.shortlist}
-            sign_copy.tune(signs)
-            with self.writing():
-                if table_stamp(self._table_dir) == signs.stamp:
-                    signs.save(self._signs_dir)
-            return {"signs": "measured", "shortlist": signs.shortlist, "recall": signs.recall}
+        why = signs.outgrown() if signs is not None else None
+        if signs is not None and why is None:
+            return {"signs": "current", "shortlist": signs.shortlist}
         sign_build.discard_builds(self._signs_dir, older_than_s=3600)
         built = sign_build.build(table, self._signs_dir, stamp, self.dim, rows)
         if built is None:
@@ -418,7 +416,7 @@ class VectorStore:
             sign_build.adopt(signs, work, self._signs_dir)
         self._signs = signs
         return {
-            "signs": "built",
+            "signs": "built" if why is None else f"built again ({why})",
             "rows": len(signs),
             "shortlist": signs.shortlist,
             "recall": signs.recall,

@@ -1,0 +1,110 @@
+"""How many rows a sign copy's search keeps (sign_copy.py): measured, as the vector
+index's settings are, on sample queries near stored rows whose exact top 10 is known.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hermes_memory.tier3.projection import moved_queries
+from hermes_memory.tier3.sign_copy import ROTATION_SEED, SHORTLISTS, SignCopy, shortlist
+from hermes_memory.tier3.sign_segments import BLOCK
+from hermes_memory.tier3.snapshot import normalised
+
+# The first of SHORTLISTS whose shortlist holds the exact top 10 of the sample queries
+# at this share is kept. On the 100k agent-turn profile (1.03M rows) 1,000 found 0.970
+# of them (2,000: 0.973-0.985 on other samples).
+TARGET_RECALL = 0.97
+# Queries it is measured on: with 40, 1,000 rows measured 0.970 on one 1M-row copy and
+# under 0.97 on another of the same rows, so the two searched at different costs.
+SAMPLES = 200
+
+
+class RunningTop:
+    """The exact top 10 rows (global row numbers) of sample ``queries``, kept as unit
+    rows stream past in order: what the shortlist is measured against, found without a
+    second pass over the copy's vectors."""
+
+    def __init__(self, queries: np.ndarray) -> None:
+        self.queries = queries
+        self.best = np.full((len(queries), 10), -2.0, dtype=np.float32)
+        self.rows = np.full((len(queries), 10), -1, dtype=np.int64)
+        self.seen = 0
+
+    def add(self, unit: np.ndarray) -> None:
+        n = len(unit)
+        sims = np.concatenate([self.best, self.queries @ unit.T], axis=1)
+        ids = np.concatenate(
+            [self.rows, np.broadcast_to(np.arange(self.seen, self.seen + n), (len(sims), n))],
+            axis=1,
+        )
+        keep = np.argpartition(-sims, 9, axis=1)[:, :10]
+        self.best = np.take_along_axis(sims, keep, axis=1)
+        self.rows = np.take_along_axis(ids, keep, axis=1)
+        self.seen += n
+
+    def measured(self) -> tuple[np.ndarray, list[set[int]]]:
+        return self.queries, [set(r.tolist()) for r in self.rows]
+
+
+def measured_on(vectors: np.ndarray) -> tuple[np.ndarray, list[set[int]]]:
+    """Sample queries near the rows ``vectors`` (a copy's rows, in order) and the exact
+    top 10 of each among them, for :func:`tune`."""
+    unit = normalised(np.asarray(vectors, dtype=np.float32))
+    rng = np.random.default_rng(ROTATION_SEED)
+    picks = np.sort(rng.choice(len(unit), size=min(len(unit), SAMPLES), replace=False))
+    top = RunningTop(moved_queries(unit[picks], rng))
+    for start in range(0, len(unit), BLOCK):
+        top.add(unit[start : start + BLOCK])
+    return top.measured()
+
+
+def tune(
+    copy: SignCopy,
+    *,
+    samples: int = SAMPLES,
+    seed: int = 7,
+    measured: tuple[np.ndarray, list[set[int]]] | None = None,
+) -> None:
+    """Keep the smallest of :data:`SHORTLISTS` whose shortlist holds the exact top 10
+    of sample queries (stored rows moved away, ``projection.moved_queries``) at
+    :data:`TARGET_RECALL`, with the recall it reached. ``measured``: the queries and
+    their exact top 10 (global row numbers), found while the copy was read."""
+    with copy.lock:
+        _tune(copy, samples, seed, measured)
+
+
+def _tune(
+    copy: SignCopy,
+    samples: int,
+    seed: int,
+    measured: tuple[np.ndarray, list[set[int]]] | None,
+) -> None:
+    total = sum(len(s) for s in copy.segments)
+    if total == 0:
+        return
+    starts = np.cumsum([0] + [len(s) for s in copy.segments])
+    if measured is None:
+        rng = np.random.default_rng(seed)
+        picks = np.sort(rng.choice(total, size=min(total, samples), replace=False))
+        rows = []
+        for g in picks:
+            n = int(np.searchsorted(starts, g, side="right") - 1)
+            rows.append(copy.segments[n].vectors[int(g - starts[n])])
+        stored = np.array(rows).astype(np.float32) * copy.scale / 127
+        queries = moved_queries(normalised(stored), rng)
+        tops = [set(copy.exact_top(q, 10).tolist()) for q in queries]
+    else:
+        queries, tops = measured
+    masks: list[np.ndarray | None] = [None if not d.any() else ~d for d in copy.dead]
+    found = {size: 0.0 for size in SHORTLISTS}
+    for q, exact in zip(queries, tops, strict=True):
+        for size in SHORTLISTS:
+            picked = shortlist(copy, q, masks, size)
+            ids = {int(starts[n] + r) for n, rr in picked.items() for r in rr}
+            found[size] += len(exact & ids) / 10
+    for size in SHORTLISTS:
+        recall = found[size] / len(queries)
+        if recall >= TARGET_RECALL or size == SHORTLISTS[-1]:
+            copy.shortlist, copy.recall = size, round(recall, 4)
+            return
