@@ -290,3 +290,19 @@ def test_a_merge_reads_mapped_segments_block_by_block_and_keeps_every_live_row(
     assert joined.rows_of("i3").size == 0  # dead
     assert np.array_equal(joined.rows_of("i4"), np.array([2]))  # after i1 and i2
     assert np.array_equal(joined.rows_of("n4"), np.array([len(live) + 4]))
+
+
+def test_the_exact_top_kept_as_rows_stream_past_is_the_exact_top(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sign_tune, "STEP", 7)  # pieces smaller than the top kept
+    data = clustered(500, 3, DIM)
+    unit = data / np.linalg.norm(data, axis=1, keepdims=True)
+    queries, tops = sign_tune.measured_on(data)
+    assert len(queries) == min(500, sign_tune.SAMPLES)
+    for q, top in zip(queries, tops, strict=True):
+        assert top == set(np.argsort(-(unit @ q))[:10].tolist())
+    running = sign_tune.RunningTop(queries[:3])
+    for start, stop in ((0, 3), (3, 250), (250, 500)):  # uneven writes
+        running.add(unit[start:stop])
+    assert running.measured()[1] == tops[:3]
