@@ -113,7 +113,7 @@ def _build_in(
             os.fsync(handle.fileno())
     copy.segments = [read_segment(work, name, dim)]
     copy.dead = [np.zeros(rows, dtype=bool)]
-    tune(copy, measured=top.measured())
+    tune(copy, top.measured())
     return copy, work
 
 

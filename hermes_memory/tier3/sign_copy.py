@@ -362,18 +362,6 @@ class SignCopy:
             return {}
         return best_of(names, np.concatenate(sims))
 
-    def exact_top(self, q: np.ndarray, k: int) -> np.ndarray:
-        """Global row numbers (over the segments in order) of the ``k`` live rows
-        nearest the unit ``q``, by a full scan: for measuring the shortlist."""
-        sims: list[np.ndarray] = []
-        for seg, dead in zip(self.segments, self.dead, strict=True):
-            for start in range(0, len(seg), BLOCK):
-                part = self.cosines(seg.vectors[start : start + BLOCK], q)
-                part[dead[start : start + BLOCK]] = -2.0
-                sims.append(part)
-        flat = np.concatenate(sims)
-        return np.argpartition(-flat, k - 1)[:k]
-
     # -- the files ---------------------------------------------------------------------
     @_locked
     def save(self, directory: Path) -> None:

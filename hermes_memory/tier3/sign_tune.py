@@ -60,52 +60,26 @@ def measured_on(vectors: np.ndarray) -> tuple[np.ndarray, list[set[int]]]:
     return top.measured()
 
 
-def tune(
-    copy: SignCopy,
-    *,
-    samples: int = SAMPLES,
-    seed: int = 7,
-    measured: tuple[np.ndarray, list[set[int]]] | None = None,
-) -> None:
+def tune(copy: SignCopy, measured: tuple[np.ndarray, list[set[int]]]) -> None:
     """Keep the smallest of :data:`SHORTLISTS` whose shortlist holds the exact top 10
-    of sample queries (stored rows moved away, ``projection.moved_queries``) at
-    :data:`TARGET_RECALL`, with the recall it reached. ``measured``: the queries and
-    their exact top 10 (global row numbers), found while the copy was read."""
+    of the ``measured`` sample queries (their exact top 10 as global row numbers, found
+    while the copy's rows were read) at :data:`TARGET_RECALL`, with the recall it
+    reached."""
     with copy.lock:
-        _tune(copy, samples, seed, measured)
-
-
-def _tune(
-    copy: SignCopy,
-    samples: int,
-    seed: int,
-    measured: tuple[np.ndarray, list[set[int]]] | None,
-) -> None:
-    total = sum(len(s) for s in copy.segments)
-    if total == 0:
-        return
-    starts = np.cumsum([0] + [len(s) for s in copy.segments])
-    if measured is None:
-        rng = np.random.default_rng(seed)
-        picks = np.sort(rng.choice(total, size=min(total, samples), replace=False))
-        rows = []
-        for g in picks:
-            n = int(np.searchsorted(starts, g, side="right") - 1)
-            rows.append(copy.segments[n].vectors[int(g - starts[n])])
-        stored = np.array(rows).astype(np.float32) * copy.scale / 127
-        queries = moved_queries(normalised(stored), rng)
-        tops = [set(copy.exact_top(q, 10).tolist()) for q in queries]
-    else:
-        queries, tops = measured
-    masks: list[np.ndarray | None] = [None if not d.any() else ~d for d in copy.dead]
-    found = {size: 0.0 for size in SHORTLISTS}
-    for q, exact in zip(queries, tops, strict=True):
-        for size in SHORTLISTS:
-            picked = shortlist(copy, q, masks, size)
-            ids = {int(starts[n] + r) for n, rr in picked.items() for r in rr}
-            found[size] += len(exact & ids) / 10
-    for size in SHORTLISTS:
-        recall = found[size] / len(queries)
-        if recall >= TARGET_RECALL or size == SHORTLISTS[-1]:
-            copy.shortlist, copy.recall = size, round(recall, 4)
+        total = sum(len(s) for s in copy.segments)
+        if total == 0:
             return
+        starts = np.cumsum([0] + [len(s) for s in copy.segments])
+        queries, tops = measured
+        masks: list[np.ndarray | None] = [None if not d.any() else ~d for d in copy.dead]
+        found = {size: 0.0 for size in SHORTLISTS}
+        for q, exact in zip(queries, tops, strict=True):
+            for size in SHORTLISTS:
+                picked = shortlist(copy, q, masks, size)
+                ids = {int(starts[n] + r) for n, rr in picked.items() for r in rr}
+                found[size] += len(exact & ids) / 10
+        for size in SHORTLISTS:
+            recall = found[size] / len(queries)
+            if recall >= TARGET_RECALL or size == SHORTLISTS[-1]:
+                copy.shortlist, copy.recall = size, round(recall, 4)
+                return

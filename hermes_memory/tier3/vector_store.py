@@ -326,7 +326,7 @@ class VectorStore:
         signs.append_columns(cols, vectors)
         # Measured against the float rows at hand (a scan of the 8-bit ones per sample
         # query would take seconds inside the import's write).
-        sign_tune.tune(signs, measured=sign_tune.measured_on(vectors))
+        sign_tune.tune(signs, sign_tune.measured_on(vectors))
         self._signs = signs
         return signs
 
