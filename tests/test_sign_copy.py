@@ -306,3 +306,20 @@ def test_the_exact_top_kept_as_rows_stream_past_is_the_exact_top(
     for start, stop in ((0, 3), (3, 250), (250, 500)):  # uneven writes
         running.add(unit[start:stop])
     assert running.measured()[1] == tops[:3]
+
+
+def test_a_copy_saved_before_copies_recorded_their_size_is_built_again(tmp_path: Path) -> None:
+    import json
+
+    store, data = grown(tmp_path, 600, 600)
+    signs = store._signs
+    assert signs is not None
+    manifest = tmp_path / "signs" / f"copy-{signs.stamp}.json"
+    old = json.loads(manifest.read_text())
+    del old["built_rows"]
+    manifest.write_text(json.dumps(old))
+    older = store_at(tmp_path)
+    assert older.search(data[4], OWNER, limit=1)[0].item_uuid == "i4"  # still answers
+    done = older.refresh_signs()
+    assert done["signs"] == "built again (made before copies recorded their size)"
+    assert store_at(tmp_path)._current_signs().built_rows == 600  # type: ignore[union-attr]

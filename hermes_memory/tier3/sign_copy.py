@@ -236,6 +236,8 @@ class SignCopy:
         well past the rows it was made for, or scans mostly dead rows."""
         with self.lock:
             live, total = len(self), sum(len(d) for d in self.dead)
+        if not self.built_rows:
+            return "made before copies recorded their size"
         if live >= REBUILD_GROWTH * self.built_rows:
             return f"{live} rows, made for {self.built_rows}"
         if total and (total - live) >= DEAD_SHARE * total:
