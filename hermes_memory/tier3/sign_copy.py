@@ -179,11 +179,11 @@ class SignCopy:
         flat = np.asarray(vectors, dtype=np.float32).reshape(n, -1)
         # A block at a time: at an import's crossing (200k rows) the whole matrix's
         # float temporaries, five of 300 MB, were most of the import's peak memory.
-        codes = np.empty((math.ceil(flat.shape[1] / 64), n), dtype=np.uint64)
+        words: list[np.ndarray] = []
         eight = np.empty(flat.shape, dtype=np.int8)
         for start in range(0, n, BLOCK):
             unit = normalised(flat[start : start + BLOCK])
-            codes[:, start : start + len(unit)] = self.codes_of(unit)
+            words.append(self.codes_of(unit))
             eight[start : start + len(unit)] = self.quantised(unit)
         items = np.array([str(i).encode() for i in columns["item_uuid"]])
         order = np.argsort(items, kind="stable").astype(np.int32)
@@ -199,7 +199,7 @@ class SignCopy:
         keys = zip(*(columns[c] for c in KEY_COLUMNS), strict=True)
         seg = Segment(
             f"seg-{uuid.uuid4().hex[:16]}",
-            codes,
+            np.concatenate(words, axis=1),
             eight,
             self.key_codes(keys),
             items[order],
