@@ -62,14 +62,14 @@ CAPS = {"tier2": {"max_facts": 2_000_000, "max_entities": 200_000}}
 
 
 # ``--set section.key=value`` pairs on top of CAPS, handed to every phase's process.
-OVERRIDES: dict[str, Any] = {}
 SET_PAIRS: list[str] = []
 
 
 def _api(home: Path) -> Any:
     from hermes_memory import MemoryAPI, load_config
 
-    overrides = {s: {**CAPS.get(s, {}), **OVERRIDES.get(s, {})} for s in {*CAPS, *OVERRIDES}}
+    given = settings(SET_PAIRS)
+    overrides = {s: {**CAPS.get(s, {}), **given.get(s, {})} for s in {*CAPS, *given}}
     return MemoryAPI(load_config(home, env={}, overrides=overrides), actor="scale")
 
 
@@ -306,7 +306,7 @@ def main() -> None:
     parser.add_argument("--home", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    OVERRIDES.update(settings(args.set))
+    settings(args.set)  # a malformed pair stops here, not in a phase's process
     SET_PAIRS.extend(args.set)
     if args.phase:
         if args.phase == "build":
