@@ -194,7 +194,7 @@ def test_what_a_cut_short_save_or_build_left_is_swept(tmp_path: Path) -> None:
     assert [p.name for p in signs_dir.glob(".build-*")] == [".build-running"]
 
 
-def test_a_copy_that_has_outgrown_its_centre_is_built_again(tmp_path: Path) -> None:
+def test_a_copy_that_has_doubled_is_built_again(tmp_path: Path) -> None:
     store, data = grown(tmp_path, 600, 600)
     signs = store._signs
     assert signs is not None and signs.built_rows == 600
