@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3 import ann_index, sign_copy, sign_segments, sign_tune
+from hermes_memory.tier3 import (
+    ann_index,
+    lance_table,
+    sign_build,
+    sign_copy,
+    sign_segments,
+    sign_tune,
+)
 from hermes_memory.tier3.sign_copy import SignCopy
 from hermes_memory.tier3.snapshot import table_stamp
 from hermes_memory.tier3.vector_store import VectorStore
@@ -323,3 +330,37 @@ def test_a_copy_saved_before_copies_recorded_their_size_is_built_again(tmp_path:
     done = older.refresh_signs()
     assert done["signs"] == "built again (made before copies recorded their size)"
     assert store_at(tmp_path)._current_signs().built_rows == 600  # type: ignore[union-attr]
+
+
+def test_a_whole_table_scan_comes_in_pages_in_table_order(tmp_path: Path) -> None:
+    store, data = grown(tmp_path, 1000, 250)  # several fragments
+    store.delete([f"i{k}" for k in range(0, 1000, 7)])  # and rows gone from them
+    table = store.table()
+    total = int(table.count_rows())
+    stream = table.search().select(["id"]).limit(None).to_batches()
+    streamed = [i for batch in stream for i in batch["id"].to_pylist()]
+    pages = list(lance_table.scan_pages(table, ["id", "vector"], total, page=96))
+    assert max(p.num_rows for p in pages) <= 96
+    assert [i for p in pages for i in p["id"].to_pylist()] == streamed  # none twice, none left
+    assert len(streamed) == total
+    # Fewer rows asked than the table has: the scan stops there.
+    assert sum(p.num_rows for p in lance_table.scan_pages(table, ["id"], 100, page=64)) == 100
+
+
+def test_a_build_whose_pages_overlap_gives_up_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = grown(tmp_path, 600, 600)
+    SignCopy.discard(tmp_path / "signs")
+    real = lance_table.scan_pages
+
+    def shifted(table: object, columns: list[str], rows: int, page: int = 4096) -> object:
+        # A row written at the front between two pages pushes the next page back one.
+        for n, batch in enumerate(real(table, columns, rows, page=100)):
+            yield batch if n != 3 else next(real(table, columns, rows, page=100))
+
+    monkeypatch.setattr(sign_build, "scan_pages", shifted)
+    assert store_at(tmp_path).refresh_signs()["signs"] == "table changed while building: next run"
+    assert not list((tmp_path / "signs").glob(".build-*"))
+    monkeypatch.setattr(sign_build, "scan_pages", real)
+    assert store_at(tmp_path).refresh_signs()["signs"] == "built"

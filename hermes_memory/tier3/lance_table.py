@@ -3,6 +3,7 @@ go to LanceDB when no copy answers (``vector_store.py`` decides when)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,10 @@ from hermes_memory.tier3.snapshot import (
 # selected columns leave it out.
 HIT_COLUMNS = ("kind", "item_uuid", "chunk", "text", "_distance")
 DELETE_BATCH = 500
+# Rows per page of a whole-table scan (scan_pages). LanceDB's own stream reads ahead
+# of its reader: over a million 384-d rows it held ~670 MB whatever the batch size
+# asked, where pages of 4,096 held ~150 MB, in the same 2 s (docs/benchmarks.md).
+SCAN_PAGE = 4096
 
 
 def schema(dim: int) -> pa.Schema:
@@ -114,6 +119,17 @@ def similarities(table: Any, vector: np.ndarray, items: list[str], dim: int) -> 
         return {}
     unit = normalised(vectors_of(rows, dim))
     return best_per_item(rows.column("item_uuid").to_pylist(), unit, vector)
+
+
+def scan_pages(
+    table: Any, columns: list[str], rows: int, page: int = SCAN_PAGE
+) -> Iterator[pa.RecordBatch]:
+    """``columns`` of the table's first ``rows`` rows in table order, ``page`` rows at a
+    time: a plain scan keeps the table's order, so the pages neither overlap nor leave
+    a row out (the caller checks, since a write may land between two of them)."""
+    query = table.search().select(columns)
+    for start in range(0, rows, page):
+        yield from query.offset(start).limit(min(page, rows - start)).to_arrow().to_batches()
 
 
 def row_keys(table: Any) -> list[tuple[str, str]]:

@@ -1,8 +1,9 @@
 """Building a sign copy (sign_copy.py) from the LanceDB table: the index job's step.
 
-The table is streamed once into one segment in a work directory of its own, no writer
-waiting: the 8-bit vectors go through the file, and the exact top 10 of the sample
-queries the copy is measured on is kept as the rows pass. Under the writers' lock,
+The table is read once, a page at a time (lance_table.scan_pages: LanceDB's own stream
+reads far ahead), into one segment in a work directory of its own, no writer waiting:
+the 8-bit vectors go through the file, and the exact top 10 of the sample queries the
+copy is measured on is kept as the rows pass. Under the writers' lock,
 ``adopt`` moves the files in and saves the copy.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from hermes_memory.tier3.lance_table import scan_pages
 from hermes_memory.tier3.projection import moved_queries
 from hermes_memory.tier3.sign_copy import (
     BUILDING,
@@ -68,18 +70,22 @@ def _build_in(
         [pa.field(c, pa.int32() if c == "chunk" else pa.string()) for c in META_COLUMNS]
     )
     at = 0
-    query = table.search().select([*dict.fromkeys((*META_COLUMNS, *KEY_COLUMNS)), "vector"])
+    columns = [*dict.fromkeys((*META_COLUMNS, *KEY_COLUMNS)), "vector"]
+    # Each row's id, hashed: a write between two pages of the scan would show as a row
+    # read twice (or as a short count).
+    seen = np.empty(rows, dtype=np.int64)
     with (
         rows_file(work / f"{name}.vectors.npy", rows, dim) as vectors,
         pa.OSFile(str(work / f"{name}.meta.arrow"), "wb") as sink,
         pa.ipc.new_file(sink, schema) as out,
     ):
         pending: list[pa.Table] = []
-        for batch in query.limit(None).to_batches():
+        for batch in scan_pages(table, columns, rows):
             n = batch.num_rows
             if at + n > rows:
                 shutil.rmtree(work, ignore_errors=True)
                 return None
+            seen[at : at + n] = [hash(i) for i in batch.column("id").to_pylist()]
             unit = normalised(vectors_of(pa.Table.from_batches([batch]), dim))
             vectors.write(copy.quantised(unit).tobytes())
             top.add(unit)
@@ -95,9 +101,10 @@ def _build_in(
                 pending = []
         if pending:
             out.write_table(pa.concat_tables(pending).combine_chunks())
-    if at != rows:
+    if at != rows or len(np.unique(seen)) != rows:
         shutil.rmtree(work, ignore_errors=True)
         return None
+    del seen
     item_array = np.array(items)
     order = np.argsort(item_array, kind="stable").astype(np.int32)
     parts = {
