@@ -20,7 +20,7 @@ from hermes_memory.tier3 import (
     sign_tune,
 )
 from hermes_memory.tier3.sign_copy import SignCopy
-from hermes_memory.tier3.snapshot import table_stamp
+from hermes_memory.tier3.snapshot import Snapshot, table_stamp
 from hermes_memory.tier3.vector_store import VectorStore
 from tests.test_vector_store import OWNER, clustered, rows
 
@@ -305,7 +305,7 @@ def test_the_exact_top_kept_as_rows_stream_past_is_the_exact_top(
     monkeypatch.setattr(sign_tune, "STEP", 7)  # pieces smaller than the top kept
     data = clustered(500, 3, DIM)
     unit = data / np.linalg.norm(data, axis=1, keepdims=True)
-    queries, tops = sign_tune.measured_on(data)
+    queries, tops = sign_tune.measured_on([data])
     assert len(queries) == min(500, sign_tune.SAMPLES)
     for q, top in zip(queries, tops, strict=True):
         assert top == set(np.argsort(-(unit @ q))[:10].tolist())
@@ -364,3 +364,30 @@ def test_a_build_whose_pages_overlap_gives_up_and_leaves_nothing(
     assert not list((tmp_path / "signs").glob(".build-*"))
     monkeypatch.setattr(sign_build, "scan_pages", real)
     assert store_at(tmp_path).refresh_signs()["signs"] == "built"
+
+
+def test_the_exact_copys_rows_are_handed_over_in_parts_without_copying_the_whole(
+    tmp_path: Path,
+) -> None:
+    snap = Snapshot.empty("s", DIM, whiten_min_rows=0)
+    data = clustered(300, 4, DIM)
+    snap.apply("s1", [], rows([f"i{k}" for k in range(200)]), data[:200])
+    snap._compact()  # the first 200 rows are the loaded ones, the next 100 appended
+    snap.apply("s2", [], rows([f"i{k}" for k in range(200, 300)]), data[200:])
+    parts = snap.live_parts()
+    assert [len(v) for _, v in parts] == [200, 100]
+    assert parts[0][1] is snap.base and parts[1][1] is snap.extra  # all alive: no copy
+    snap.apply("s3", ["i5", "i250"], [], data[:0])
+    cols, vectors = snap.live()
+    parts = snap.live_parts()
+    assert np.array_equal(np.concatenate([v for _, v in parts]), vectors)
+    for c in cols:
+        assert list(np.concatenate([p[c] for p, _ in parts])) == list(cols[c])
+    assert "i5" not in cols["item_uuid"] and "i250" not in cols["item_uuid"]
+
+
+def test_the_shortlist_is_measured_alike_on_rows_in_one_array_or_in_parts() -> None:
+    data = clustered(500, 6, DIM)
+    whole = sign_tune.measured_on([data])
+    split = sign_tune.measured_on([data[:123], data[123:124], data[124:]])
+    assert np.array_equal(whole[0], split[0]) and whole[1] == split[1]

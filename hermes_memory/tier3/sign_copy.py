@@ -43,7 +43,6 @@ import pyarrow as pa
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3.sign_segments import (
-    BLOCK,
     Segment,
     merged,
     read_segment,
@@ -76,6 +75,9 @@ BUILDING = ".build-"  # a build's work directory (sign_build.py)
 _FAR = np.uint16(0xFFFF)  # the distance of a row the search must not return
 # Rows per piece of the bit count: a million-row segment is split across both cores.
 _SPLIT = 1 << 19
+# Rows normalised, coded and quantised at a time when rows are added: each step's float
+# temporaries are this many rows, 12 MB at 384 dimensions.
+MATH_BLOCK = 8192
 
 
 _T = TypeVar("_T")
@@ -144,8 +146,11 @@ class SignCopy:
 
     def quantised(self, unit: np.ndarray) -> np.ndarray:
         """Unit rows as 8 bits a dimension."""
-        steps = np.rint(np.asarray(unit, dtype=np.float32) / self.scale * 127)
-        return np.clip(steps, -127, 127).astype(np.int8)
+        steps = np.asarray(unit, dtype=np.float32) / self.scale
+        steps *= 127  # in place: one float temporary a call, not four
+        np.rint(steps, out=steps)
+        np.clip(steps, -127, 127, out=steps)
+        return steps.astype(np.int8)
 
     def cosines(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
         """The unit query ``q``'s cosine to 8-bit ``rows``."""
@@ -178,20 +183,31 @@ class SignCopy:
             return
         flat = np.asarray(vectors, dtype=np.float32).reshape(n, -1)
         # A block at a time: at an import's crossing (200k rows) the whole matrix's
-        # float temporaries, five of 300 MB, were most of the import's peak memory.
+        # float temporaries, five of 300 MB, were most of the import's peak memory;
+        # blocks of 65,536 rows still held ~400 MB of them at once (docs/benchmarks.md).
         words: list[np.ndarray] = []
         eight = np.empty(flat.shape, dtype=np.int8)
-        for start in range(0, n, BLOCK):
-            unit = normalised(flat[start : start + BLOCK])
+        for start in range(0, n, MATH_BLOCK):
+            unit = normalised(flat[start : start + MATH_BLOCK])
             words.append(self.codes_of(unit))
             eight[start : start + len(unit)] = self.quantised(unit)
         items = np.array([str(i).encode() for i in columns["item_uuid"]])
         order = np.argsort(items, kind="stable").astype(np.int32)
+        # Built a block at a time: Arrow's builder held ~2.5 times a column's size (206
+        # MB for 200k chunk texts), chunks of MATH_BLOCK rows about 1.5 times.
         meta = pa.table(
             {
-                c: pa.array(
-                    [int(v) if c == "chunk" else str(v) for v in columns[c]],
-                    type=pa.int32() if c == "chunk" else pa.string(),
+                c: pa.chunked_array(
+                    [
+                        pa.array(
+                            [
+                                int(v) if c == "chunk" else str(v)
+                                for v in columns[c][a : a + MATH_BLOCK]
+                            ],
+                            type=pa.int32() if c == "chunk" else pa.string(),
+                        )
+                        for a in range(0, n, MATH_BLOCK)
+                    ]
                 )
                 for c in META_COLUMNS
             }

@@ -4,6 +4,8 @@ index's settings are, on sample queries near stored rows whose exact top 10 is k
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from hermes_memory.tier3.projection import moved_queries
@@ -49,14 +51,23 @@ class RunningTop:
         return self.queries, [set(r.tolist()) for r in self.rows]
 
 
-def measured_on(vectors: np.ndarray) -> tuple[np.ndarray, list[set[int]]]:
-    """Sample queries near the rows ``vectors`` (a copy's rows, in order) and the exact
-    top 10 of each among them, for :func:`tune`."""
+def measured_on(parts: Sequence[np.ndarray]) -> tuple[np.ndarray, list[set[int]]]:
+    """Sample queries near the rows of ``parts`` (a copy's rows, in order, in one or
+    more arrays) and the exact top 10 of each among them, for :func:`tune`."""
     rng = np.random.default_rng(ROTATION_SEED)
-    picks = np.sort(rng.choice(len(vectors), size=min(len(vectors), SAMPLES), replace=False))
-    top = RunningTop(moved_queries(normalised(vectors[picks]), rng))
-    for start in range(0, len(vectors), STEP):
-        top.add(normalised(vectors[start : start + STEP]))
+    total = sum(len(p) for p in parts)
+    picks = np.sort(rng.choice(total, size=min(total, SAMPLES), replace=False))
+    starts = np.cumsum([0] + [len(p) for p in parts])
+    near = np.concatenate(
+        [
+            p[picks[(picks >= a) & (picks < a + len(p))] - a]
+            for p, a in zip(parts, starts[:-1], strict=True)
+        ]
+    )
+    top = RunningTop(moved_queries(normalised(near), rng))
+    for part in parts:
+        for start in range(0, len(part), STEP):
+            top.add(normalised(part[start : start + STEP]))
     return top.measured()
 
 

@@ -70,7 +70,8 @@ def table_stamp(table_dir: Path) -> str | None:
 def normalised(raw: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length (zero rows stay zero), as a new float32 array."""
     norms = np.linalg.norm(raw, axis=1, keepdims=True)
-    return (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+    # The quotient is new already; float32 input keeps it float32 with no second copy.
+    return (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32, copy=False)
 
 
 def best_hits(hits: Iterable[VectorHit], limit: int) -> list[VectorHit]:
@@ -194,6 +195,28 @@ class Snapshot:
         """The columns and unit vectors of every live row."""
         rows = np.flatnonzero(self.alive)
         return {c: v[rows] for c, v in self.cols.items()}, self._gather(rows)
+
+    def live_parts(self) -> list[tuple[dict[str, np.ndarray], np.ndarray]]:
+        """The columns and unit vectors of every live row, in order, as the rows loaded
+        and the rows appended since: a part whose rows all live is handed over as it
+        is held (read-only), so an import crossing the cap (every row alive) copies no
+        vectors (``live`` copied 300 MB of them at 200k rows)."""
+        cut = len(self.base)
+        parts = []
+        for vectors, alive, first in (
+            (self.base, self.alive[:cut], 0),
+            (self.extra, self.alive[cut:], cut),
+        ):
+            if not alive.any():
+                continue
+            if alive.all():
+                span = slice(first, first + len(alive))
+                parts.append(({c: v[span] for c, v in self.cols.items()}, vectors))
+            else:
+                rows = np.flatnonzero(alive)
+                cols = {c: v[rows + first] for c, v in self.cols.items()}
+                parts.append((cols, vectors[rows]))
+        return parts
 
     def _item_index(self) -> dict[str, list[int]]:
         if self._by_item is None:

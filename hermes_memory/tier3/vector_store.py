@@ -321,12 +321,16 @@ class VectorStore:
 
     def _signs_from(self, snap: Snapshot, stamp: str) -> SignCopy:
         """The sign copy of the exact copy's live rows (an import crossing the cap)."""
-        cols, vectors = snap.live()
-        signs = SignCopy.start(stamp, vectors[:: max(1, len(vectors) // 20_000)], len(vectors))
-        signs.append_columns(cols, vectors)
+        parts = snap.live_parts()
+        rows = sum(len(vectors) for _, vectors in parts)
+        every = max(1, rows // 20_000)
+        sample = np.concatenate([vectors[::every] for _, vectors in parts])
+        signs = SignCopy.start(stamp, sample, rows)
+        for cols, vectors in parts:
+            signs.append_columns(cols, vectors)
         # Measured against the float rows at hand (a scan of the 8-bit ones per sample
         # query would take seconds inside the import's write).
-        sign_tune.tune(signs, sign_tune.measured_on(vectors))
+        sign_tune.tune(signs, sign_tune.measured_on([vectors for _, vectors in parts]))
         self._signs = signs
         return signs
 
