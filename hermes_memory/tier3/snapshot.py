@@ -191,16 +191,11 @@ class Snapshot:
         index = self._item_index()
         return [i for i in items if i in index]
 
-    def live(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        """The columns and unit vectors of every live row."""
-        rows = np.flatnonzero(self.alive)
-        return {c: v[rows] for c, v in self.cols.items()}, self._gather(rows)
-
     def live_parts(self) -> list[tuple[dict[str, np.ndarray], np.ndarray]]:
         """The columns and unit vectors of every live row, in order, as the rows loaded
         and the rows appended since: a part whose rows all live is handed over as it
         is held (read-only), so an import crossing the cap (every row alive) copies no
-        vectors (``live`` copied 300 MB of them at 200k rows)."""
+        vectors (one in-order copy of them was 300 MB at 200k rows)."""
         cut = len(self.base)
         parts = []
         for vectors, alive, first in (
@@ -385,9 +380,8 @@ class Snapshot:
         cut = len(self.base)
         out = np.empty((len(rows), self.base.shape[1]), dtype=np.float32)
         if rows.size and bool(np.all(rows[:-1] <= rows[1:])):
-            # In order (every live row): each part taken straight into its slice. Fancy
-            # indexing makes a second copy, 300 MB at the 200k rows an import holds
-            # when it crosses to the sign copy.
+            # In order: each part taken straight into its slice (fancy indexing makes
+            # a second copy of what may be most of the matrix).
             k = int(np.searchsorted(rows, cut))
             np.take(self.base, rows[:k], axis=0, out=out[:k], mode="clip")
             np.take(self.extra, rows[k:] - cut, axis=0, out=out[k:], mode="clip")
