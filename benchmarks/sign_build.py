@@ -73,6 +73,8 @@ def write_table(path: Path, rows: int, seed: int = 0) -> None:
 
 
 def _high_water_mb() -> float:
+    # VmHWM, not getrusage's ru_maxrss: that survives fork and exec, so a child would
+    # report the peak of the parent that has just written the table.
     with open("/proc/self/status", encoding="ascii") as status:
         for line in status:
             if line.startswith("VmHWM"):

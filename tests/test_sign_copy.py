@@ -367,9 +367,7 @@ def test_a_build_whose_pages_overlap_gives_up_and_leaves_nothing(
     assert store_at(tmp_path).refresh_signs()["signs"] == "built"
 
 
-def test_the_exact_copys_rows_are_handed_over_in_parts_without_copying_the_whole(
-    tmp_path: Path,
-) -> None:
+def test_the_exact_copys_rows_are_handed_over_in_parts_without_copying_the_whole() -> None:
     snap = Snapshot.empty("s", DIM, whiten_min_rows=0)
     data = clustered(300, 4, DIM)
     snap.apply("s1", [], rows([f"i{k}" for k in range(200)]), data[:200])
