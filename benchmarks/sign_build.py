@@ -1,8 +1,12 @@
-"""Benchmark: building the sign copy from a large LanceDB table (the index job's step).
+"""Benchmark: reading a large LanceDB table into the search copies: the sign copy's
+build (the index job's step) or the exact copy's load (a process searching a table
+another process wrote).
 
     python benchmarks/sign_build.py                          # 1,000,000 rows, 384-d
     python benchmarks/sign_build.py --rows 200000 --keep /tmp/signs-table
     python benchmarks/sign_build.py --keep /tmp/signs-table --scan stream   # LanceDB's stream
+    python benchmarks/sign_build.py --rows 200000 --copy exact              # the exact copy
+    python benchmarks/sign_build.py --rows 200000 --copy exact --scan whole # one to_arrow
 
 Writes a table of ``--rows`` random unit vectors with the tier's schema and ~300
 characters of text a row (as an agent's chunks have), then builds the copy in a fresh
@@ -10,6 +14,9 @@ process (``sign_build.build``), three times, and reports the median build time a
 peak RSS: the process's high-water mark before the build (interpreter, LanceDB,
 NumPy, the open table) and during it. ``--scan stream`` reads the table through
 LanceDB's own stream instead of pages (tier3/lance_table.scan_pages), for comparison.
+``--copy exact`` loads the exact copy instead (``Snapshot.from_pages`` over a pinned
+version, as ``VectorStore`` does); ``--scan whole`` reads it with one ``to_arrow`` of the
+table, as before pages.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import lancedb
 import numpy as np
 
 from hermes_memory.tier3 import lance_table, sign_build
+from hermes_memory.tier3.snapshot import COLUMNS, Snapshot, normalised, vectors_of
 
 DIM = 384
 WORDS = (
@@ -87,8 +95,34 @@ def _streamed(table: Any, columns: list[str], rows: int, page: int = 0) -> Itera
     yield from table.search().select(columns).limit(None).to_batches()
 
 
-def measure_once(path: Path, scan: str) -> dict[str, Any]:
+def load_exact(table: Any, rows: int, scan: str) -> Snapshot | None:
+    """The exact copy, as ``VectorStore`` reads it (``whole``: as it did before pages)."""
+    if scan == "whole":
+        data = table.to_arrow()
+        cols = {c: data.column(c).to_numpy(zero_copy_only=False) for c in COLUMNS}
+        return Snapshot("bench", normalised(vectors_of(data, DIM)), cols)
+    pages = lance_table.scan_pages(table, [*COLUMNS, "vector"], rows)
+    return Snapshot.from_pages("bench", pages, rows, DIM)
+
+
+def measure_once(path: Path, scan: str, copy: str) -> dict[str, Any]:
     """One build in this process (run as a child: its own high-water mark)."""
+    if copy == "exact":
+        table = lancedb.connect(str(path)).open_table("memories")
+        table.checkout(table.version)
+        rows = int(table.count_rows())
+        before = _high_water_mb()
+        started = time.perf_counter()
+        snap = load_exact(table, rows, scan)
+        seconds = time.perf_counter() - started
+        if snap is None or len(snap) != rows:
+            raise SystemExit("the copy does not hold the table's rows")
+        return {
+            "rows": rows,
+            "build_s": round(seconds, 2),
+            "rss_before_mb": round(before),
+            "peak_rss_mb": round(_high_water_mb()),
+        }
     if scan == "stream":
         sign_build.scan_pages = _streamed
     table = lancedb.connect(str(path)).open_table("memories")
@@ -117,12 +151,15 @@ def main() -> None:
     )
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--scan", choices=["pages", "stream"], default="pages")
+    parser.add_argument("--scan", choices=["pages", "stream", "whole"], default="pages")
+    parser.add_argument("--copy", choices=["signs", "exact"], default="signs")
     parser.add_argument("--keep", type=Path, help="write the table here once and reuse it")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if (args.copy, args.scan) in (("signs", "whole"), ("exact", "stream")):
+        parser.error(f"--scan {args.scan} is not a way to read the {args.copy} copy")
     if args.child is not None:
-        print(json.dumps(measure_once(args.child, args.scan)))
+        print(json.dumps(measure_once(args.child, args.scan, args.copy)))
         return
     home = args.keep or Path(tempfile.mkdtemp(prefix="sign-build-"))
     try:
@@ -131,13 +168,15 @@ def main() -> None:
         runs = []
         for _ in range(args.runs):
             out = subprocess.run(
-                [sys.executable, __file__, "--child", str(home), "--scan", args.scan],
+                [sys.executable, __file__, "--child", str(home), "--scan", args.scan]
+                + ["--copy", args.copy],
                 check=True,
                 capture_output=True,
                 text=True,
             )
             runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
         report = {
+            "copy": args.copy,
             "scan": args.scan,
             "rows": runs[0]["rows"],
             "runs": len(runs),

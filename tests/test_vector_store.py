@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from hermes_memory.tier2.records import Owner
-from hermes_memory.tier3 import whitening
+from hermes_memory.tier3 import lance_table, whitening
 from hermes_memory.tier3.snapshot import table_stamp
 from hermes_memory.tier3.vector_store import VectorStore
 
@@ -85,6 +85,34 @@ def test_another_writer_makes_the_copy_reload(tmp_path: Path) -> None:
     target = vectors(1, 9)
     other.upsert(rows(["theirs"]), target)
     assert store.search(target[0], OWNER, limit=1)[0].item_uuid == "theirs"
+
+
+def test_a_write_between_two_pages_of_the_copys_read_leaves_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    filled(tmp_path, 300)
+    reader = VectorStore(tmp_path, DIM)
+    other = VectorStore(tmp_path, DIM)  # another process's handle
+    real = lance_table.scan_pages
+
+    def interrupted(table: Any, columns: list[str], total: int, page: int = 4096) -> Any:
+        for n, batch in enumerate(real(table, columns, total, page=64)):
+            if n == 1:  # rows before the next page go, rows are added at the end
+                other.delete([f"i{k}" for k in range(100, 120)])
+                other.upsert(rows(["late"]), vectors(1, 7))
+            yield batch
+
+    monkeypatch.setattr(lance_table, "scan_pages", interrupted)
+    query = vectors(1, 2)[0]
+    reader.search(query, OWNER, limit=5)
+    snap = reader._snapshot
+    assert snap is not None and len(snap) == 300  # the version the read began at
+    assert sorted(snap.cols["item_uuid"]) == sorted(f"i{k}" for k in range(300))
+    monkeypatch.setattr(lance_table, "scan_pages", real)
+    # The stamp it was read at is older than the table: the next search reloads.
+    got = [h.item_uuid for h in reader.search(query, OWNER, limit=10)]
+    assert got == exact(reader, query, 10)
+    assert len(reader._snapshot or []) == 281
 
 
 def test_a_fresh_process_starts_from_the_saved_copy(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3 import ann_index, lance_table, sign_build, sign_tune, whitening
 from hermes_memory.tier3.sign_copy import SignCopy
 from hermes_memory.tier3.snapshot import (
+    COLUMNS,
     Snapshot,
     VectorHit,
     table_stamp,
@@ -439,19 +440,30 @@ class VectorStore:
                 return None
         snap = Snapshot.load(self._snapshot_dir, stamp, self.dim, self.whiten_min_rows)
         if snap is None:
-            table = self.table()
-            if table.count_rows() > self.exact_max_rows:
+            snap = self._read_snapshot(stamp)
+            if snap is None:
                 return None
-            # Read after taking the stamp: a commit in between makes the data newer
-            # than its stamp, which only costs one more reload. Saved when this process
-            # closes, not now: each save would hold the other writers' lock.
-            try:
-                data = table.to_arrow()
-            except Exception as exc:
-                raise DerivedTierError(f"cannot read vectors: {exc}") from None
-            snap = Snapshot.from_arrow(stamp, data, self.dim, self.whiten_min_rows)
         self._snapshot = snap
         return snap
+
+    def _read_snapshot(self, stamp: str) -> Snapshot | None:
+        """The exact copy read from the table, or None past ``exact_max_rows``.
+        Read after taking the stamp: a commit in between makes the data newer than its
+        stamp, which only costs one more reload. Saved when this process closes, not
+        now: each save would hold the other writers' lock."""
+        if self.table().count_rows() > self.exact_max_rows:
+            return None
+        try:
+            # One version for every page: this handle sees other writers' commits
+            # between two reads (read_consistency_interval 0), a checked-out one not.
+            pinned = self._db.open_table(TABLE)
+            pinned.checkout(pinned.version)
+            rows = int(pinned.count_rows())
+            pages = lance_table.scan_pages(pinned, [*COLUMNS, "vector"], rows)
+            snap = Snapshot.from_pages(stamp, pages, rows, self.dim, self.whiten_min_rows)
+        except Exception as exc:
+            raise DerivedTierError(f"cannot read vectors: {exc}") from None
+        return snap  # None only if a pinned version's pages miscount: LanceDB searches
 
     def save_snapshot(self) -> None:
         """Save the in-memory copy if it changed and is still current (derived state:
