@@ -20,7 +20,7 @@ from hermes_memory.tier3 import (
     sign_tune,
 )
 from hermes_memory.tier3.sign_copy import SignCopy
-from hermes_memory.tier3.snapshot import Snapshot, table_stamp
+from hermes_memory.tier3.snapshot import Snapshot, on_both_cores, table_stamp
 from hermes_memory.tier3.vector_store import VectorStore
 from tests.test_vector_store import OWNER, clustered, rows
 
@@ -390,3 +390,40 @@ def test_the_shortlist_is_measured_alike_on_rows_in_one_array_or_in_parts() -> N
     whole = sign_tune.measured_on([data])
     split = sign_tune.measured_on([data[:123], data[123:124], data[124:]])
     assert np.array_equal(whole[0], split[0]) and whole[1] == split[1]
+
+
+def test_work_split_over_both_cores_comes_back_in_order() -> None:
+    parts = [np.arange(k, k + 5) for k in range(0, 40, 5)]
+    assert [int(r) for r in on_both_cores(lambda a: a.sum(), parts)] == [
+        int(p.sum()) for p in parts
+    ]
+    assert on_both_cores(lambda a: a.sum(), []) == []
+
+
+def test_the_shortlist_is_every_row_within_the_cut_over_all_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = grown(tmp_path)
+    copy = store._signs
+    assert copy is not None and len(copy.segments) > 1
+    monkeypatch.setattr(sign_copy, "_SPLIT", 128)  # segments in several parts each
+    masks: list[np.ndarray | None] = []
+    for k, seg in enumerate(copy.segments):  # some rows not searchable, one segment open
+        masks.append(None if k == 0 else np.arange(len(seg)) % 3 != 0)
+    for q in clustered(10, 5, DIM):
+        q = q / np.linalg.norm(q)
+        words = copy.codes_of(q[None, :])[:, 0]
+        dist, where = [], []
+        for n, (seg, mask) in enumerate(zip(copy.segments, masks, strict=True)):
+            bits = np.unpackbits((np.asarray(seg.codes).T ^ words).view(np.uint8), axis=1)
+            d = bits.sum(axis=1)
+            keep = np.ones(len(seg), dtype=bool) if mask is None else mask
+            dist.append(d[keep])
+            where.extend((n, int(r)) for r in np.flatnonzero(keep))
+        every = np.concatenate(dist)
+        for size in (1, 37, 250, 10_000):
+            cut = np.sort(every)[min(size, every.size) - 1]
+            expected = {w for w, d in zip(where, every, strict=True) if d <= cut}
+            got = sign_copy.shortlist(copy, q, masks, size)
+            assert {(n, int(r)) for n, rows in got.items() for r in rows} == expected
+            assert all(np.all(np.diff(rows) > 0) for rows in got.values())

