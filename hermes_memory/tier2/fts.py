@@ -184,6 +184,9 @@ def quote(terms: list[str], op: str = "OR") -> str:
 # of microseconds a row): a union of rare words past this many rows is ranked only when
 # the rows holding all of them are too few (at 1M memories such unions cost 0.3-1.6 s).
 MAX_RANKED = 4_000
+# Rows read per row asked when common words rescore what rarer ones found (their
+# presence bonus can lift a row only so far up BM25's order).
+RESCORED = 4
 
 
 def common_term_threshold(n_docs: int) -> int:
@@ -323,11 +326,11 @@ def planned_search(
         for group in (terms, rare) if len(rare) > 1 and common else (terms,):
             if not enough(group):
                 continue
-            rows = match(quote(group, "AND"), max(limit * 8, 64))
+            rows = match(quote(group, "AND"), max(limit * RESCORED, 64))
             if len(rows) >= limit:
                 return rescored(rows)
     if rare and common:
-        return rescored(match(quote(rare), max(limit * 8, 64)))
+        return rescored(match(quote(rare), max(limit * RESCORED, 64)))
     if common and len(common) > 1:
         rows = match(quote(common, "AND"), limit) if enough(common) else []
         if len(rows) >= limit:
@@ -342,7 +345,7 @@ def planned_search(
         for size in range(len(rarest) - 1, 1, -1):
             if not enough(rarest[:size]):
                 continue
-            rows = match(quote(rarest[:size], "AND"), max(limit * 8, 64))
+            rows = match(quote(rarest[:size], "AND"), max(limit * RESCORED, 64))
             if len(rows) >= limit:
                 return rescored(rows)
         union: list[str] = []
@@ -351,7 +354,7 @@ def planned_search(
                 break
             union.append(term)
         if len(union) < len(rarest):
-            rows = match(quote(union), max(limit * 8, 64))
+            rows = match(quote(union), max(limit * RESCORED, 64))
             if len(rows) >= limit:
                 return rescored(rows, [t for t in rarest if t not in union])
     return [(r, r["bm25"]) for r in match(quote(terms), limit)]
