@@ -304,7 +304,8 @@ class Tier3Config(Section):
     whiten_min_rows: int = Field(200, ge=0)
     # Past exact_search_max_rows, search a copy of sign codes and 8-bit vectors
     # (tier3/sign_copy.py), built by the index job and kept current by every write,
-    # instead of LanceDB's index (15 ms against ~60 at 1M rows); off: LanceDB's index.
+    # instead of LanceDB's index (15 ms against ~60 at 1M rows); off: LanceDB's IVF
+    # index, which the index job then builds (it builds none while this is on).
     sign_search: bool = True
     # Threads numpy's BLAS runs in this process, set when tier 3 opens (0: leave the
     # process's own setting). Its idle threads spin and take the core a recall's

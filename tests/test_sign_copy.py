@@ -117,10 +117,12 @@ def test_the_index_job_builds_a_missing_copy_and_keeps_it_through_rewrites(tmp_p
     plain = store_at(tmp_path)
     assert plain._current_signs() is None  # none saved: LanceDB answers meanwhile
     done = ann_index.ensure(plain)
-    assert done["action"] == "built" and done["signs"] == "built"
-    assert done["rows"] == len(data)
+    assert done["signs"] == "built" and done["rows"] == len(data)
+    # No IVF index of LanceDB's beside the copy (only the item lookups' BTREE).
+    names = {i.name for i in plain.table().list_indices()}
+    assert names == {ann_index.ITEM_INDEX_NAME} and ann_index.load_settings(plain) is None
     again = store_at(tmp_path)
-    assert again._current_signs() is not None  # survived the index build's new version
+    assert again._current_signs() is not None  # survived the item index's new version
     assert again.search(data[11], OWNER, limit=1)[0].item_uuid == "i11"
     # Compaction rewrites the table's versions, not its rows: the copy follows.
     again.optimize()
@@ -180,7 +182,7 @@ def test_a_copy_that_cannot_be_saved_is_dropped_not_trusted(
     monkeypatch.undo()
     assert store._current_signs() is None  # the saved copy is behind the table now
     assert {h.item_uuid for h in store.search(data[0], OWNER, limit=2)} == {"i0", "late"}
-    assert store.search_path().startswith("LanceDB's index until the embed job")
+    assert store.search_path().startswith("LanceDB (a scan of every row) until the embed job")
     assert ann_index.ensure(store)["signs"] == "built"
     assert store.search_path() == "the sign copy"
 

@@ -1,8 +1,10 @@
 """LanceDB's vector index, for tables past the exact-search size: built and tuned here.
 
 Up to ``tier3.exact_search_max_rows`` vectors, search scans an in-memory copy
-(``snapshot.py``). Past it the copy would cost too much memory, and LanceDB without
-an index scans every row (~1.5 s at 1M). :func:`ensure` builds an IVF_SQ index
+(``snapshot.py``); past it, the sign copy (``sign_copy.py``), which :func:`ensure`
+builds or refreshes, with a BTREE index on ``item_uuid`` for LanceDB's lookups and
+deletes. Only with ``tier3.sign_search`` off does LanceDB search the table itself,
+and without an index it scans every row (~1.5 s at 1M): :func:`ensure` then builds an IVF_SQ index
 (cosine, ~sqrt(n) partitions, each dimension quantised to 8 bits): on the 1M scale
 profile it found the exact top 10 of generated questions at recall 0.995 in 12 ms,
 where IVF_PQ (8-dimension sub-vectors) reached 0.876 in ~55 ms even re-ranking 800
@@ -12,8 +14,7 @@ exact top 10 (a flat search) and keeps the cheapest ``nprobes`` x ``refine_facto
 (re-ranking on the full vectors) that reaches :data:`TARGET_RECALL`. Settings and
 the measured recall are saved in ``index.json`` beside the table. Rows written
 after the build are searched exactly by LanceDB until the next :func:`ensure` folds
-them into the index. A BTREE index on ``item_uuid`` comes with it, for lookups and
-deletes of given items.
+them into the index.
 """
 
 from __future__ import annotations
@@ -100,6 +101,12 @@ def ensure(store: VectorStore) -> dict[str, Any]:
         if rows <= store.exact_max_rows:
             return {"action": "none", "rows": rows, "search": "exact copy"}
         items_indexed = _ensure_item_index(store, table)
+        if store.sign_search:
+            # The sign copy answers every search past the size; LanceDB's own index
+            # would serve only a moment the copy is missing, and building it was the
+            # embed job's largest cost (docs/benchmarks.md, "Scale").
+            action = "item index built" if items_indexed else "none"
+            return {"action": action, "rows": rows} | store.refresh_signs(rows)
         settings = load_settings(store)
         if (
             _has_index(table)

@@ -19,8 +19,8 @@ rows), a deletion marks rows dead in a bitmap, and the newest segments are merge
 whenever one is no more than twice the next (as in a binary counter), so a write costs
 about what it wrote. ``copy-<stamp>.json`` names the segments and the dead rows of the
 table at that stamp; it is written last, so a copy is complete or absent. Derived
-state: a copy that is missing, stale or unreadable is never used, and the vector index
-answers until the next build (``ann_index.ensure``) makes one.
+state: a copy that is missing, stale or unreadable is never used, and LanceDB answers
+(a scan of the table) until the next build (``ann_index.ensure``) makes one.
 """
 
 from __future__ import annotations

@@ -389,7 +389,7 @@ class VectorStore:
         if self._current_snapshot() is not None:
             return "the exact copy"
         if self.sign_search:
-            return "LanceDB's index until the embed job builds the sign copy"
+            return "LanceDB (a scan of every row) until the embed job builds the sign copy"
         return "LanceDB's index"
 
     def refresh_signs(self, rows: int | None = None) -> dict[str, Any]:
