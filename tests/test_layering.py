@@ -122,7 +122,11 @@ _READ = re.compile(r"\b(?:FROM|JOIN)\s+(\w+)")
 
 
 def _tables() -> set[str]:
-    text = (PACKAGE / "tier2" / "migrations.py").read_text(encoding="utf-8")
+    """Every table the schema creates: the first version's and the later migrations'."""
+    text = "".join(
+        (PACKAGE / "tier2" / name).read_text(encoding="utf-8")
+        for name in ("core_schema.py", "migrations.py")
+    )
     return set(re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", text))
 
 
