@@ -195,7 +195,6 @@ def vector_recall_at_10(api: Any, queries: list[str]) -> float:
     The table is scanned a page at a time for all the queries at once (loading it
     whole took 8.7 GB at 1M rows)."""
     import numpy as np
-    import pyarrow as pa
 
     from hermes_memory.tier3.lance_table import scan_pages
     from hermes_memory.tier3.snapshot import vectors_of
@@ -222,7 +221,7 @@ def vector_recall_at_10(api: Any, queries: list[str]) -> float:
         )
         if not mine.size:
             continue
-        rows = vectors_of(pa.Table.from_batches([page.take(mine)]), store.dim).copy()
+        rows = vectors_of(page.take(mine), store.dim).copy()
         rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
         if white is not None:
             norms = white.row_norms(rows)

@@ -86,7 +86,7 @@ def _build_in(
                 shutil.rmtree(work, ignore_errors=True)
                 return None
             seen[at : at + n] = [hash(i) for i in batch.column("id").to_pylist()]
-            unit = normalised(vectors_of(pa.Table.from_batches([batch]), dim))
+            unit = normalised(vectors_of(batch, dim))
             vectors.write(copy.quantised(unit).tobytes())
             top.add(unit)
             codes.append(copy.codes_of(unit))

@@ -115,9 +115,12 @@ def best_of(items: Iterable[str], sims: np.ndarray) -> dict[str, float]:
     return best
 
 
-def vectors_of(data: pa.Table, dim: int) -> np.ndarray:
-    """The ``vector`` column of an Arrow table as a float32 matrix."""
-    flat = data.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+def vectors_of(data: pa.Table | pa.RecordBatch, dim: int) -> np.ndarray:
+    """The ``vector`` column of an Arrow table or batch as a float32 matrix."""
+    column = data.column("vector")
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    flat = column.flatten().to_numpy(zero_copy_only=False)
     return np.asarray(flat, dtype=np.float32).reshape(-1, dim)
 
 
@@ -173,8 +176,7 @@ class Snapshot:
             n = page.num_rows
             if at + n > rows:
                 return None
-            block = page.column("vector").flatten().to_numpy(zero_copy_only=False)
-            vectors[at : at + n] = normalised(block.reshape(n, dim))
+            vectors[at : at + n] = normalised(vectors_of(page, dim))
             for c in COLUMNS:
                 # A copy: a zero-copy view (the int column) would keep the whole page,
                 # vectors and all, alive until the end (every page: +370 MB at 200k).
@@ -416,13 +418,6 @@ class Snapshot:
         """The vectors of ``rows`` (indices over base then extra), in order."""
         cut = len(self.base)
         out = np.empty((len(rows), self.base.shape[1]), dtype=np.float32)
-        if rows.size and bool(np.all(rows[:-1] <= rows[1:])):
-            # In order: each part taken straight into its slice (fancy indexing makes
-            # a second copy of what may be most of the matrix).
-            k = int(np.searchsorted(rows, cut))
-            np.take(self.base, rows[:k], axis=0, out=out[:k], mode="clip")
-            np.take(self.extra, rows[k:] - cut, axis=0, out=out[k:], mode="clip")
-            return out
         inside = rows < cut
         out[inside] = self.base[rows[inside]]
         out[~inside] = self.extra[rows[~inside] - cut]
