@@ -15,7 +15,9 @@ from hermes_memory.tier3 import (
     ann_index,
     lance_table,
     sign_build,
+    sign_cells,
     sign_copy,
+    sign_search,
     sign_segments,
     sign_tune,
 )
@@ -106,7 +108,9 @@ def test_segments_stay_few_as_small_writes_add_up(tmp_path: Path) -> None:
     # A binary counter: no more segments than bits in the count of writes.
     assert len(signs.segments) <= 7
     files = {p.name.split(".")[0] for p in (tmp_path / "signs").iterdir()}
-    assert files == {s.name for s in signs.segments} | {f"copy-{signs.stamp}"}
+    assert signs._centroid_file is not None  # the cells' centroids, written once
+    centroids = signs._centroid_file.split(".")[0]
+    assert files == {s.name for s in signs.segments} | {f"copy-{signs.stamp}", centroids}
     for k in (0, 17, 39):
         assert store.search(extra[k], OWNER, limit=1)[0].item_uuid == f"w{k}"
 
@@ -408,7 +412,7 @@ def test_the_shortlist_is_every_row_within_the_cut_over_all_parts(
     store, _ = grown(tmp_path)
     copy = store._signs
     assert copy is not None and len(copy.segments) > 1
-    monkeypatch.setattr(sign_copy, "_SPLIT", 128)  # segments in several parts each
+    monkeypatch.setattr(sign_search, "_SPLIT", 128)  # segments in several parts each
     masks: list[np.ndarray | None] = []
     for k, seg in enumerate(copy.segments):  # some rows not searchable, one segment open
         masks.append(None if k == 0 else np.arange(len(seg)) % 3 != 0)
@@ -426,6 +430,135 @@ def test_the_shortlist_is_every_row_within_the_cut_over_all_parts(
         for size in (1, 37, 250, 10_000):
             cut = np.sort(every)[min(size, every.size) - 1]
             expected = {w for w, d in zip(where, every, strict=True) if d <= cut}
-            got = sign_copy.shortlist(copy, q, masks, size)
+            got = sign_search.shortlist(copy, q, masks, size)
             assert {(n, int(r)) for n, rows in got.items() for r in rows} == expected
             assert all(np.all(np.diff(rows) > 0) for rows in got.values())
+
+
+def _cells_match(copy: SignCopy, data: np.ndarray) -> None:
+    """Every live row's cell is the centroid nearest its vector."""
+    assert copy.centroids is not None
+    for seg in copy.segments:
+        assert seg.cells is not None
+        items = seg.take("item_uuid", np.arange(len(seg)))
+        unit = data[[int(i[1:]) for i in items]]
+        unit = unit / np.linalg.norm(unit, axis=1, keepdims=True)
+        assert np.array_equal(np.asarray(seg.cells), sign_cells.nearest(unit, copy.centroids))
+
+
+def test_rows_fall_in_the_cell_of_their_nearest_centroid_however_the_copy_was_made(
+    tmp_path: Path,
+) -> None:
+    store, data = grown(tmp_path, 6000, 1000)  # carried on write by write, merged
+    copy = store._signs
+    assert copy is not None and copy.centroids is not None
+    assert len(copy.centroids) == sign_cells.cell_count(copy.built_rows)
+    _cells_match(copy, data)
+    assert 0 < copy.probes < len(copy.centroids)  # tuned to probe a few of them
+    SignCopy.discard(tmp_path / "signs")
+    plain = store_at(tmp_path)
+    built = ann_index.ensure(plain)  # made from the table in one pass
+    assert built["cells"] == sign_cells.cell_count(len(data)) and built["probes"] > 0
+    fresh = store_at(tmp_path)._current_signs()  # and read back from its files
+    assert fresh is not None and fresh.probes == built["probes"]
+    _cells_match(fresh, data)
+    names = [f"i{k}" for k in range(len(data))]
+    found = 0
+    for q in clustered(40, 2, DIM):
+        found += len(
+            exact_top(data, names, q, 10) & {h.item_uuid for h in fresh.search(q, OWNER, 10, ())}
+        )
+    assert found / 400 >= 0.95
+
+
+def test_a_probed_shortlist_is_every_row_of_the_nearest_cells_within_the_cut(
+    tmp_path: Path,
+) -> None:
+    store, _ = grown(tmp_path, 6000, 1000)
+    copy = store._signs
+    assert copy is not None and copy.centroids is not None and len(copy.segments) > 1
+    masks: list[np.ndarray | None] = [
+        None if k == 0 else np.arange(len(seg)) % 3 != 0 for k, seg in enumerate(copy.segments)
+    ]
+    cells = len(copy.centroids)
+    ordered = [
+        None if m is None else m[s.runs(cells).rows]
+        for s, m in zip(copy.segments, masks, strict=True)
+    ]
+    for q in clustered(10, 5, DIM):
+        q = q / np.linalg.norm(q)
+        words = copy.codes_of(q[None, :])[:, 0]
+        near = np.argsort(-(copy.centroids @ q))[:4]
+        dist, where = [], []
+        for n, (seg, mask) in enumerate(zip(copy.segments, masks, strict=True)):
+            bits = np.unpackbits((np.asarray(seg.codes).T ^ words).view(np.uint8), axis=1)
+            keep = np.isin(np.asarray(seg.cells), near)
+            if mask is not None:
+                keep &= mask
+            dist.append(bits.sum(axis=1)[keep])
+            where.extend((n, int(r)) for r in np.flatnonzero(keep))
+        every = np.concatenate(dist)
+        for size in (1, 37, len(every)):
+            cut = np.sort(every)[size - 1]
+            expected = {w for w, d in zip(where, every, strict=True) if d <= cut}
+            got = sign_search.shortlist(copy, q, masks, size, probes=4)
+            assert {(n, int(r)) for n, rows in got.items() for r in rows} == expected
+            assert all(np.all(np.diff(rows) > 0) for rows in got.values())
+            # The masks at hand in cell order (as a search keeps them): the same rows.
+            alike = sign_search.shortlist(copy, q, masks, size, 4, ordered)
+            assert alike.keys() == got.keys()
+            assert all(np.array_equal(alike[n], got[n]) for n in got)
+        # Fewer searchable rows in those cells than asked: every row is counted.
+        more = len(every) + 1
+        whole = sign_search.shortlist(copy, q, masks, more)
+        assert sign_search.shortlist(copy, q, masks, more, probes=4).keys() == whole.keys()
+        assert all(
+            np.array_equal(a, whole[n])
+            for n, a in sign_search.shortlist(copy, q, masks, more, probes=4).items()
+        )
+
+
+def test_a_copy_made_before_cells_answers_whole_until_built_again(tmp_path: Path) -> None:
+    import json
+
+    store, data = grown(tmp_path, 600, 600)
+    signs = store._signs
+    assert signs is not None
+    folder = tmp_path / "signs"
+    manifest = folder / f"copy-{signs.stamp}.json"
+    old = json.loads(manifest.read_text())
+    (folder / old.pop("centroids")).unlink()
+    del old["probes"]
+    old["format"] = 1
+    manifest.write_text(json.dumps(old))
+    for seg in signs.segments:
+        (folder / f"{seg.name}.cells.npy").unlink()
+    older = store_at(tmp_path)
+    assert older.search(data[4], OWNER, limit=1)[0].item_uuid == "i4"  # still answers
+    assert older.refresh_signs()["signs"] == "built again (made before copies had cells)"
+    _cells_match(store_at(tmp_path)._current_signs(), data)  # type: ignore[arg-type]
+
+
+def test_cell_runs_list_the_rows_of_the_cells_asked_in_order() -> None:
+    cells = np.array([2, 0, 2, 1, 0, 2], dtype=np.uint16)
+    codes = np.arange(12, dtype=np.uint64).reshape(2, 6)
+    runs = sign_cells.CellRuns.of(cells, codes, 4)
+    assert runs.rows.tolist() == [1, 4, 3, 0, 2, 5] and runs.starts.tolist() == [0, 2, 3, 6, 6]
+    at = runs.positions(np.array([0, 2, 3]))
+    assert runs.rows[at].tolist() == [1, 4, 0, 2, 5]
+    assert np.array_equal(runs.codes[:, at], codes[:, [1, 4, 0, 2, 5]])
+    assert runs.positions(np.array([3])).size == 0
+
+
+def test_k_means_cells_fit_the_rows_better_than_the_rows_they_start_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = clustered(3000, 8, DIM)
+    unit = data / np.linalg.norm(data, axis=1, keepdims=True)
+    fitted = sign_cells.centroids(unit, 3000, seed=1)
+    assert fitted.shape == (sign_cells.cell_count(3000), DIM)
+    assert np.allclose(np.linalg.norm(fitted, axis=1), 1.0, atol=1e-5)
+    monkeypatch.setattr(sign_cells, "ROUNDS", 0)
+    seeds = sign_cells.centroids(unit, 3000, seed=1)
+    assert (unit @ fitted.T).max(axis=1).mean() > (unit @ seeds.T).max(axis=1).mean() + 0.02
+    assert sign_cells.cell_count(1_030_000) == 1024 and sign_cells.cell_count(10) == 16

@@ -64,6 +64,7 @@ def _build_in(
     top = RunningTop(moved_queries(normalised(vectors_of(sample, dim))[np.sort(picked)], rng))
     name = f"seg-{uuid.uuid4().hex[:16]}"
     codes: list[np.ndarray] = []
+    cells: list[np.ndarray] = []
     keys: list[np.ndarray] = []
     items: list[bytes] = []
     schema = pa.schema(
@@ -90,6 +91,9 @@ def _build_in(
             vectors.write(copy.quantised(unit).tobytes())
             top.add(unit)
             codes.append(copy.codes_of(unit))
+            near = copy.cells_of(unit)
+            if near is not None:
+                cells.append(near)
             cols = {c: batch.column(c).to_pylist() for c in KEY_COLUMNS}
             keys.append(copy.key_codes(zip(*(cols[c] for c in KEY_COLUMNS), strict=True)))
             items.extend(s.encode() for s in batch.column("item_uuid").to_pylist())
@@ -113,6 +117,8 @@ def _build_in(
         "items": item_array[order],
         "order": order,
     }
+    if copy.centroids is not None:
+        parts["cells"] = np.concatenate(cells)
     for part, matrix in parts.items():
         np.save(work / f"{name}.{part}.npy", matrix, allow_pickle=False)
     for path in work.iterdir():

@@ -10,9 +10,11 @@ the query's (numpy's ``bitwise_count``, one 64-bit word of every row at a time: 
 over a million rows on two threads), keeps the rows with the fewest, and scores those
 on their vectors, kept memory-mapped at 8 bits a dimension (scaled by the dimension's
 range: cosines within ~0.002 of the float ones; float16 cost 2.3x as much to read and
-convert). How many it keeps is measured when the copy is built (``sign_tune.py``), as the
-vector index's settings are: ~15 ms a search at 1.03M rows against ~60 for LanceDB's
-index.
+convert). The bits are counted only over the rows of the cells nearest the query
+(``sign_cells.py``: a coarse partition of the rows made when the copy is started). How
+many cells it probes and how many rows it keeps are measured when the copy is built
+(``sign_tune.py``), as the vector index's settings are: ~4 ms a search at 1.03M rows
+(~15 counting every row) against ~60 for LanceDB's index.
 
 On disk the copy is a list of segments, each written once: a write adds one (its
 rows), a deletion marks rows dead in a bitmap, and the newest segments are merged
@@ -42,6 +44,8 @@ import pyarrow as pa
 
 from hermes_memory.fileio import write_atomic
 from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3 import sign_cells
+from hermes_memory.tier3.sign_search import shortlist
 from hermes_memory.tier3.sign_segments import (
     Segment,
     merged,
@@ -54,10 +58,10 @@ from hermes_memory.tier3.snapshot import (
     best_of,
     normalised,
     npy_writer,
-    on_both_cores,
 )
 
-FORMAT = 1
+FORMAT = 2  # 2: cells; a copy of format 1 is searched whole until it is built again
+READABLE = (1, 2)
 KEY_COLUMNS = ("platform", "agent", "user_id", "session_key", "kind")
 META_COLUMNS = ("id", "kind", "item_uuid", "chunk", "text")
 ROTATION_SEED = 7
@@ -72,9 +76,6 @@ REBUILD_GROWTH = 2.0
 # ... or once dead rows are this share of all it scans (updates and deletes).
 DEAD_SHARE = 0.5
 BUILDING = ".build-"  # a build's work directory (sign_build.py)
-_FAR = np.uint16(0xFFFF)  # the distance of a row the search must not return
-# Rows per piece of the bit count: a million-row segment is split across both cores.
-_SPLIT = 1 << 19
 # Rows normalised, coded and quantised at a time when rows are added: each step's float
 # temporaries are this many rows, 12 MB at 384 dimensions.
 MATH_BLOCK = 8192
@@ -107,6 +108,9 @@ class SignCopy:
     shortlist: int  # rows scored exactly per ten asked
     recall: float  # measured for it when the copy was built
     built_rows: int = 0  # live rows when made: its mean, scale and shortlist (0: unknown)
+    centroids: np.ndarray | None = None  # its cells' (sign_cells.py); None: made before
+    probes: int = 0  # cells probed per ten rows asked (0: every row counted)
+    _centroid_file: str | None = field(default=None, repr=False)
     _rotation: np.ndarray | None = field(default=None, repr=False)
     _masks: dict[tuple[Any, ...], list[np.ndarray | None]] = field(default_factory=dict)
     # A recall's worker searches while another thread of the process may write.
@@ -121,7 +125,10 @@ class SignCopy:
         unit = normalised(np.asarray(sample, dtype=np.float32))
         mean = unit.mean(axis=0).astype(np.float32)
         scale = np.maximum(np.abs(unit).max(axis=0) * 1.25, 1e-3).astype(np.float32)
-        return cls(stamp, mean, scale, [], [], [], SHORTLISTS[1], 0.0, built_rows=rows)
+        centre = sign_cells.centroids(unit, rows, ROTATION_SEED) if len(unit) else None
+        return cls(
+            stamp, mean, scale, [], [], [], SHORTLISTS[1], 0.0, built_rows=rows, centroids=centre
+        )
 
     @property
     def dim(self) -> int:
@@ -143,6 +150,12 @@ class SignCopy:
         if pad:
             bits = np.pad(bits, ((0, 0), (0, pad)))
         return np.ascontiguousarray(bits.view(np.uint64).T)
+
+    def cells_of(self, unit: np.ndarray) -> np.ndarray | None:
+        """The cells of unit rows (None: a copy without cells)."""
+        if self.centroids is None:
+            return None
+        return sign_cells.nearest(unit, self.centroids)
 
     def quantised(self, unit: np.ndarray) -> np.ndarray:
         """Unit rows as 8 bits a dimension."""
@@ -186,11 +199,15 @@ class SignCopy:
         # float temporaries, five of 300 MB, were most of the import's peak memory;
         # blocks of 65,536 rows still held ~400 MB of them at once (docs/benchmarks.md).
         words: list[np.ndarray] = []
+        centre = self.centroids
+        cells = None if centre is None else np.empty(n, dtype=np.uint16)
         eight = np.empty(flat.shape, dtype=np.int8)
         for start in range(0, n, MATH_BLOCK):
             unit = normalised(flat[start : start + MATH_BLOCK])
             words.append(self.codes_of(unit))
             eight[start : start + len(unit)] = self.quantised(unit)
+            if cells is not None and centre is not None:
+                cells[start : start + len(unit)] = sign_cells.nearest(unit, centre)
         items = np.array([str(i).encode() for i in columns["item_uuid"]])
         order = np.argsort(items, kind="stable").astype(np.int32)
         meta = pa.table({c: _arrow_column(columns[c], c == "chunk") for c in META_COLUMNS})
@@ -203,6 +220,7 @@ class SignCopy:
             items[order],
             order,
             meta,
+            cells=cells,
         )
         self.segments.append(seg)
         self.dead.append(np.zeros(n, dtype=bool))
@@ -236,6 +254,8 @@ class SignCopy:
             live, total = len(self), sum(len(d) for d in self.dead)
         if not self.built_rows:
             return "made before copies recorded their size"
+        if self.centroids is None:
+            return "made before copies had cells"
         if live >= REBUILD_GROWTH * self.built_rows:
             return f"{live} rows, made for {self.built_rows}"
         if total and (total - live) >= DEAD_SHARE * total:
@@ -260,9 +280,8 @@ class SignCopy:
         out: list[tuple[str, str]] = []
         for seg, dead in zip(self.segments, self.dead, strict=True):
             live = np.flatnonzero(~dead)
-            ids = seg.take("id", live)
-            items = seg.take("item_uuid", live)
-            out.extend(zip(ids, items, strict=True))
+            cols = seg.take_many(("id", "item_uuid"), live)
+            out.extend(zip(cols["id"], cols["item_uuid"], strict=True))
         return out
 
     # -- search ------------------------------------------------------------------------
@@ -292,6 +311,22 @@ class SignCopy:
             self._masks[key] = masks
         return masks
 
+    def _searchable_by_cell(self, owner: Owner, kinds: tuple[str, ...]) -> list[np.ndarray | None]:
+        """:meth:`_searchable`, each segment's mask in its cell order (a probe reads
+        runs of it)."""
+        key = (owner.platform, owner.agent, owner.user_id, owner.session, kinds, "by cell")
+        ordered = self._masks.get(key)
+        if ordered is None:
+            masks = self._searchable(owner, kinds)
+            ordered = []
+            for seg, mask in zip(self.segments, masks, strict=True):
+                if mask is None or seg.cells is None or self.centroids is None:
+                    ordered.append(None)
+                else:
+                    ordered.append(mask[seg.runs(len(self.centroids)).rows])
+            self._masks[key] = ordered
+        return ordered
+
     @_locked
     def search(
         self, vector: np.ndarray, owner: Owner, limit: int, kinds: tuple[str, ...]
@@ -300,11 +335,15 @@ class SignCopy:
         q = np.asarray(vector, dtype=np.float32)
         q = q / (np.linalg.norm(q) or 1.0)
         masks = self._searchable(owner, kinds)
+        ordered = self._searchable_by_cell(owner, kinds) if self.probes else None
         k = limit * ROWS_PER_ITEM
-        # The measured shortlist holds the top 10 rows; a deeper search asks for more,
-        # less than in proportion (its deeper rows weigh less in recall's fusion).
-        short = self.shortlist * max(1, math.ceil(limit / 20))
-        picked = shortlist(self, q, masks, short)
+        # The measured shortlist and cells hold the top 10 rows; a deeper search asks
+        # for more, less than in proportion (its deeper rows weigh less in recall's
+        # fusion): as the square root. At 1.03M rows, 80 asked with twice the cells and
+        # rows found 0.987 of the exact top 80 items (four times: 0.994, in twice the
+        # time); recall asks 40 for its ten.
+        deeper = max(1, math.ceil(math.sqrt(limit / 20)))
+        picked = shortlist(self, q, masks, self.shortlist * deeper, self.probes * deeper, ordered)
         if not picked:
             return []
         scored = [
@@ -318,7 +357,7 @@ class SignCopy:
         top = top[np.argsort(-sims[top], kind="stable")]
         # Each item's best row, best first; its columns read in one take per segment
         # (one Arrow scalar at a time cost ~50 us a row).
-        items = self._column("item_uuid", where[top], rows_all[top])
+        items = self._items(where[top], rows_all[top])
         best: dict[str, int] = {}
         for i, item in zip(top, items, strict=True):
             if item not in best:
@@ -326,9 +365,7 @@ class SignCopy:
                 if len(best) == limit:
                     break
         chosen = np.array(list(best.values()), dtype=np.int64)
-        cols = {
-            c: self._column(c, where[chosen], rows_all[chosen]) for c in ("kind", "chunk", "text")
-        }
+        cols = self._columns(("kind", "chunk", "text"), where[chosen], rows_all[chosen])
         return [
             VectorHit(str(kind), item, int(chunk), str(text), float(sims[i]))
             for item, i, kind, chunk, text in zip(
@@ -336,13 +373,25 @@ class SignCopy:
             )
         ]
 
-    def _column(self, name: str, segments: np.ndarray, rows: np.ndarray) -> list[Any]:
-        """Column ``name`` of the given (segment, row) pairs, in their order."""
-        out: list[Any] = [None] * len(rows)
+    def _columns(
+        self, names: tuple[str, ...], segments: np.ndarray, rows: np.ndarray
+    ) -> dict[str, list[Any]]:
+        """Columns ``names`` of the given (segment, row) pairs, in their order."""
+        out: dict[str, list[Any]] = {name: [None] * len(rows) for name in names}
         for n in np.unique(segments):
             at = np.flatnonzero(segments == n)
-            values = self.segments[int(n)].take(name, rows[at])
-            for j, v in zip(at, values, strict=True):
+            taken = self.segments[int(n)].take_many(names, rows[at])
+            for name in names:
+                for j, v in zip(at, taken[name], strict=True):
+                    out[name][j] = v
+        return out
+
+    def _items(self, segments: np.ndarray, rows: np.ndarray) -> list[str]:
+        """The item uuid of the given (segment, row) pairs, in their order."""
+        out: list[str] = [""] * len(rows)
+        for n in np.unique(segments):
+            at = np.flatnonzero(segments == n)
+            for j, v in zip(at, self.segments[int(n)].items_at(rows[at]), strict=True):
                 out[j] = v
         return out
 
@@ -369,6 +418,11 @@ class SignCopy:
         rows and the manifest (last: it makes the copy whole); older files go."""
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._merge_tail(directory)
+        if self.centroids is not None:
+            name = self._centroid_file or f"cells-{uuid.uuid4().hex[:16]}.npy"
+            if not (directory / name).exists():  # written once, kept by every save
+                write_atomic(directory / name, npy_writer(self.centroids), prefix=".copy-")
+            self._centroid_file = name
         for seg in self.segments:
             if not seg.saved:
                 write_segment(directory, seg)
@@ -388,12 +442,15 @@ class SignCopy:
             "shortlist": self.shortlist,
             "recall": self.recall,
             "built_rows": self.built_rows,
+            "centroids": self._centroid_file,
+            "probes": self.probes,
         }
         data = json.dumps(manifest).encode()
         write_atomic(
             directory / f"copy-{self.stamp}.json", lambda f: f.write(data), prefix=".copy-"
         )
-        keep = {f"copy-{self.stamp}.json", dead_name} | {s.name for s in self.segments}
+        keep = {f"copy-{self.stamp}.json", dead_name, self._centroid_file}
+        keep |= {s.name for s in self.segments}
         for path in directory.iterdir():
             if path.name.startswith(BUILDING):
                 continue  # a build in progress (``build``), moved in under the lock
@@ -424,8 +481,13 @@ class SignCopy:
         """The saved copy at ``stamp``, or None (none saved, stale, or unreadable)."""
         try:
             manifest = json.loads((directory / f"copy-{stamp}.json").read_text())
-            if manifest["format"] != FORMAT or len(manifest["mean"]) != dim:
+            if manifest["format"] not in READABLE or len(manifest["mean"]) != dim:
                 return None
+            centroids = None
+            if manifest.get("centroids"):
+                centroids = np.load(directory / manifest["centroids"], allow_pickle=False)
+                if centroids.ndim != 2 or centroids.shape[1] != dim:
+                    return None
             segments = [read_segment(directory, name, dim) for name, _ in manifest["segments"]]
             sizes = [len(s) for s in segments]
             if sizes != [int(rows) for _, rows in manifest["segments"]]:
@@ -448,6 +510,9 @@ class SignCopy:
                 int(manifest["shortlist"]),
                 float(manifest["recall"]),
                 int(manifest.get("built_rows", 0)),
+                centroids=centroids,
+                probes=int(manifest.get("probes", 0)),
+                _centroid_file=manifest.get("centroids"),
             )
         except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
             return None
@@ -479,57 +544,6 @@ class SignCopy:
     @staticmethod
     def saved_at(directory: Path, stamp: str) -> bool:
         return (directory / f"copy-{stamp}.json").is_file()
-
-
-def shortlist(
-    copy: SignCopy, q: np.ndarray, masks: list[np.ndarray | None], size: int
-) -> dict[int, np.ndarray]:
-    """Per segment, the rows (sorted) whose codes differ least from ``q``'s: at least
-    ``size`` of them over all segments when as many are searchable."""
-    words = copy.codes_of(q[None, :])[:, 0]
-    parts = [
-        (n, start, min(start + _SPLIT, len(seg)))
-        for n, seg in enumerate(copy.segments)
-        for start in range(0, len(seg), _SPLIT)
-    ]
-
-    def distances(part: tuple[int, int, int]) -> np.ndarray:
-        n, start, stop = part
-        codes, mask = copy.segments[n].codes, masks[n]
-        rows = stop - start
-        acc = np.zeros(rows, dtype=np.uint16)
-        tmp = np.empty(rows, dtype=np.uint64)
-        ones, group = np.empty(rows, dtype=np.uint8), np.empty(rows, dtype=np.uint8)
-        # Counted in 8 bits three words at a time (at most 192), then widened: adding
-        # 8-bit counts into 16 bits word by word took twice as long.
-        for first in range(0, len(words), 3):
-            group.fill(0)
-            for j in range(first, min(first + 3, len(words))):
-                np.bitwise_xor(codes[j, start:stop], words[j], out=tmp)
-                np.bitwise_count(tmp, out=ones)
-                np.add(group, ones, out=group)
-            acc += group.astype(np.uint16)
-        if mask is not None:
-            acc[~mask[start:stop]] = _FAR
-        return acc
-
-    if not parts:
-        return {}
-    found = on_both_cores(distances, parts)  # the segments, a big one in halves
-    every = np.concatenate(found) if len(found) > 1 else found[0]
-    reachable = every.size - int(np.count_nonzero(every == _FAR))
-    if reachable == 0:
-        return {}
-    # The smallest distance within which ``size`` rows lie: ties at it all come along.
-    # (A partition of the 16-bit distances: 0.35 ms at 1M rows, a histogram 1.5.)
-    want = min(size, reachable)
-    cut = int(np.partition(every, want - 1)[want - 1])
-    picked: dict[int, list[np.ndarray]] = {}
-    for (n, start, _), acc in zip(parts, found, strict=True):
-        rows = np.flatnonzero(acc <= cut)
-        if rows.size:
-            picked.setdefault(n, []).append(rows + start)
-    return {n: np.concatenate(r) for n, r in picked.items()}
 
 
 def _arrow_column(values: Sequence[Any] | np.ndarray, whole: bool) -> pa.ChunkedArray:

@@ -1,9 +1,9 @@
 """A sign copy's segments (sign_copy.py): rows written together, and their files.
 
 A segment is written once: its codes, 8-bit vectors, keys, sorted item uuids and their
-rows as ``<name>.<part>.npy`` and the columns a hit shows as ``<name>.meta.arrow``, all
-read back memory-mapped. Merging two writes one new segment of their live rows,
-streamed to disk.
+rows, and its rows' cells (sign_cells.py) as ``<name>.<part>.npy`` and the columns a
+hit shows as ``<name>.meta.arrow``, all read back memory-mapped. Merging two writes
+one new segment of their live rows, streamed to disk.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from hermes_memory.fileio import write_atomic
+from hermes_memory.tier3.sign_cells import CellRuns
 from hermes_memory.tier3.snapshot import npy_writer, write_arrow
 
 BLOCK = 65_536  # rows read or written at a time
@@ -28,8 +29,8 @@ BLOCK = 65_536  # rows read or written at a time
 @dataclass
 class Segment:
     """Rows written together: codes (words x rows), 8-bit unit vectors, each row's
-    key (an index into the copy's keys), its item uuids sorted (with their rows), and
-    the columns a hit shows (Arrow)."""
+    key (an index into the copy's keys), its item uuids sorted (with their rows), the
+    columns a hit shows (Arrow), and each row's cell (None: a copy made before cells)."""
 
     name: str
     codes: np.ndarray
@@ -39,26 +40,53 @@ class Segment:
     order: np.ndarray
     meta: pa.Table
     saved: bool = False
+    cells: np.ndarray | None = None
     _starts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    _runs: CellRuns | None = field(default=None, repr=False)
+    _batches: list[pa.RecordBatch] | None = field(default=None, repr=False)
+    _position: np.ndarray | None = field(default=None, repr=False)  # inverse of order
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
 
     def take(self, name: str, rows: np.ndarray) -> list[Any]:
-        """Column ``name`` at ``rows``, in their order: taken chunk by chunk (Arrow's
-        take over a column of a thousand chunks cost ~10 ms)."""
-        column = self.meta.column(name)
-        starts = self._starts.get(name)
+        """Column ``name`` at ``rows``, in their order."""
+        return self.take_many((name,), rows)[name]
+
+    def take_many(self, names: tuple[str, ...], rows: np.ndarray) -> dict[str, list[Any]]:
+        """Columns ``names`` at ``rows``, in their order: taken batch by batch, every
+        column at once (Arrow's take over a column of a thousand chunks cost ~10 ms)."""
+        if self._batches is None:
+            self._batches = self.meta.to_batches()
+        starts = self._starts.get("")
         if starts is None:
-            starts = self._starts[name] = np.cumsum([0] + [len(c) for c in column.chunks])
+            starts = self._starts[""] = np.cumsum([0] + [len(b) for b in self._batches])
         which = np.searchsorted(starts, rows, side="right") - 1
-        out: list[Any] = [None] * len(rows)
+        out: dict[str, list[Any]] = {n: [None] * len(rows) for n in names}
         for c in np.unique(which):
             at = np.flatnonzero(which == c)
-            values = column.chunks[int(c)].take(pa.array(rows[at] - starts[c])).to_pylist()
-            for j, v in zip(at, values, strict=True):
-                out[j] = v
+            batch = self._batches[int(c)].select(list(names))
+            taken = batch.take(pa.array(rows[at] - starts[c]))
+            for name in names:
+                column = out[name]
+                for j, v in zip(at, taken.column(name).to_pylist(), strict=True):
+                    column[j] = v
         return out
+
+    def items_at(self, rows: np.ndarray) -> list[str]:
+        """The item uuid of each of ``rows``, from the sorted items (no Arrow take)."""
+        if self._position is None:
+            position = np.empty(len(self), dtype=np.int32)
+            position[np.asarray(self.order)] = np.arange(len(self), dtype=np.int32)
+            self._position = position
+        return [b.decode() for b in np.asarray(self.items)[self._position[rows]]]
+
+    def runs(self, count: int) -> CellRuns:
+        """The rows cell by cell (made at first use: the codes in that order)."""
+        if self._runs is None:
+            assert self.cells is not None
+            self._runs = CellRuns.of(self.cells, self.codes, count)
+        return self._runs
 
     def rows_of(self, item: str) -> np.ndarray:
         want = item.encode()
@@ -73,9 +101,11 @@ PARTS = ("codes", "vectors", "keys", "items", "order")
 
 
 def write_segment(directory: Path, seg: Segment) -> None:
-    for part in PARTS:
+    for part in (*PARTS, "cells"):
         matrix = getattr(seg, part)
-        write_atomic(directory / f"{seg.name}.{part}.npy", npy_writer(matrix), prefix=".copy-")
+        if matrix is not None:
+            path = directory / f"{seg.name}.{part}.npy"
+            write_atomic(path, npy_writer(matrix), prefix=".copy-")
 
     write_atomic(
         directory / f"{seg.name}.meta.arrow", lambda f: write_arrow(f, seg.meta), prefix=".copy-"
@@ -94,7 +124,12 @@ def read_segment(directory: Path, name: str, dim: int) -> Segment:
         raise ValueError(f"segment {name} does not match its columns")
     if parts["codes"].shape[1:] != (n,) or parts["keys"].shape != (n,):
         raise ValueError(f"segment {name} does not match its columns")
-    return Segment(name, meta=meta, saved=True, **parts)
+    cells = None
+    if (directory / f"{name}.cells.npy").exists():
+        cells = np.load(directory / f"{name}.cells.npy", mmap_mode="r", allow_pickle=False)
+        if cells.shape != (n,):
+            raise ValueError(f"segment {name} does not match its columns")
+    return Segment(name, meta=meta, saved=True, cells=cells, **parts)
 
 
 @contextlib.contextmanager
@@ -143,12 +178,11 @@ def merged(directory: Path, segments: list[Segment], dead: list[np.ndarray]) -> 
         parts.append(np.asarray(seg.items)[position[rows]].astype(f"S{width}"))
     items = np.concatenate(parts)
     order = np.argsort(items, kind="stable").astype(np.int32)
-    for part, matrix in (
-        ("codes", codes),
-        ("keys", keys),
-        ("items", items[order]),
-        ("order", order),
-    ):
+    written = [("codes", codes), ("keys", keys), ("items", items[order]), ("order", order)]
+    cells = [seg.cells[rows] for seg, rows in pairs if seg.cells is not None]
+    if len(cells) == len(pairs):
+        written.append(("cells", np.concatenate(cells)))
+    for part, matrix in written:
         write_atomic(directory / f"{name}.{part}.npy", npy_writer(matrix), prefix=".copy-")
     return read_segment(directory, name, dim)
 

@@ -1,5 +1,6 @@
-"""How many rows a sign copy's search keeps (sign_copy.py): measured, as the vector
-index's settings are, on sample queries near stored rows whose exact top 10 is known.
+"""How many cells a sign copy's search probes and how many rows it keeps (sign_copy.py):
+measured, as the vector index's settings are, on sample queries near stored rows whose
+exact top 10 is known.
 """
 
 from __future__ import annotations
@@ -9,13 +10,22 @@ from collections.abc import Sequence
 import numpy as np
 
 from hermes_memory.tier3.projection import moved_queries
-from hermes_memory.tier3.sign_copy import ROTATION_SEED, SHORTLISTS, SignCopy, shortlist
+from hermes_memory.tier3.sign_copy import ROTATION_SEED, SHORTLISTS, SignCopy
+from hermes_memory.tier3.sign_search import cut, distances
 from hermes_memory.tier3.snapshot import normalised
 
 # The first of SHORTLISTS whose shortlist holds the exact top 10 of the sample queries
 # at this share is kept. On the 100k agent-turn profile (1.03M rows) 4,000 found 0.989
 # of them (1,000 and 2,000 under 0.97).
 TARGET_RECALL = 0.97
+# Cells probed per ten rows asked, as shares of a copy's cells (sign_cells.py), tried
+# fewest first; on the 100k agent-turn profile 1/32 of 1,024 held 0.97 of the exact
+# top 10 of real queries, 1/16 0.99.
+PROBE_SHARES = (1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4)
+# What scoring a shortlisted row costs (its 8-bit vector read from the mapping, its
+# cosine) in rows whose bits are counted: ~30 at 1.03M rows (a probe of 64 cells,
+# 62k rows, 0.7 ms; 4,000 rows scored, 1.4 ms).
+SCORE_COST = 30
 # Queries it is measured on: with 40, 1,000 rows measured 0.970 on one 1M-row copy and
 # under 0.97 on another of the same rows, so the two searched at different costs.
 SAMPLES = 200
@@ -71,11 +81,20 @@ def measured_on(parts: Sequence[np.ndarray]) -> tuple[np.ndarray, list[set[int]]
     return top.measured()
 
 
+def probe_counts(copy: SignCopy) -> list[int]:
+    """Cells a search may probe per ten rows asked, fewest first; 0 (every row) last."""
+    if copy.centroids is None:
+        return [0]
+    cells = len(copy.centroids)
+    shares = sorted({max(1, round(cells * share)) for share in PROBE_SHARES})
+    return [p for p in shares if p < cells] + [0]
+
+
 def tune(copy: SignCopy, measured: tuple[np.ndarray, list[set[int]]]) -> None:
-    """Keep the smallest of :data:`SHORTLISTS` whose shortlist holds the exact top 10
-    of the ``measured`` sample queries (their exact top 10 as global row numbers, found
-    while the copy's rows were read) at :data:`TARGET_RECALL`, with the recall it
-    reached."""
+    """Keep the cheapest pair of probed cells and shortlist (:data:`SHORTLISTS`) whose
+    shortlist holds the exact top 10 of the ``measured`` sample queries (their exact
+    top 10 as global row numbers, found while the copy's rows were read) at
+    :data:`TARGET_RECALL`, with the recall it reached."""
     with copy.lock:
         total = sum(len(s) for s in copy.segments)
         if total == 0:
@@ -83,14 +102,23 @@ def tune(copy: SignCopy, measured: tuple[np.ndarray, list[set[int]]]) -> None:
         starts = np.cumsum([0] + [len(s) for s in copy.segments])
         queries, tops = measured
         masks: list[np.ndarray | None] = [None if not d.any() else ~d for d in copy.dead]
-        found = {size: 0.0 for size in SHORTLISTS}
-        for q, exact in zip(queries, tops, strict=True):
+        best: tuple[float, int, int, float] | None = None  # cost, probes, size, recall
+        for probes in probe_counts(copy):
+            found = dict.fromkeys(SHORTLISTS, 0.0)
+            counted = 0
+            for q, exact in zip(queries, tops, strict=True):
+                rows = distances(copy, q, masks, probes)  # once for every size
+                counted += sum(len(acc) for _, _, acc in rows)
+                for size in SHORTLISTS:
+                    picked = cut(rows, size)
+                    ids = {int(starts[n] + r) for n, rr in picked.items() for r in rr}
+                    found[size] += len(exact & ids) / 10
             for size in SHORTLISTS:
-                picked = shortlist(copy, q, masks, size)
-                ids = {int(starts[n] + r) for n, rr in picked.items() for r in rr}
-                found[size] += len(exact & ids) / 10
-        for size in SHORTLISTS:
-            recall = found[size] / len(queries)
-            if recall >= TARGET_RECALL or size == SHORTLISTS[-1]:
-                copy.shortlist, copy.recall = size, round(recall, 4)
-                return
+                recall = found[size] / len(queries)
+                cost = counted / len(queries) + SCORE_COST * size
+                if recall >= TARGET_RECALL and (best is None or cost < best[0]):
+                    best = (cost, probes, size, recall)
+        if best is None:  # none reaches it: the deepest search there is
+            best = (0.0, 0, SHORTLISTS[-1], found[SHORTLISTS[-1]] / len(queries))
+        _, copy.probes, copy.shortlist, recall = best
+        copy.recall = round(recall, 4)

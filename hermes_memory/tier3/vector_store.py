@@ -408,7 +408,7 @@ class VectorStore:
         signs = self._current_signs()
         why = signs.outgrown() if signs is not None else None
         if signs is not None and why is None:
-            return {"signs": "current", "shortlist": signs.shortlist}
+            return {"signs": "current", "probes": signs.probes, "shortlist": signs.shortlist}
         sign_build.discard_builds(self._signs_dir, older_than_s=3600)
         built = sign_build.build(table, self._signs_dir, stamp, self.dim, rows)
         if built is None:
@@ -423,6 +423,8 @@ class VectorStore:
         return {
             "signs": "built" if why is None else f"built again ({why})",
             "rows": len(signs),
+            "cells": 0 if signs.centroids is None else len(signs.centroids),
+            "probes": signs.probes,
             "shortlist": signs.shortlist,
             "recall": signs.recall,
         }

@@ -1,0 +1,95 @@
+"""The coarse partition of a sign copy (sign_copy.py): its rows in cells, and a
+search that counts bits only over the cells nearest the query.
+
+At a million rows the bit count over every row's code was most of a search (~8 of
+~15 ms on both cores). A copy's rows are grouped by spherical k-means on the sample it
+is started from (about the square root of its rows: 1,024 cells at a million), each
+row in the cell of its nearest centroid. A search probes the cells whose centroids are
+nearest the query; how many is measured when the copy is built (sign_tune.py). On the
+100k agent-turn profile (1.03M rows), 64 of 1,024 cells held ~6% of the rows and 0.99
+of the exact top 10. Each segment keeps its rows' cells on disk and, in memory from
+its first search, its codes in cell order (48 bytes a row), so a probe reads a few
+contiguous runs instead of every row.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+MIN_CELLS = 16
+MAX_CELLS = 4096
+ROUNDS = 10  # k-means rounds over the sample (the centroids settle by then)
+_BLOCK = 8192  # rows compared with the centroids at a time (32 MB at 1,024 cells)
+
+
+def cell_count(rows: int) -> int:
+    """About the square root of ``rows``, a power of two within the bounds."""
+    root = math.sqrt(max(rows, 1))
+    return int(min(MAX_CELLS, max(MIN_CELLS, 2 ** round(math.log2(root)))))
+
+
+def centroids(sample: np.ndarray, rows: int, seed: int) -> np.ndarray:
+    """Unit centroids of ``rows`` rows by spherical k-means on their unit ``sample``
+    (at most one cell per sampled row)."""
+    unit = np.asarray(sample, dtype=np.float32)
+    k = min(cell_count(rows), len(unit))
+    rng = np.random.default_rng(seed)
+    centre = unit[np.sort(rng.choice(len(unit), size=k, replace=False))].copy()
+    for _ in range(ROUNDS):
+        near = nearest(unit, centre)
+        counts = np.bincount(near, minlength=k)
+        filled = np.flatnonzero(counts)
+        starts = np.cumsum(counts) - counts
+        sums = np.add.reduceat(unit[np.argsort(near, kind="stable")], starts[filled], axis=0)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        # An empty cell keeps its centroid (a later row may still fall in it).
+        centre[filled] = sums / np.maximum(norms, 1e-12)
+    return centre
+
+
+def nearest(unit: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """Each row's cell: the centroid with the largest dot product (its norm aside)."""
+    out = np.empty(len(unit), dtype=np.uint16)
+    for start in range(0, len(unit), _BLOCK):
+        block = np.asarray(unit[start : start + _BLOCK], dtype=np.float32)
+        out[start : start + len(block)] = np.argmax(block @ centre.T, axis=1)
+    return out
+
+
+def probed(centre: np.ndarray, q: np.ndarray, count: int) -> np.ndarray:
+    """The ``count`` cells nearest the unit query ``q``, in cell order."""
+    count = min(count, len(centre))
+    near = np.argpartition(-(centre @ q), count - 1)[:count]
+    return np.sort(near)
+
+
+@dataclass
+class CellRuns:
+    """A segment's rows cell by cell: cell ``c``'s are ``rows[starts[c]:starts[c+1]]``,
+    and ``codes`` are the segment's codes (words x rows) in the same order."""
+
+    rows: np.ndarray
+    starts: np.ndarray
+    codes: np.ndarray
+
+    @classmethod
+    def of(cls, cells: np.ndarray, codes: np.ndarray, count: int) -> CellRuns:
+        cells = np.asarray(cells)
+        order = np.argsort(cells, kind="stable").astype(np.int32)
+        starts = np.concatenate([[0], np.cumsum(np.bincount(cells, minlength=count))])
+        return cls(order, starts, np.ascontiguousarray(np.asarray(codes)[:, order]))
+
+    def positions(self, cells: np.ndarray) -> np.ndarray:
+        """Where the rows of ``cells`` (sorted) lie in ``rows`` and ``codes``: their
+        runs one after another, ascending."""
+        lo = self.starts[cells]
+        lengths = self.starts[cells + 1] - lo
+        total = int(lengths.sum())
+        if total == 0:
+            return np.zeros(0, dtype=np.int64)
+        # Each run's offset from where it lands in the output, repeated over the run.
+        before = np.cumsum(lengths) - lengths
+        return np.repeat(lo - before, lengths) + np.arange(total)
