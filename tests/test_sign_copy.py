@@ -143,6 +143,15 @@ def test_a_stale_or_damaged_copy_is_never_used(tmp_path: Path) -> None:
     fresh = store_at(tmp_path)
     assert fresh._current_signs() is None
     assert fresh.search(data[9], OWNER, limit=1)[0].item_uuid == "i9"  # LanceDB answers
+    # Cells the copy has no centroid for, or no cells where it has centroids: unused.
+    store, data = grown(tmp_path / "c")
+    signs = store._signs
+    assert signs is not None and signs.centroids is not None
+    cells = tmp_path / "c" / "signs" / f"{signs.segments[0].name}.cells.npy"
+    np.save(cells, np.full(len(signs.segments[0]), len(signs.centroids), dtype=np.uint16))
+    assert store_at(tmp_path / "c")._current_signs() is None
+    cells.unlink()
+    assert store_at(tmp_path / "c")._current_signs() is None
     # A writer that does not follow the copy leaves it stale: never used again.
     store, data = grown(tmp_path / "b")
     store_at(tmp_path / "b", sign_search=False).upsert(rows(["late"]), data[:1])

@@ -5,15 +5,14 @@ Past ``tier3.exact_search_max_rows`` the exact copy (``snapshot.py``) would hold
 gigabytes, and LanceDB's own index search costs 40-80 ms at a million rows. This copy
 keeps, for every row, the signs of its vector centred on the table's mean and turned by
 a fixed random rotation (so every bit carries about as much as any other): 48 bytes a
-row at 384 dimensions. A search counts the bits in which each row's code differs from
-the query's (numpy's ``bitwise_count``, one 64-bit word of every row at a time: ~7 ms
-over a million rows on two threads), keeps the rows with the fewest, and scores those
-on their vectors, kept memory-mapped at 8 bits a dimension (scaled by the dimension's
-range: cosines within ~0.002 of the float ones; float16 cost 2.3x as much to read and
-convert). The bits are counted only over the rows of the cells nearest the query
-(``sign_cells.py``: a coarse partition of the rows made when the copy is started). How
+row at 384 dimensions. A search counts the bits in which a row's code differs from
+the query's (numpy's ``bitwise_count``) over the rows of the cells nearest the query
+(``sign_cells.py``: a coarse partition of the rows made when the copy is started;
+``sign_search.py``), keeps the rows with the fewest, and scores those on their vectors,
+kept memory-mapped at 8 bits a dimension (scaled by the dimension's range: cosines
+within ~0.002 of the float ones; float16 cost 2.3x as much to read and convert). How
 many cells it probes and how many rows it keeps are measured when the copy is built
-(``sign_tune.py``), as the vector index's settings are: ~4 ms a search at 1.03M rows
+(``sign_tune.py``), as the vector index's settings are: ~4.4 ms a search at 1.03M rows
 (~15 counting every row) against ~60 for LanceDB's index.
 
 On disk the copy is a list of segments, each written once: a write adds one (its
@@ -492,6 +491,11 @@ class SignCopy:
             sizes = [len(s) for s in segments]
             if sizes != [int(rows) for _, rows in manifest["segments"]]:
                 return None
+            if centroids is not None and not all(
+                s.cells is not None and (not len(s) or int(s.cells.max()) < len(centroids))
+                for s in segments
+            ):
+                return None  # a cell file missing or naming cells the copy lacks
             dead_all = np.zeros(sum(sizes), dtype=bool)
             if manifest["dead"]:
                 packed = np.load(directory / manifest["dead"], allow_pickle=False)
