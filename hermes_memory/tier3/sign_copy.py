@@ -356,7 +356,7 @@ class SignCopy:
         top = top[np.argsort(-sims[top], kind="stable")]
         # Each item's best row, best first; its columns read in one take per segment
         # (one Arrow scalar at a time cost ~50 us a row).
-        items = self._items(where[top], rows_all[top])
+        items = self._per_segment(where[top], rows_all[top], Segment.items_at)
         best: dict[str, int] = {}
         for i, item in zip(top, items, strict=True):
             if item not in best:
@@ -364,33 +364,24 @@ class SignCopy:
                 if len(best) == limit:
                     break
         chosen = np.array(list(best.values()), dtype=np.int64)
-        cols = self._columns(("kind", "chunk", "text"), where[chosen], rows_all[chosen])
+        shown = self._per_segment(where[chosen], rows_all[chosen], _hit_columns)
         return [
             VectorHit(str(kind), item, int(chunk), str(text), float(sims[i]))
-            for item, i, kind, chunk, text in zip(
-                best, chosen, cols["kind"], cols["chunk"], cols["text"], strict=True
-            )
+            for item, i, (kind, chunk, text) in zip(best, chosen, shown, strict=True)
         ]
 
-    def _columns(
-        self, names: tuple[str, ...], segments: np.ndarray, rows: np.ndarray
-    ) -> dict[str, list[Any]]:
-        """Columns ``names`` of the given (segment, row) pairs, in their order."""
-        out: dict[str, list[Any]] = {name: [None] * len(rows) for name in names}
+    def _per_segment(
+        self,
+        segments: np.ndarray,
+        rows: np.ndarray,
+        fetch: Callable[[Segment, np.ndarray], Sequence[_T]],
+    ) -> list[_T]:
+        """``fetch`` of the given (segment, row) pairs, one call per segment, in the
+        pairs' order."""
+        out: list[Any] = [None] * len(rows)
         for n in np.unique(segments):
             at = np.flatnonzero(segments == n)
-            taken = self.segments[int(n)].take_many(names, rows[at])
-            for name in names:
-                for j, v in zip(at, taken[name], strict=True):
-                    out[name][j] = v
-        return out
-
-    def _items(self, segments: np.ndarray, rows: np.ndarray) -> list[str]:
-        """The item uuid of the given (segment, row) pairs, in their order."""
-        out: list[str] = [""] * len(rows)
-        for n in np.unique(segments):
-            at = np.flatnonzero(segments == n)
-            for j, v in zip(at, self.segments[int(n)].items_at(rows[at]), strict=True):
+            for j, v in zip(at, fetch(self.segments[int(n)], rows[at]), strict=True):
                 out[j] = v
         return out
 
@@ -548,6 +539,12 @@ class SignCopy:
     @staticmethod
     def saved_at(directory: Path, stamp: str) -> bool:
         return (directory / f"copy-{stamp}.json").is_file()
+
+
+def _hit_columns(seg: Segment, rows: np.ndarray) -> list[tuple[Any, ...]]:
+    """The columns a hit shows (kind, chunk, text) of ``rows``, a tuple a row."""
+    cols = seg.take_many(("kind", "chunk", "text"), rows)
+    return list(zip(cols["kind"], cols["chunk"], cols["text"], strict=True))
 
 
 def _arrow_column(values: Sequence[Any] | np.ndarray, whole: bool) -> pa.ChunkedArray:

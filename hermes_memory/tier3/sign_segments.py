@@ -41,9 +41,9 @@ class Segment:
     meta: pa.Table
     saved: bool = False
     cells: np.ndarray | None = None
-    _starts: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _runs: CellRuns | None = field(default=None, repr=False)
     _batches: list[pa.RecordBatch] | None = field(default=None, repr=False)
+    _batch_starts: np.ndarray | None = field(default=None, repr=False)
     _position: np.ndarray | None = field(default=None, repr=False)  # inverse of order
 
     def __len__(self) -> int:
@@ -56,11 +56,10 @@ class Segment:
     def take_many(self, names: tuple[str, ...], rows: np.ndarray) -> dict[str, list[Any]]:
         """Columns ``names`` at ``rows``, in their order: taken batch by batch, every
         column at once (Arrow's take over a column of a thousand chunks cost ~10 ms)."""
-        if self._batches is None:
+        if self._batches is None or self._batch_starts is None:
             self._batches = self.meta.to_batches()
-        starts = self._starts.get("")
-        if starts is None:
-            starts = self._starts[""] = np.cumsum([0] + [len(b) for b in self._batches])
+            self._batch_starts = np.cumsum([0] + [len(b) for b in self._batches])
+        starts = self._batch_starts
         which = np.searchsorted(starts, rows, side="right") - 1
         out: dict[str, list[Any]] = {n: [None] * len(rows) for n in names}
         for c in np.unique(which):
