@@ -553,10 +553,19 @@ def test_cell_runs_list_the_rows_of_the_cells_asked_in_order() -> None:
     codes = np.arange(12, dtype=np.uint64).reshape(2, 6)
     runs = sign_cells.CellRuns.of(cells, codes, 4)
     assert runs.rows.tolist() == [1, 4, 3, 0, 2, 5] and runs.starts.tolist() == [0, 2, 3, 6, 6]
-    at = runs.positions(np.array([0, 2, 3]))
-    assert runs.rows[at].tolist() == [1, 4, 0, 2, 5]
-    assert np.array_equal(runs.codes[:, at], codes[:, [1, 4, 0, 2, 5]])
-    assert runs.positions(np.array([3])).size == 0
+    probe = runs.probe(np.array([0, 2, 3]))
+    assert len(probe) == 5
+    assert probe.rows_at(np.arange(5)).tolist() == [1, 4, 0, 2, 5]
+    assert probe.rows_at(np.array([4, 1, 2])).tolist() == [5, 4, 0]
+    assert probe.gather(np.array([10, 11, 12, 13, 14, 15])).tolist() == [10, 11, 13, 14, 15]
+    words = np.array([3, 0], dtype=np.uint64)
+    want = [
+        bin(int(codes[0, r]) ^ 3).count("1") + bin(int(codes[1, r])).count("1")
+        for r in [1, 4, 0, 2, 5]
+    ]
+    assert probe.differences(words).tolist() == want
+    empty = runs.probe(np.array([3]))
+    assert len(empty) == 0 and empty.differences(words).size == 0
 
 
 def test_k_means_cells_fit_the_rows_better_than_the_rows_they_start_from(

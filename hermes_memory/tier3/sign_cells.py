@@ -82,14 +82,47 @@ class CellRuns:
         starts = np.concatenate([[0], np.cumsum(np.bincount(cells, minlength=count))])
         return cls(order, starts, np.ascontiguousarray(np.asarray(codes)[:, order]))
 
-    def positions(self, cells: np.ndarray) -> np.ndarray:
-        """Where the rows of ``cells`` (sorted) lie in ``rows`` and ``codes``: their
-        runs one after another, ascending."""
+    def probe(self, cells: np.ndarray) -> Probe:
+        """The runs of ``cells`` (sorted), one after another."""
         lo = self.starts[cells]
-        lengths = self.starts[cells + 1] - lo
-        total = int(lengths.sum())
-        if total == 0:
-            return np.zeros(0, dtype=np.int64)
-        # Each run's offset from where it lands in the output, repeated over the run.
-        before = np.cumsum(lengths) - lengths
-        return np.repeat(lo - before, lengths) + np.arange(total)
+        hi = self.starts[cells + 1]
+        filled = hi > lo
+        return Probe(self, lo[filled], hi[filled])
+
+
+@dataclass
+class Probe:
+    """The rows of some cells of a segment (``CellRuns``), run after run: position
+    ``p`` of the probe is the ``p``-th of them."""
+
+    runs: CellRuns
+    lo: np.ndarray  # each run's first position in the segment's cell order
+    hi: np.ndarray
+
+    def __len__(self) -> int:
+        return int((self.hi - self.lo).sum())
+
+    def differences(self, words: np.ndarray) -> np.ndarray:
+        """The bits in which each row's code differs from ``words``, counted: each run
+        XORed where it lies (one gather of the runs first took 1.7 of 2.7 ms at 170k
+        rows; the runs are contiguous, so slices read them at memory speed)."""
+        column = words[:, None]
+        diff = np.empty((len(words), len(self)), dtype=np.uint64)
+        at = 0
+        for a, b in zip(self.lo.tolist(), self.hi.tolist(), strict=True):
+            np.bitwise_xor(self.runs.codes[:, a:b], column, out=diff[:, at : at + b - a])
+            at += b - a
+        return np.bitwise_count(diff).sum(axis=0, dtype=np.uint16)
+
+    def gather(self, in_cell_order: np.ndarray) -> np.ndarray:
+        """``in_cell_order`` (one value per row of the segment, in its cell order) at
+        the probe's positions."""
+        spans = zip(self.lo.tolist(), self.hi.tolist(), strict=True)
+        pieces = [in_cell_order[a:b] for a, b in spans]
+        return np.concatenate(pieces) if pieces else in_cell_order[:0]
+
+    def rows_at(self, positions: np.ndarray) -> np.ndarray:
+        """The segment rows at ``positions`` of the probe."""
+        ends = np.cumsum(self.hi - self.lo)
+        run = np.searchsorted(ends, positions, side="right")
+        return self.runs.rows[self.lo[run] + positions - (ends[run] - (self.hi - self.lo)[run])]
