@@ -383,20 +383,22 @@ class Snapshot:
             sims = wq.raw(sims, white.norms[rows])  # ranked as they are, shown on the plain scale
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
-        picked = rows[top]
-        shown = whitening.on_plain_scale(sims[top]) if white is not None else sims[top]
         c = self.cols
-        hits = (
-            VectorHit(
-                str(c["kind"][i]),
-                str(c["item_uuid"][i]),
-                int(c["chunk"][i]),
-                str(c["text"][i]),
-                float(s),
-            )
-            for i, s in zip(picked, shown, strict=True)
-        )
-        return best_hits(hits, limit)
+        # Each item's best row first, then hits of those only (building one for each
+        # of the ~300 rows cost 0.6 ms a search).
+        first: dict[str, int] = {}
+        for at, item in enumerate(c["item_uuid"][rows[top]].tolist()):
+            if item not in first:
+                first[item] = at
+                if len(first) == limit:
+                    break
+        best = top[list(first.values())]
+        picked = rows[best]
+        shown = whitening.on_plain_scale(sims[best]) if white is not None else sims[best]
+        return [
+            VectorHit(str(c["kind"][i]), item, int(c["chunk"][i]), str(c["text"][i]), float(s))
+            for item, i, s in zip(first, picked, shown, strict=True)
+        ]
 
     def similarities(self, vector: np.ndarray, items: Iterable[str]) -> dict[str, float]:
         """Cosine of ``vector`` to each of ``items`` that has rows (its best chunk)."""
