@@ -92,9 +92,13 @@ def test_entity_timeline_curated_stats_doctor(
     )
     code, out, _ = call(home, capsys, "timeline", "list")
     assert "2026-01-05" in out and "Ship v1" in out
+    assert call(home, capsys, "timeline") == (0, out, "")  # alone, it lists
     assert call(home, capsys, "curated", "add", "Prefers vim", "--store", "user")[0] == 0
+    assert call(home, capsys, "curated", "add", "Deploys on Fridays")[0] == 0
     code, out, _ = call(home, capsys, "curated", "show", "--store", "user")
     assert out.strip() == "Prefers vim"
+    code, out, _ = call(home, capsys, "curated")  # alone, it shows MEMORY.md
+    assert code == 0 and out.strip() == "Deploys on Fridays"
     code, out, _ = call(home, capsys, "curated", "remove", "vim", "--store", "user")
     assert code == 0
     code, out, _ = call(home, capsys, "--json", "stats")

@@ -99,6 +99,29 @@ def test_relative_dates_resolve_against_the_message_time() -> None:
     }
 
 
+def test_a_month_named_relative_to_the_message_is_the_nearest_such_month() -> None:
+    def month(text: str, written: datetime) -> list[tuple[str, str]]:
+        return [
+            (d.phrase, datetime.fromtimestamp(d.timestamp, UTC).date().isoformat())
+            for d in resolve_dates(text, written.timestamp())
+        ]
+
+    march = datetime(2026, 3, 20, tzinfo=UTC)
+    assert month("I moved to Berlin last March", datetime(2026, 11, 26, tzinfo=UTC)) == [
+        ("last March", "2026-03-01")
+    ]
+    assert month("I moved to Berlin last March", march) == [("last March", "2025-03-01")]
+    assert month("The audit is next March", march) == [("next March", "2027-03-01")]
+    assert month("We ship next May; this June is for fixes", march) == [
+        ("next May", "2026-05-01"),
+        ("this June", "2026-06-01"),
+    ]
+    assert month("last March 2021 was the first launch", march) == [("March 2021", "2021-03-01")]
+    # Only the capitalised name is the month: "this may take a while" dates nothing.
+    assert month("this may take a while", march) == []
+    assert month("The last may be the hardest", march) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -111,6 +134,7 @@ def test_relative_dates_resolve_against_the_message_time() -> None:
         "Born 8th May, 2023.",
         "Since March 2021 it runs.",
         "She moved there in 2019.",
+        "We moved there last March.",
     ],
 )
 def test_every_kind_of_date_is_found_alone_in_a_text(text: str) -> None:

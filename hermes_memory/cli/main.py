@@ -174,9 +174,12 @@ def entity_show(ctx: Context, name: str | None, entity_type: str | None, limit: 
 
 
 # -- timeline --------------------------------------------------------------------------------
-@cli.group()
-def timeline() -> None:
-    """Dated events: decisions, milestones, changes."""
+@cli.group(invoke_without_command=True)
+@click.pass_context
+def timeline(click_ctx: click.Context) -> None:
+    """Dated events: decisions, milestones, changes (alone: `timeline list`)."""
+    if click_ctx.invoked_subcommand is None:
+        click_ctx.invoke(timeline_list)
 
 
 @timeline.command("add")
@@ -227,9 +230,12 @@ def timeline_list(
 
 
 # -- curated (tier 1) ----------------------------------------------------------------------
-@cli.group()
-def curated() -> None:
-    """Hermes' curated MEMORY.md / USER.md."""
+@cli.group(invoke_without_command=True)
+@click.pass_context
+def curated(click_ctx: click.Context) -> None:
+    """Hermes' curated MEMORY.md / USER.md (alone: `curated show`)."""
+    if click_ctx.invoked_subcommand is None:
+        click_ctx.invoke(curated_show)
 
 
 _STORE = click.option(

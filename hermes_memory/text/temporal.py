@@ -28,6 +28,7 @@ _MONTHS = [
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 ]  # fmt: skip
+_MONTH_NAMES = [m.capitalize() for m in _MONTHS]
 _UNIT = r"(day|week|month|year)s?"
 _NUM = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
 _PATTERNS = [
@@ -50,14 +51,18 @@ _PATTERNS = [
         ),
     ),
     ("my", re.compile(rf"\b({'|'.join(_MONTHS)}),?\s+(\d{{4}})\b", re.I)),
+    # "last March", "next May": the month's name capitalised ("this may take a while").
+    ("rel_month", re.compile(rf"\b((?i:last|next|this))\s+({'|'.join(_MONTH_NAMES)})\b")),
     ("year", re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b", re.I)),
 ]
 
-# Every pattern above needs a four-digit year, a unit, a weekday or one of the words:
+# Every pattern above needs a four-digit year, a unit, a weekday, a month's name
+# capitalised or one of the words:
 # a text without any is skipped in one pass (most texts, at a third of the cost).
 _ANY = re.compile(
     rf"\d{{4}}|\b(?:(?:day|week|month|year|{'|'.join(_WEEKDAYS)})s?"
-    r"|yesterday|today|tonight|tomorrow|night|morning)\b",
+    r"|yesterday|today|tonight|tomorrow|night|morning"
+    rf"|(?-i:{'|'.join(_MONTH_NAMES)}))\b",
     re.I,
 )
 
@@ -119,6 +124,10 @@ def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str
         which, unit = g[0].lower(), g[1].lower().rstrip("s")
         step = {"last": -1, "past": -1, "next": 1, "this": 0}[which]
         return base + _shift(unit, step), unit
+    if kind == "rel_month":  # the last such month before this one, or the next after
+        which, number = g[0].lower(), _MONTH_NAMES.index(g[1]) + 1
+        shift = {"last": -(number >= base.month), "next": int(number <= base.month), "this": 0}
+        return datetime(base.year + shift[which], number, 1, tzinfo=UTC), "month"
     if kind == "rel_day":
         which, day = g[0].lower(), _WEEKDAYS.index(g[1].lower())
         delta = (day - base.weekday()) % 7
