@@ -160,7 +160,8 @@ class RecallConfig(Section):
     graph_hop_decay: float = Field(0.8, gt=0.0, le=1.0)
     # A chained question ("the service that payments-api depends on", graph/chain.py):
     # what is stated about the entity its clause leads to ranks above the best direct
-    # match by up to this share, and the link right below it (0 turns it off).
+    # match by up to this share, and the link right below it; a direct one ("where do
+    # I live?"): the memories stating that relation, likewise (0 turns both off).
     chain_boost: float = Field(0.1, ge=0.0, le=1.0)
     # Queries of at least this many characters and two or more sentences are also
     # searched sentence by sentence (adaptive depth). Off (0) by default: it changed no

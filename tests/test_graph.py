@@ -444,13 +444,48 @@ def test_a_chained_question_is_answered_through_its_bridge(
     assert plain[0]["content"] != TWO_HOPS[1]
 
 
+ABOUT_ME = [
+    "I lived in Lisbon for six years.",
+    "I moved to Berlin last March and now work at Spotify.",
+    "The Lisbon office had a great view of the river.",
+    "Berlin winters are long; I bought a heavier coat.",
+    "Priya's manager is Tomasz.",
+    "Priya works at Zalando.",
+    "I work on the recommendations team with Priya.",
+    "The team lives by its on-call rota.",
+]
+
+
+def test_a_direct_question_is_answered_by_the_relation_it_names(api: MemoryAPI) -> None:
+    _store(api, ABOUT_ME)
+
+    def first(query: str) -> dict[str, Any]:
+        return unwrap(api.recall(query, limit=5))[0]
+
+    home = first("Where do I live now?")
+    assert home["content"] == ABOUT_ME[1] and "graph" in home["match_reasons"]
+    assert home["graph_path"] == "the user -lives_in-> Berlin"
+    assert not home["evidence_gaps"]  # the relation followed says "lives"
+    assert first("Which company am I working for?")["graph_path"] == "the user -works_at-> Spotify"
+    assert first("Who is Priya's manager?")["graph_path"] == "Priya -reports_to-> Tomasz"
+    assert first("Where does Priya work?")["graph_path"] == "Priya -works_at-> Zalando"
+    # Working *with* someone, or moving *from* somewhere, names no such relation.
+    for query in ("Who do I work with?", "Where did I move from?"):
+        assert not any("graph_path" in r for r in unwrap(api.recall(query, limit=5)))
+    # A later move ends the earlier one: the question is answered by the new home.
+    _store(api, ["I relocated to Munich this week."])
+    assert first("Where do I live?")["graph_path"] == "the user -lives_in-> Munich"
+
+
 @pytest.mark.slow
 def test_the_two_hop_question_is_answered_first_with_the_real_model(tmp_path: Path) -> None:
     with MemoryAPI(load_config(tmp_path / "h"), clock=FrozenClock("2026-03-01T12:00:00Z")) as api:
-        _store(api, TWO_HOPS)
+        _store(api, [*TWO_HOPS, *ABOUT_ME])
         query = "What storage does the service that payments-api depends on use?"
         results = unwrap(api.recall(query, limit=5))
+        home = unwrap(api.recall("Where do I live now?", limit=5))
     assert [r["content"] for r in results[:2]] == TWO_HOPS[1::-1]
+    assert home[0]["content"] == ABOUT_ME[1]
 
 
 def test_recall_of_the_graph_alone_ranks_by_path(api: MemoryAPI) -> None:

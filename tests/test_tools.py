@@ -63,6 +63,9 @@ def test_every_action_runs_through_the_tool(api: MemoryAPI) -> None:
     assert call(action="graph_central", limit=3)["success"]
     assert call(action="stats")["success"]
     assert call(action="recall", content="Billing maintainer", limit=2)["results"]
+    assert call(action="fact_store", content="I moved to Berlin and work at Spotify")["success"]
+    home = call(action="recall", content="Where do I live?", limit=2)["results"][0]
+    assert home["graph_path"] == "the user -lives_in-> Berlin"  # the model sees the path
     assert call(action="consolidate")["success"]
     assert call(action="rebuild")["success"]
     assert call(action="fact_delete", id=fid)["success"]

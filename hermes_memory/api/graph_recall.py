@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_memory.api import scoring
 from hermes_memory.api.candidates import Candidate, load_candidates, visible
-from hermes_memory.graph.chain import chains
+from hermes_memory.graph.chain import Hop, asked, chains
 from hermes_memory.graph.expand import expand, query_entities
 
 if TYPE_CHECKING:
@@ -85,13 +85,18 @@ def from_chains(
     as_of: float | None,
 ) -> dict[str, float]:
     """A chained question ("the service that payments-api depends on") is answered by
-    what is stated about the entity its clause leads to (graph/chain.py): those
+    what is stated about the entity its clause leads to, a direct one ("where do I
+    live?") by what is stated of the relation it names (graph/chain.py): those
     memories rank by their own similarity, the closest above the best direct match,
-    and the memory stating the link right below the close ones; each carries its path."""
+    and the memory stating a chain's link right below the close ones; each carries its
+    path."""
     from hermes_memory.api import graph_ops  # the api facade imports this module
 
     boost = api.config.recall.chain_boost
-    hops = chains(graph_ops.ready(api), query, at=as_of) if boost > 0 else []
+    hops: list[Hop] = []
+    if boost > 0:
+        graph = graph_ops.ready(api)
+        hops = chains(graph, query, at=as_of) + asked(graph, query, at=as_of)
     if not hops:
         return {}
     found = load_candidates(api, [h.evidence for h in hops if h.evidence not in pool])

@@ -362,7 +362,10 @@ _HEDGES = frozenset("might must maybe perhaps likely probably possibly shall".sp
 def evidence_gaps(query: str, results: list[dict[str, Any]]) -> list[str]:
     """What the query asks about that nothing returned mentions, or low confidence."""
     gaps = []
-    text = " ".join(r["content"] for r in results)
+    # A relation the graph followed mentions what it states ("-lives_in->" answers
+    # "where do I live?" for a memory saying "I moved to Berlin").
+    paths = ((r.get("graph_path") or "").replace("_", " ") for r in results)
+    text = " ".join([*(r["content"] for r in results), *paths])
     asked = [t for t in query_terms(query) if len(t) > 2 and t not in _HEDGES]
     missing = terms_missing(asked, text)
     if missing:

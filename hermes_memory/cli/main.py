@@ -315,6 +315,8 @@ def recall(
                 f"recency {r['recency']:.2f}, importance {r['importance']:.2f}; "
                 f"reasons: {', '.join(r['match_reasons']) or '-'}"
             )
+            if r.get("graph_path"):
+                lines.append(f"   via {r['graph_path']}")
         if data[0]["evidence_gaps"]:  # the query's, the same on every result
             lines.append(f"gaps: {'; '.join(data[0]['evidence_gaps'])}")
         return "\n".join(lines)

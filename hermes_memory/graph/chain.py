@@ -1,8 +1,11 @@
-"""Chained questions: "what storage does the service that payments-api depends on use?",
-"where does the person who owns billing-service work?". A relative clause names a known
-entity (the seed) and a relation; the entity across that relation (the bridge) is what
-the question asks about, so the memories stating the bridge's other relations answer
-it, and the memory stating the link supports them. Pure over a KnowledgeGraph."""
+"""Questions the graph answers by following relations. Chained ones: "what storage
+does the service that payments-api depends on use?", "where does the person who owns
+billing-service work?": a relative clause names a known entity (the seed) and a
+relation; the entity across that relation (the bridge) is what the question asks about,
+so the memories stating the bridge's other relations answer it, and the memory stating
+the link supports them. Direct ones: "where do I live?", "who does Priya work for?",
+"who is my manager?": one relation of one entity (the user's own for "I" and "my"),
+answered by the memories stating it. Pure over a KnowledgeGraph."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from dataclasses import dataclass
 
 from hermes_memory.graph.expand import holds, spans
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph, Step
-from hermes_memory.text.extract import relations_named
+from hermes_memory.text.extract import SELF, relations_named
 
 # "the <noun> that|which|who <clause>", up to the end of the clause.
 _CLAUSE = re.compile(
@@ -21,6 +24,43 @@ _CLAUSE = re.compile(
 )
 # A question chains through few bridges; a hub seed must not fan out into all of them.
 MAX_BRIDGES = 3
+_WHO = r"(?P<who>(?:[\w'-]+\s+){0,2}?[\w'-]+)"  # one to three words: a name, "I"
+# Direct questions about the relations a person holds one at a time: where they live,
+# where they work, whom they report to. ``who`` is the entity asked about ("I": the
+# user). Moving *from* somewhere says where one lived, not where one lives.
+_ASKED = [
+    (
+        re.compile(
+            rf"\bwhere\s+(?:do|does|did|is|was)\s+{_WHO}\s+(?:live|living|stay"
+            r"|staying|reside|residing|based|(?:move|moved|relocate|relocated)\s+to)\b",
+            re.I,
+        ),
+        "lives_in",
+    ),
+    (
+        re.compile(
+            r"\b(?:where|who|(?:which|what)\s+(?:company|employer|firm|organi[sz]ation))\s+"
+            rf"(?:do|does|did|is|was|am)\s+{_WHO}\s+(?:work|working|employed)\b"
+            r"(?!\s+(?:with|on|out|through|together)\b)",
+            re.I,
+        ),
+        "works_at",
+    ),
+    (
+        re.compile(rf"\bwho\s+(?:do|does|did)\s+{_WHO}\s+report\b", re.I),
+        "reports_to",
+    ),
+    (
+        re.compile(
+            rf"\bwho\s+(?:is|was|'s)\s+{_WHO}(?:'s|\s)\s*"
+            r"(?:manager|boss|supervisor|line manager)\b",
+            re.I,
+        ),
+        "reports_to",
+    ),
+]
+# What stands for the user in a question they ask.
+_FIRST_PERSON = frozenset({"i", "me", "my", "we", "our"})
 
 
 @dataclass(frozen=True)
@@ -68,6 +108,26 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
                         continue
                     answers.append(Hop(step.evidence, _join(path, names, bridge, step), True))
     return answers + links
+
+
+def asked(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list[Hop]:
+    """The memories that answer a direct question about one relation of one entity
+    ("where do I live?"): those stating that relation of it as it holds at ``at``."""
+    out: list[Hop] = []
+    for pattern, rel in _ASKED:
+        for m in pattern.finditer(query):
+            who = m.group("who").strip()
+            if who.casefold() in _FIRST_PERSON:
+                seeds = graph.find([SELF])
+            else:
+                seeds = graph.find([who.removesuffix("'s").strip()])
+            if not seeds:
+                continue
+            names = graph.names()
+            for _, step in graph.steps(seeds[0], relation_filter=[rel], include_invalid=True):
+                if step.source == seeds[0] and step.evidence and holds(step, at):
+                    out.append(Hop(step.evidence, _edge(names, step, seeds[0]), answer=True))
+    return out
 
 
 def _seeds(graph: KnowledgeGraph, clause: str) -> list[tuple[str, int, int]]:

@@ -334,6 +334,8 @@ def _shown(result: Mapping[str, Any]) -> dict[str, Any]:
     """A recall result as the model sees it: a long memory by its excerpt (the passage
     that matched), with its full length; memory_get has the rest."""
     out = {k: result.get(k) for k in RECALL_FIELDS}
+    if result.get("graph_path"):  # how the graph reached it ("the user -lives_in-> Berlin")
+        out["graph_path"] = result["graph_path"]
     excerpt = result.get("excerpt")
     if excerpt:
         out["content"] = excerpt
