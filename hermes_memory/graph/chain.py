@@ -114,19 +114,16 @@ def asked(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list
     """The memories that answer a direct question about one relation of one entity
     ("where do I live?"): those stating that relation of it as it holds at ``at``."""
     out: list[Hop] = []
+    names: dict[str, str] = {}  # read once a question asks: most do not
     for pattern, rel in _ASKED:
         for m in pattern.finditer(query):
             who = m.group("who").strip()
-            if who.casefold() in _FIRST_PERSON:
-                seeds = graph.find([SELF])
-            else:
-                seeds = graph.find([who.removesuffix("'s").strip()])
-            if not seeds:
-                continue
-            names = graph.names()
-            for _, step in graph.steps(seeds[0], relation_filter=[rel], include_invalid=True):
-                if step.source == seeds[0] and step.evidence and holds(step, at):
-                    out.append(Hop(step.evidence, _edge(names, step, seeds[0]), answer=True))
+            name = SELF if who.casefold() in _FIRST_PERSON else who.removesuffix("'s")
+            for seed in graph.find([name]):
+                names = names or graph.names()
+                for _, step in graph.steps(seed, relation_filter=[rel], include_invalid=True):
+                    if step.source == seed and step.evidence and holds(step, at):
+                        out.append(Hop(step.evidence, _edge(names, step, seed), answer=True))
     return out
 
 
