@@ -134,6 +134,10 @@ def test_render_block_keeps_the_budget_and_the_best_first() -> None:
     assert block.splitlines()[0].startswith("- (fact, 2026-01-02) memory number 0 ")
     assert render_block(results, 600, min_relative=0.995).count("\n") == 0  # only the best
     assert render_block([], 600) == ""
+    chained = {**results[0], "graph_path": "payments-api -depends_on-> ledger-service"}
+    assert render_block([chained], 600).startswith(
+        "- (fact, 2026-01-02, via payments-api -depends_on-> ledger-service) memory number 0 "
+    )
     assert render_block(results[:1], 600, skip_content={results[0]["content"]}) == ""
 
 
