@@ -159,6 +159,20 @@ def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -
     assert out.splitlines()[-1] == gaps[0]
 
 
+def test_recall_shows_a_long_memory_by_its_matching_passage(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = " ".join(f"step {i}: copied shard {i} to the archive." for i in range(80))
+    long = f"Nightly backup log. {log} The restore drill failed on the replica."
+    call(home, capsys, "remember", long)
+    code, out, _ = call(home, capsys, "recall", "why did the restore drill fail?", "--limit", "1")
+    first = out.splitlines()[0]
+    assert code == 0 and "restore drill failed" in first and "shard 3 " not in first
+    assert first.endswith(f"[{len(long):,} chars; --full]")
+    code, out, _ = call(home, capsys, "recall", "restore drill", "--limit", "1", "--full")
+    assert code == 0 and out.splitlines()[0].endswith(long)
+
+
 def test_exports_and_backups_never_overwrite_the_memory(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -289,6 +289,7 @@ def curated_remove(ctx: Context, old: str, store: str) -> None:
 @click.option("--tiers", help="Comma-separated: tier1,tier2,tier3,graph (default: all).")
 @click.option("--tier", "tier", multiple=True, help="One tier to search (repeatable; as --tiers).")
 @click.option("--scope", help="Only results under this scope, e.g. /infrastructure")
+@click.option("--full", is_flag=True, help="Print long memories whole, not their matching passage.")
 @pass_ctx
 def recall(
     ctx: Context,
@@ -297,6 +298,7 @@ def recall(
     tiers: str | None,
     tier: tuple[str, ...],
     scope: str | None,
+    full: bool,
 ) -> None:
     """Cross-tier recall ranked by similarity, recency and importance."""
     chosen = split_tiers(tiers, tier)
@@ -309,7 +311,11 @@ def recall(
             return "nothing relevant found"
         lines = []
         for i, r in enumerate(data, 1):
-            lines.append(f"{i}. {r['score']:.3f}  {r['content']}")
+            shown = r["content"]
+            if r.get("excerpt") and not full:
+                # A long memory (a log, a long answer) by the passage that matched.
+                shown = f"{' '.join(r['excerpt'].split())}  [{len(shown):,} chars; --full]"
+            lines.append(f"{i}. {r['score']:.3f}  {shown}")
             lines.append(
                 f"   [{r['tier']}/{r['kind']}] similarity {r['similarity']:.2f}, "
                 f"recency {r['recency']:.2f}, importance {r['importance']:.2f}; "
