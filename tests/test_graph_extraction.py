@@ -386,6 +386,18 @@ def test_roles_passives_and_unknown_tools() -> None:
     assert extract("The two-factor prompt shows up on-call.").entities == {}
 
 
+def test_capitals_of_code_logs_and_chat_are_no_names() -> None:
+    log = (
+        "2026-11-20 10:00:01 ERROR payments-api: connection refused to ledger-db\n"
+        "2026-11-20 10:00:02 WARN retrying\nTODO: POST /login FROM the NASA mirror\n"
+        "SELECT id FROM users WHERE name IS NOT NULL ORDER BY id\nFYI we render at 30 FPS."
+    )
+    assert set(extract(log).entities) == {"payments-api", "ledger-db", "NASA"}
+    # Only the capitals are left out: a capitalised word may still open a name.
+    assert "Key West" in extract("We flew to Key West last spring.").entities
+    assert "Debug Duck" in extract("I met Debug Duck at the meetup.").entities
+
+
 def test_an_adverb_between_a_name_and_its_verb() -> None:
     assert _rels(extract("Bob now owns the billing-service.")) == {
         ("Bob", "owns", "billing-service")

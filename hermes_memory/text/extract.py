@@ -21,7 +21,8 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # for supersession are read again (api/fact_ops.py). 3: the user's own entity,
 # faceted uses and changes of value (text/changes.py), roles, passives. 4: a name
 # before an adverb and its verb ("Bob now owns ..."), a change of hands (took_over).
-EXTRACTOR_VERSION = 4
+# 5: words in capitals that code, logs and chat use are no names ("FROM", "ERROR").
+EXTRACTOR_VERSION = 5
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {

@@ -108,6 +108,20 @@ _NOT_ACRONYMS = frozenset(
     "csv tsv json jsonl xml yaml yml toml html css pdf png jpg jpeg gif svg url uri cpu gpu "
     "ram ssd hdd uuid utc".split()
 )
+# Words written in capitals in code, logs and chat that name nothing: SQL, HTTP methods,
+# Dockerfile instructions, log levels, code markers, units, chat shorthand ("SELECT ...
+# FROM", "POST /login", "ERROR connection refused", "TODO", "30 FPS", "FYI"). Only their
+# all-capital form is left out: "Order", "Note" or "Key" may still open a name.
+_SHOUTED = frozenset(
+    "select from where into table not null and or on as set index desc asc order group by "
+    "join inner left right outer insert update delete create drop alter values primary key "
+    "foreign references default limit offset having union distinct lower upper count sum "
+    "avg min max in is like between case when then else end begin commit rollback with "
+    "get post put patch head options run copy add env arg cmd entrypoint expose workdir "
+    "volume label error err warn warning info debug trace fatal critical crit notice todo "
+    "fixme xxx hack note ok mb gb kb tb ms fps pm am hh mm ss kbps mbps fyi btw imo imho "
+    "lol omg asap eta tbh idk lmk".split()
+)
 _NOT_NAMES = _NP_STOP | _STARTERS
 _ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|for)\s+$")
 _PLACE_CONTEXT = re.compile(
@@ -293,7 +307,7 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
         low = w.lower()
         if not _CAPITALISED.fullmatch(w) or low in _STARTERS or low in ROLES:
             break
-        if low in _NOT_ACRONYMS:
+        if low in _NOT_ACRONYMS or (w.isupper() and low in _SHOUTED):
             break
         words.append(toks[j])
         j += 1
