@@ -398,6 +398,24 @@ def test_capitals_of_code_logs_and_chat_are_no_names() -> None:
     assert "Debug Duck" in extract("I met Debug Duck at the meetup.").entities
 
 
+def test_an_answer_in_markdown_names_what_it_names() -> None:
+    answer = (
+        "### Step 1: Ensure MongoDB is Running\n"
+        "First, check the service. However, the payments-api needs Redis.\n"
+        "- **10:00 - 11:00 AM:** Set up the ledger-service\n"
+        "- **Error Handling**: the listeners were added.\n"
+        "## Example Usage\n"
+        "```python\nclient = Message(debug=True)  # Define the model\nreturn None\n```\n"
+        'I keep getting "Error: Invalid protocol" from the gateway, Priya said.'
+    )
+    assert set(extract(answer, me=None).entities) == {
+        "MongoDB", "payments-api", "Redis", "ledger-service", "gateway", "Priya"
+    }  # fmt: skip
+    # A name opening a line is still one when a verb of it follows, or it is addressed.
+    assert "Alice" in extract("- Alice owns the billing-service.").entities
+    assert "Alice" in extract("Alice, can you check the deploy?").entities
+
+
 def test_an_adverb_between_a_name_and_its_verb() -> None:
     assert _rels(extract("Bob now owns the billing-service.")) == {
         ("Bob", "owns", "billing-service")

@@ -22,7 +22,9 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # faceted uses and changes of value (text/changes.py), roles, passives. 4: a name
 # before an adverb and its verb ("Bob now owns ..."), a change of hands (took_over).
 # 5: words in capitals that code, logs and chat use are no names ("FROM", "ERROR").
-EXTRACTOR_VERSION = 5
+# 6: markdown read as such (fenced code skipped; headings, bold labels, list markers and
+# discourse adverbs open no name: "### Step 1: Ensure ...", "However, ...").
+EXTRACTOR_VERSION = 6
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -265,7 +267,14 @@ def _append_new(out: list[T], items: list[T], seen: set[T]) -> None:
             out.append(item)
 
 
+# A fenced block of code: its words are identifiers and keywords, not names said.
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
+
+
 def _sentences(text: str) -> list[str]:
+    """The sentences and lines of ``text``, fenced code left out."""
+    if "```" in text:
+        text = _FENCED.sub("\n", text)
     return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
 
 

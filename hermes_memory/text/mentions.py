@@ -82,6 +82,12 @@ _STARTERS = _PRONOUNS | frozenset(
     "is are was were am do does did could would should shall might must have has "
     "had never now almost right still soon often always sometimes usually later recently "
     "already once again instead otherwise meanwhile besides perhaps probably "
+    # discourse adverbs that open a paragraph of an answer ("However, ...", "First, ...")
+    "however first second third fourth fifth lastly additionally furthermore moreover "
+    "overall below above therefore thus hence alternatively similarly likewise ultimately "
+    "essentially generally typically specifically importantly note "
+    # prepositions that open one ("In this example", "For example", "To fix it")
+    "in for to with from by on at of as into onto upon within without via per "
     # weekday abbreviations ("last Fri")
     "mon tue tues wed thu thur thurs fri sat".split()
 )
@@ -128,6 +134,14 @@ _PLACE_CONTEXT = re.compile(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
 )
 _CONTEXT_CHARS = 120
+# What may come before a word that still opens its line: list and heading markup,
+# numbering, emphasis, quotes, and a short label ending in a colon ("### Step 1: Ensure
+# ...", "- **10:00 - 11:00 AM:** Set up ...", 'error: "Invalid ...'). Assistants'
+# answers are markdown; read as prose, their imperatives became people ("Ensure").
+# A markdown heading, and a bold label opening a line: guessed names are not read in them.
+_HEADING = re.compile(r"\s*#{1,6}\s")
+_BOLD_LABEL = re.compile(r"\s*(?:[-*+>]\s*|\d+[.)]\s*)?\*\*[^*\n]{1,80}\*\*\s*:")
+_OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“‘(]*")
 _TOKEN = re.compile(r"[A-Za-z0-9][\w.+#-]*[\w+#]|[A-Za-z0-9]|'s\b|[^\w\s]")
 
 
@@ -318,7 +332,11 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
     # The words just before a name tell its kind; a bounded window keeps a long
     # sentence of many names linear instead of re-reading its whole prefix each time.
     before = sentence[max(0, start - _CONTEXT_CHARS) : start]
-    opens = len(before) == start and not before.strip() and len(words) == 1
+    if _HEADING.match(sentence) or ((label := _BOLD_LABEL.match(sentence)) and start < label.end()):
+        return None  # "## Error Handling", "- **Error Handling**: ...": titles, not names
+    at_open = len(before) == start and _OPENER.fullmatch(before) is not None
+    # A quotation opens a sentence of its own ('getting "Error: Invalid ..."').
+    opens = len(words) == 1 and (at_open or before.endswith(('"', "“")))
     if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     guessed = False
