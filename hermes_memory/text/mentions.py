@@ -85,7 +85,7 @@ _STARTERS = _PRONOUNS | frozenset(
     # discourse adverbs that open a paragraph of an answer ("However, ...", "First, ...")
     "however first second third fourth fifth lastly additionally furthermore moreover "
     "overall below above therefore thus hence alternatively similarly likewise ultimately "
-    "essentially generally typically specifically importantly note "
+    "essentially generally typically specifically importantly "
     # prepositions that open one ("In this example", "For example", "To fix it")
     "in for to with from by on at of as into onto upon within without via per "
     # weekday abbreviations ("last Fri")
@@ -134,13 +134,13 @@ _PLACE_CONTEXT = re.compile(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
 )
 _CONTEXT_CHARS = 120
+# A markdown heading, and a bold label opening a line: guessed names are not read in them.
+_HEADING = re.compile(r"\s*#{1,6}\s")
+_BOLD_LABEL = re.compile(r"\s*(?:[-*+>]\s*|\d+[.)]\s*)?\*\*[^*\n]{1,80}\*\*\s*:")
 # What may come before a word that still opens its line: list and heading markup,
 # numbering, emphasis, quotes, and a short label ending in a colon ("### Step 1: Ensure
 # ...", "- **10:00 - 11:00 AM:** Set up ...", 'error: "Invalid ...'). Assistants'
 # answers are markdown; read as prose, their imperatives became people ("Ensure").
-# A markdown heading, and a bold label opening a line: guessed names are not read in them.
-_HEADING = re.compile(r"\s*#{1,6}\s")
-_BOLD_LABEL = re.compile(r"\s*(?:[-*+>]\s*|\d+[.)]\s*)?\*\*[^*\n]{1,80}\*\*\s*:")
 _OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“‘(]*")
 _TOKEN = re.compile(r"[A-Za-z0-9][\w.+#-]*[\w+#]|[A-Za-z0-9]|'s\b|[^\w\s]")
 
