@@ -462,6 +462,7 @@ def test_a_direct_question_is_answered_by_the_relation_it_names(api: MemoryAPI) 
     def first(query: str) -> dict[str, Any]:
         return unwrap(api.recall(query, limit=5))[0]
 
+    assert first("Where did I say I live?")["graph_path"] == "the user -lives_in-> Berlin"
     home = first("Where do I live now?")
     assert home["content"] == ABOUT_ME[1] and "graph" in home["match_reasons"]
     assert home["graph_path"] == "the user -lives_in-> Berlin"

@@ -61,6 +61,8 @@ _ASKED = [
 ]
 # What stands for the user in a question they ask.
 _FIRST_PERSON = frozenset({"i", "me", "my", "we", "our"})
+# "Where did I say I live?": the person asked about is the one after the reporting verb.
+_REPORTED = re.compile(r"(?:i|we)\s+(?:say|said|tell you|told you|mention|mentioned)\s+", re.I)
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def asked(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list
     names: dict[str, str] = {}  # read once a question asks: most do not
     for pattern, rel in _ASKED:
         for m in pattern.finditer(query):
-            who = m.group("who").strip()
+            who = _REPORTED.sub("", m.group("who").strip())
             name = SELF if who.casefold() in _FIRST_PERSON else who.removesuffix("'s")
             for seed in graph.find([name]):
                 names = names or graph.names()
