@@ -125,4 +125,5 @@ class Probe:
         """The segment rows at ``positions`` of the probe."""
         ends = np.cumsum(self.hi - self.lo)
         run = np.searchsorted(ends, positions, side="right")
-        return self.runs.rows[self.lo[run] + positions - (ends[run] - (self.hi - self.lo)[run])]
+        begins = ends - (self.hi - self.lo)  # where each run starts in the probe
+        return self.runs.rows[self.lo[run] + positions - begins[run]]

@@ -55,6 +55,7 @@ from hermes_memory.tier3.snapshot import (
     ROWS_PER_ITEM,
     VectorHit,
     best_of,
+    first_per_item,
     normalised,
     npy_writer,
 )
@@ -363,16 +364,11 @@ class SignCopy:
         k = min(k, sims.size)
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
-        # Each item's best row, best first; its columns read in one take per segment
-        # (one Arrow scalar at a time cost ~50 us a row).
+        # Each item's best row, best first (items from the sorted item uuids), then the
+        # columns of those rows only.
         items = self._per_segment(where[top], rows_all[top], Segment.items_at)
-        best: dict[str, int] = {}
-        for i, item in zip(top, items, strict=True):
-            if item not in best:
-                best[item] = int(i)
-                if len(best) == limit:
-                    break
-        chosen = np.array(list(best.values()), dtype=np.int64)
+        best = first_per_item(items, limit)
+        chosen = top[list(best.values())]
         shown = self._per_segment(where[chosen], rows_all[chosen], _hit_columns)
         return [
             VectorHit(str(kind), item, int(chunk), str(text), float(sims[i]))

@@ -65,7 +65,7 @@ class Segment:
         if len(rows) <= _ONE_BY_ONE:
             # A search's few hits: a value at a time (a take per batch cost twice as
             # long for 80 hits over 16 batches).
-            where = self._batches[0].schema.get_field_index
+            where = self.meta.schema.get_field_index
             fields = [where(n) for n in names]
             taken = [
                 [self._batches[c].column(f)[r - starts[c]].as_py() for f in fields]

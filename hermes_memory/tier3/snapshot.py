@@ -87,6 +87,18 @@ def normalised(raw: np.ndarray) -> np.ndarray:
     return (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32, copy=False)
 
 
+def first_per_item(items: Iterable[str], limit: int) -> dict[str, int]:
+    """Each item's first position in ``items`` (rows best first), for at most ``limit``
+    items: an item has several rows (chunks, sentence segments), a hit is its best."""
+    first: dict[str, int] = {}
+    for at, item in enumerate(items):
+        if item not in first:
+            first[item] = at
+            if len(first) == limit:
+                break
+    return first
+
+
 def best_hits(hits: Iterable[VectorHit], limit: int) -> list[VectorHit]:
     """The first hit of each item among ``hits`` (best first), at most ``limit``."""
     seen: set[str] = set()
@@ -386,12 +398,7 @@ class Snapshot:
         c = self.cols
         # Each item's best row first, then hits of those only (building one for each
         # of the ~300 rows cost 0.6 ms a search).
-        first: dict[str, int] = {}
-        for at, item in enumerate(c["item_uuid"][rows[top]].tolist()):
-            if item not in first:
-                first[item] = at
-                if len(first) == limit:
-                    break
+        first = first_per_item(c["item_uuid"][rows[top]].tolist(), limit)
         best = top[list(first.values())]
         picked = rows[best]
         shown = whitening.on_plain_scale(sims[best]) if white is not None else sims[best]
