@@ -9,6 +9,7 @@
     python benchmarks/extraction.py --all          # every set, one line each
     python benchmarks/extraction.py --errors       # and every miss / false positive
     python benchmarks/extraction.py --speed        # hostile messages of up to 20,000 chars
+    python benchmarks/extraction.py --census       # what the benchmarks' own text yields
 
 Entities match on canonical name (case-insensitive); relations on (head, type, tail).
 """
@@ -129,10 +130,53 @@ def speed(repeats: int = 5) -> dict[str, Any]:
     return out
 
 
+def census(per_conversation: int = 150, top: int = 40) -> dict[str, Any]:
+    """Entities found in real text, unlabelled: the first ``per_conversation`` messages
+    of each BEAM conversation (the user's turns speak for `the user`) and every LoCoMo
+    dev turn (its speaker's). Counts by type, distinct names, and the most frequent
+    names typed as people, to read by eye: most guessed people in an assistant's
+    markdown are not people."""
+    import collections
+
+    import beam
+    import locomo
+
+    def texts() -> Any:
+        for folder in beam.conversations(beam.DATA):
+            chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
+            for turn in beam.messages_of(chat)[:per_conversation]:
+                yield "beam", turn["text"], SELF if turn["speaker"] == "user" else None
+        for conv in json.loads(locomo.DATA.read_text(encoding="utf-8")):
+            for turn in locomo.turns_of(conv["conversation"])[0]:
+                yield "locomo", turn["text"], turn["speaker"]
+
+    seen: dict[str, collections.Counter[tuple[str, str]]] = {}
+    for source, text, me in texts():
+        names = seen.setdefault(source, collections.Counter())
+        for name, kind in extract(text, me=me).entities.items():
+            names[(name, kind)] += 1
+    out: dict[str, Any] = {}
+    for source, names in seen.items():
+        kinds: collections.Counter[str] = collections.Counter()
+        for (_, kind), n in names.items():
+            kinds[kind] += n
+        people = [(name, n) for (name, kind), n in names.most_common() if kind == "person"]
+        out[source] = {
+            "mentions_by_type": dict(kinds),
+            "distinct": len(names),
+            "distinct_people": len(people),
+            "most_frequent_people": [name for name, _ in people[:top]],
+        }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--speed", action="store_true", help="time hostile messages of up to 20,000 chars"
+    )
+    parser.add_argument(
+        "--census", action="store_true", help="entities found in the benchmarks' own text"
     )
     parser.add_argument("--errors", action="store_true")
     parser.add_argument("--held-out", action="store_true", help="score the held-out set")
@@ -142,6 +186,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.speed:
         print(json.dumps(speed(), indent=2))
+        return
+    if args.census:
+        print(json.dumps(census(), indent=2))
         return
     if args.all:
         print(f"{'set':16} {'n':>4} {'entity P/R/F1':>18} {'relation P/R/F1':>18}")

@@ -416,6 +416,55 @@ def test_an_answer_in_markdown_names_what_it_names() -> None:
     assert "Alice" in extract("Alice, can you check the deploy?").entities
 
 
+def test_a_fronted_home_is_the_speakers_and_a_region_is_no_second_home() -> None:
+    assert _rels(extract("As someone living in Porto, I want a quiet laptop.")) == {
+        ("the user", "lives_in", "Porto")
+    }
+    found = extract("As a nurse from Springfield, Oregon, I work nights.")
+    assert found.entities["Springfield"] == "place"  # a region after it says so
+    assert _rels(found) == {("the user", "lives_in", "Springfield")}
+    assert _rels(extract("I am based in Austin, Texas.")) == {("the user", "lives_in", "Austin")}
+    # Not the user's: another subject, a message from someone, a list of places.
+    assert not _rels(extract("Living in Lisbon, Maria works late."))
+    assert extract("I heard from Bob, Alice and Carol.").entities["Bob"] == "person"
+    listed = extract("The billing-service runs in Paris, Rome and Berlin.")
+    assert {r.tail for r in listed.relations if r.type == "located_in"} == {
+        "Paris", "Rome", "Berlin"
+    }  # fmt: skip
+
+
+def test_steps_products_and_terms_are_no_people() -> None:
+    answer = (
+        "Certainly, Taylor! Here is the plan.\n"
+        "- **Authorization**: Ensure users can only join their rooms.\n"
+        "1. **Identify the Given Information:**\n"
+        "**Limit Display Updates**\n"
+        "Join a Writing Community\n"
+        "- Review and test error handling and logging.\n"
+        "- **Weight**: Lightweight and durable.\n"
+        "A 401 Unauthorized error, then 500 Internal Server Error.\n"
+        "By the Principle of Mathematical Induction, the base case holds.\n"
+        "The Pixel 6 Pro has a Tensor G2 chip; the OnePlus 9 Pro has a Snapdragon 888.\n"
+        "We store history using MongoDB and Mongoose, and build with Docker Compose.\n"
+        "Judy's suggestion was fine when `ret` is `False`.\n"
+        "Best regards,\nTaylor"
+    )
+    got = extract(answer, me=None).entities
+    assert {n for n, t in got.items() if t == "person"} == {"Taylor", "Judy"}
+    assert {n for n, t in got.items() if t == "tech"} >= {
+        "Pixel 6 Pro", "Tensor G2", "OnePlus 9 Pro", "Mongoose", "Compose"
+    }  # fmt: skip
+    assert got["Mathematical Induction"] == "concept"
+    assert not {"Ensure", "Review", "Lightweight", "Unauthorized", "Certainly"} & set(got)
+    # Names keep what marks them: a verb after, a pronoun joined, a year or a date before.
+    assert extract("Priya and her team shipped it.").entities["Priya"] == "person"
+    assert extract("In 2023 Alice joined Acme.").entities["Alice"] == "person"
+    assert extract("On May 5 Bob moved to Berlin.").entities["Bob"] == "person"
+    assert extract("I gave Bob 5 dollars.").entities["Bob"] == "person"
+    for said in ("At 5pm Alice called.", "In Q3 Alice joined Acme.", "On the 3rd Alice left."):
+        assert extract(said).entities["Alice"] == "person", said
+
+
 def test_an_adverb_between_a_name_and_its_verb() -> None:
     assert _rels(extract("Bob now owns the billing-service.")) == {
         ("Bob", "owns", "billing-service")

@@ -24,7 +24,10 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # 5: words in capitals that code, logs and chat use are no names ("FROM", "ERROR").
 # 6: markdown read as such (fenced code skipped; headings, bold labels, list markers and
 # discourse adverbs open no name: "### Step 1: Ensure ...", "However, ...").
-EXTRACTOR_VERSION = 6
+# 7: steps, products and terms are no people (text/lexicon.py): an instruction's verb
+# opening a line, title-case lines, HTTP reason phrases, model numbers ("Pixel 6 Pro" is
+# a tool), abstract nouns and names after an article are concepts, tools by their use.
+EXTRACTOR_VERSION = 7
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -148,6 +151,14 @@ _STOPPED = re.compile(
 # The user's own side: what "we" or "I" say, and what an agent notes about "the user".
 _WE = re.compile(r"^\s*(we|i|our team|the team|the user|user)\b")
 _REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")
+# A fronted phrase whose subject is the "I" after it: "As someone living in Lisbon, I
+# ...", "Based in Austin, Texas, I ...", "As a paramedic from Davistown, I ...".
+_FRONTED_HOME = re.compile(
+    r"^\W*(?:as\s+(?:someone|somebody|one|a|an)\b[^,]{0,40}?\s+)?"
+    r"(?:(?:who\s+(?:is|was)\s+)?(?:living|based|residing)\s+in|who\s+lives?\s+in|from)\s+$",
+    re.I,
+)
+_THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
 _RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
 _COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
 
@@ -322,6 +333,9 @@ def _relations(
             if r not in rels:
                 rels.append(r)
 
+    home = _fronted_home(sentence, ms)
+    if home is not None:
+        add(*home)
     skip: set[tuple[str | None, str]] = set()
     for k, tail in enumerate(ms):
         prefix = sentence[: tail.start].lower()
@@ -398,6 +412,18 @@ def _relations(
     return rels, claims, retyped
 
 
+def _fronted_home(sentence: str, ms: list[Mention]) -> tuple[Mention, str, Mention] | None:
+    """(the user, "lives_in", the place) for "Living in Lisbon, I ..."."""
+    for k, place in enumerate(ms[:-1]):
+        if place.type != "place" or not _FRONTED_HOME.match(sentence[: place.start]):
+            continue
+        speaker = next((m for m in ms[k + 1 :] if m.name == SELF), None)
+        if speaker is not None and _THEN_I.match(sentence[place.end : speaker.start]):
+            return speaker, "lives_in", place
+        return None
+    return None
+
+
 def _ranked_below(sentence: str, ms: list[Mention], claims: list[Claim]) -> None:
     """ "Prefers X over Y" also claims that Y ranks below (a claim only, for
     supersession: a later "prefers Y" ends it, as "prefers Y over X" ends "prefers X")."""
@@ -452,6 +478,8 @@ def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
         a, b = ms[k - 1], ms[k]
         if a.type != b.type or not _COORD.match(_between(sentence, a, b) or "x"):
             continue
+        if a.type == "place" and _region_of(sentence, ms, k):
+            continue
         for r in list(rels):
             if r.head == b.name and r.type != "knows":
                 extra = Relation(a.name, r.type, r.tail, r.stated)
@@ -461,6 +489,17 @@ def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
                 continue
             if extra not in rels and extra.head != extra.tail:
                 rels.append(extra)
+
+
+def _region_of(sentence: str, ms: list[Mention], k: int) -> bool:
+    """Whether the place ``ms[k]`` is the region of the one before it ("Austin, Texas"),
+    not the next of a list ("Paris, Rome and Berlin")."""
+    if _between(sentence, ms[k - 1], ms[k]) != ",":
+        return False
+    nxt = ms[k + 1] if k + 1 < len(ms) else None
+    if nxt is None or nxt.type != "place":
+        return True
+    return not _COORD.match(_between(sentence, ms[k], nxt) or "x")
 
 
 def _co_mention(ms: list[Mention], rels: list[Relation]) -> None:

@@ -112,6 +112,36 @@ _PLACE = [
     "Canada", "Mexico", "Brazil", "Sweden", "Norway", "Poland", "Ireland", "Scotland",
     "England", "Australia", "Netherlands", "Switzerland", "Austria", "Greece", "Turkey",
     "Alps", "Europe", "Asia", "Africa", "America", "USA", "UK",
+    # Countries, US states and Canadian provinces; those that are first names as often
+    # (Jordan, Chad, Georgia, Victoria, Washington, Virginia) are typed by context instead.
+    "Afghanistan", "Albania", "Algeria", "Angola", "Argentina", "Armenia", "Azerbaijan",
+    "Bahamas", "Bahrain", "Bangladesh", "Barbados", "Belarus", "Belgium", "Belize", "Benin",
+    "Bhutan", "Bolivia", "Bosnia", "Botswana", "Bulgaria", "Burkina Faso", "Burundi",
+    "Cambodia", "Cameroon", "Chile", "Colombia", "Congo", "Costa Rica", "Croatia", "Cuba",
+    "Cyprus", "Czech Republic", "Czechia", "Denmark", "Ecuador", "Egypt", "El Salvador",
+    "Estonia", "Ethiopia", "Fiji", "Finland", "Gabon", "Gambia", "Ghana", "Guatemala",
+    "Guinea", "Haiti", "Honduras", "Hong Kong", "Hungary", "Iceland", "Indonesia", "Iran",
+    "Iraq", "Israel", "Jamaica", "Kazakhstan", "Kenya", "Kosovo", "Kuwait", "Kyrgyzstan",
+    "Laos", "Latvia", "Lebanon", "Liberia", "Libya", "Lithuania", "Luxembourg",
+    "Madagascar", "Malawi", "Malaysia", "Maldives", "Mali", "Malta", "Mauritius", "Moldova",
+    "Monaco", "Mongolia", "Montenegro", "Morocco", "Mozambique", "Myanmar", "Namibia",
+    "Nepal", "New Zealand", "Nicaragua", "Niger", "Nigeria", "North Korea",
+    "North Macedonia", "Oman", "Pakistan", "Palau", "Palestine", "Panama",
+    "Papua New Guinea", "Paraguay", "Peru", "Philippines", "Qatar", "Romania", "Russia",
+    "Rwanda", "Samoa", "Saudi Arabia", "Senegal", "Serbia", "Sierra Leone", "Slovakia",
+    "Slovenia", "Somalia", "South Africa", "South Korea", "Sri Lanka", "Sudan", "Suriname",
+    "Syria", "Taiwan", "Tajikistan", "Tanzania", "Thailand", "Togo", "Tonga", "Tunisia",
+    "Turkmenistan", "Uganda", "Ukraine", "United Arab Emirates", "United Kingdom",
+    "United States", "Uruguay", "Uzbekistan", "Venezuela", "Vietnam", "Wales", "Yemen",
+    "Zambia", "Zimbabwe",
+    "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut",
+    "Delaware", "Florida", "Hawaii", "Idaho", "Illinois", "Iowa", "Kansas", "Kentucky",
+    "Louisiana", "Maine", "Maryland", "Massachusetts", "Michigan", "Minnesota",
+    "Mississippi", "Missouri", "Nebraska", "Nevada", "New Hampshire", "New Jersey",
+    "New Mexico", "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon",
+    "Pennsylvania", "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas",
+    "Utah", "Vermont", "West Virginia", "Wisconsin", "Wyoming", "Alberta",
+    "British Columbia", "Manitoba", "Nova Scotia", "Ontario", "Quebec", "Saskatchewan",
 ]  # fmt: skip
 
 
@@ -133,6 +163,8 @@ AMBIGUOUS = frozenset(
     + ["helm", "notion", "slack", "meta", "apple", "amazon", "windows", "flask", "celery"]
     + ["react", "angular", "node", "java", "ruby", "rails", "git", "kube", "rabbit", "mongo"]
     + ["snowflake", "sentry", "jira", "es", "tf", "pg", "ts", "node", "git"]
+    # places that are words too ("roast turkey", "fine china", "a guinea pig")
+    + ["turkey", "china", "chile", "guinea", "niger", "maine", "wales", "congo", "mali"]
 )
 
 

@@ -9,6 +9,17 @@ import re
 from dataclasses import dataclass, field
 
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
+from hermes_memory.text.lexicon import (
+    IMPERATIVES,
+    LITERALS,
+    NOMINAL,
+    NOMINAL_AFTER_A_WORD,
+    NOT_ACRONYMS,
+    PRONOUNS,
+    SHOUTED,
+    SIGN_OFFS,
+    STARTERS,
+)
 
 ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
 
@@ -37,12 +48,7 @@ _COMPARED = re.compile(
     rf"(?:{'|'.join(sorted(RANKED_BELOW))})\s+",
     re.I,
 )
-_PRONOUNS = frozenset(
-    "i it me you us him her them he she we they myself yourself yourselves himself herself "
-    "itself ourselves themselves everything everyone everybody anything anyone something "
-    "someone nothing nobody".split()
-)
-_NP_STOP = _PRONOUNS | frozenset(
+_NP_STOP = PRONOUNS | frozenset(
     "in on at with for over than and or but to from of by as when while because every about "
     "into onto via per like after before during without within "
     "each the a an this that these those his her their our my your its is are was were "
@@ -57,40 +63,6 @@ _OBJECT_END = _NP_STOP | frozenset(
 )
 # A light verb alone ("I love having you here") names no preference.
 _LIGHT_GERUNDS = frozenset("having being doing making taking getting seeing going".split())
-_STARTERS = _PRONOUNS | frozenset(
-    "the a an our my your his her their its this that these those "
-    "there here remember note please make use keep let lets when while if after before "
-    "since then also but and or so because yes no ok okay maybe today yesterday tomorrow "
-    "tonight last next every each all some any both either neither what why how who where "
-    "which hi hello hey thanks thank sure great good nice wow oh well just really "
-    "actually monday tuesday wednesday thursday friday saturday sunday january february "
-    "march april may june july august september october november december spring summer "
-    "autumn fall winter mr mrs ms dr sir api ui ci cd qa pr prs id ids ai llm mondays "
-    "tuesdays wednesdays thursdays fridays saturdays sundays weekends "
-    # chat: interjections, greetings and discourse markers open a sentence or come before
-    # the name they address ("Yeah Priya, ...", "Congrats Omar!"), and are not names
-    "yeah yep yup yea nope nah cool awesome glad bye goodbye congrats congratulations "
-    "anytime woah whoa aww aw haha lol hmm um uh ugh oops ooh alright absolutely definitely "
-    "totally exactly honestly hopefully unfortunately fortunately luckily sadly seriously "
-    "obviously basically anyway anyways lately finally agreed cheers sounds welcome dang "
-    "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
-    "stay ha hah heh hehe huh ah ahh eh yikes oof ouch phew whew woohoo yay hooray mm mhm "
-    "gotcha man dude "
-    # auxiliaries that open a question ("Is this your painting?") and adverbs that open
-    # a sentence ("Never had a chance", "Now, I'm aiming ...")
-    # ("Will" and "Can" are names as well, and "Will you ..." reads as no name anyway)
-    "is are was were am do does did could would should shall might must have has "
-    "had never now almost right still soon often always sometimes usually later recently "
-    "already once again instead otherwise meanwhile besides perhaps probably "
-    # discourse adverbs that open a paragraph of an answer ("However, ...", "First, ...")
-    "however first second third fourth fifth lastly additionally furthermore moreover "
-    "overall below above therefore thus hence alternatively similarly likewise ultimately "
-    "essentially generally typically specifically importantly "
-    # prepositions that open one ("In this example", "For example", "To fix it")
-    "in for to with from by on at of as into onto upon within without via per "
-    # weekday abbreviations ("last Fri")
-    "mon tue tues wed thu thur thurs fri sat".split()
-)
 # Chat roles and tools are not people: "User prefers ..." is the user's own side (_WE).
 # Only names skip them; "the user service" is still a project.
 ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
@@ -110,25 +82,7 @@ _GERUND_OR_ADVERB = re.compile(
 # Capitalised words that open a project's name, and all-capital words that are file formats
 # and units rather than names ("writes CSV files to S3").
 _PROJECT_WORDS = frozenset({"Project", "Operation", "Initiative"})
-_NOT_ACRONYMS = frozenset(
-    "csv tsv json jsonl xml yaml yml toml html css pdf png jpg jpeg gif svg url uri cpu gpu "
-    "ram ssd hdd uuid utc".split()
-)
-# Words written in capitals in code, logs and chat that name nothing: SQL, HTTP methods,
-# Dockerfile instructions, log levels, code markers, units, chat shorthand ("SELECT ...
-# FROM", "POST /login", "ERROR connection refused", "TODO", "30 FPS", "FYI"). Only their
-# all-capital form is left out: "Order", "Note" or "Key" may still open a name.
-_SHOUTED = frozenset(
-    "select from where into table not null and or on as set index desc asc order group by "
-    "join inner left right outer insert update delete create drop alter values primary key "
-    "foreign references default limit offset having union distinct lower upper count sum "
-    "avg min max in is like between case when then else end begin commit rollback with "
-    "get post put patch head options run copy add env arg cmd entrypoint expose workdir "
-    "volume label error err warn warning info debug trace fatal critical crit notice todo "
-    "fixme xxx hack note ok mb gb kb tb ms fps pm am hh mm ss kbps mbps fyi btw imo imho "
-    "lol omg asap eta tbh idk lmk".split()
-)
-_NOT_NAMES = _NP_STOP | _STARTERS
+_NOT_NAMES = _NP_STOP | STARTERS
 _ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|for)\s+$")
 _PLACE_CONTEXT = re.compile(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
@@ -136,7 +90,45 @@ _PLACE_CONTEXT = re.compile(
 _CONTEXT_CHARS = 120
 # A markdown heading, and a bold label opening a line: guessed names are not read in them.
 _HEADING = re.compile(r"\s*#{1,6}\s")
-_BOLD_LABEL = re.compile(r"\s*(?:[-*+>]\s*|\d+[.)]\s*)?\*\*[^*\n]{1,80}\*\*\s*:")
+# Its bold span may end in the colon, or stand alone on its line ("**Limit Display
+# Updates**", "1. **Identify the Given Information:**").
+_BOLD_LABEL = re.compile(
+    r"\s*(?:[-*+>]\s*|\d+[.)]\s*)?\*\*(?:[^*\n]{1,80}\*\*\s*(?::|\n|$)|[^*\n]{1,80}:\*\*)"
+)
+# A line in title case without markup is a heading too, when its shape says so: no
+# comma, no closing stop, every longer word capitalised, and an instruction's verb first,
+# an abstract noun last, or a small word inside ("Join a Writing Community").
+_LINE_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_TITLE_CHARS = 120
+_TITLE_SMALL = frozenset("a an the of for to with".split())
+# After a name, a model's number ("Pixel 6 Pro", "Tensor G2", "Snapdragon 8 Gen 1"): a
+# product. Years are not model numbers, and a bare number needs a capitalised word after
+# it ("gave Bob 5 dollars"). Three digits from 100 to 599 after nothing capitalised are
+# an HTTP status, whose reason phrase ("401 Unauthorized") names nobody.
+# Not a time, an ordinal, a unit, a quarter or a priority ("5pm", "3rd", "10x", "Q3", "P1").
+_LETTER_CODE = re.compile(
+    r"(?!(?:Q[1-4]|H[12]|P[0-4]|FY\d+)$)[A-Z]{1,2}\d{1,4}[a-z]?|\d{1,3}(?:\.\d+)*[abceg-jl-qt-wyz]"
+)
+_NUMBER_CODE = re.compile(r"(?!(?:19|20)\d\d$)\d{1,4}(?:\.\d+)*")
+_STATUS = re.compile(r"[1-5]\d\d")
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+# What a tool is used by, and what a tool has: context that types a name as one
+# ("using Mongoose", "install Jest", "the Prettier plugin").
+_TOOL_CONTEXT = re.compile(
+    r"\b(?:us(?:e|es|ed|ing)|install(?:s|ed|ing)?|configur(?:e|es|ed|ing)|"
+    r"integrat(?:e|es|ed|ing)|import(?:s|ed|ing)?|via|set(?:ting)? up|"
+    r"(?:switch|migrat|upgrad|port)\w* to)\s+"
+    r"(?:[^\s,]+(?:\s+[^\s,]+){0,2}?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){0,4}$"
+)
+_TOOL_NEXT = frozenset(
+    "config configuration plugin plugins package library module driver schema cli sdk "
+    "middleware framework extension container integration dashboard docs".split()
+)
+# The tool verb and the names listed after it fit in this many characters before a name.
+_TOOL_CHARS = 80
 # What may come before a word that still opens its line: list and heading markup,
 # numbering, emphasis, quotes, and a short label ending in a colon ("### Step 1: Ensure
 # ...", "- **10:00 - 11:00 AM:** Set up ...", 'error: "Invalid ...'). Assistants'
@@ -181,6 +173,8 @@ def find_mentions(sentence: str, limit: int | None = None) -> list[Mention]:
             i += 1
             continue
         mention, i = found
+        if mention is None:  # words that look like names and are not: skipped whole
+            continue
         out.append(mention)
         if limit is not None and len(out) >= limit:
             break
@@ -219,7 +213,9 @@ def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int]
     if _KEBAB.fullmatch(word) and _names_a_component(toks, i):
         return Mention(word, "project", start, end, word), i + 1
     if i > 0 and _INNER_CAPITAL.fullmatch(word):
-        return Mention(word, "tech", start, end, word), i + 1
+        k = _model_end(toks, i + 1)  # "OnePlus 9 Pro"
+        name = " ".join(w for w, _, _ in toks[i:k])
+        return Mention(name, "tech", start, toks[k - 1][2], name), k
     return None
 
 
@@ -313,15 +309,19 @@ def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mentio
     return Mention(name, "concept", words[0][1], words[-1][2], name), j
 
 
-def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+def _name(
+    sentence: str, toks: list[tuple[str, int, int]], i: int
+) -> tuple[Mention | None, int] | None:
+    """A capitalised name at ``i`` typed by its context; ``(None, j)`` when the words up to
+    ``j`` look like one and are not (a heading, a step of an instruction)."""
     words: list[tuple[str, int, int]] = []
     j = i
     while j < len(toks) and len(words) < 3:
         w = toks[j][0]
         low = w.lower()
-        if not _CAPITALISED.fullmatch(w) or low in _STARTERS or low in ROLES:
+        if not _CAPITALISED.fullmatch(w) or low in STARTERS or low in ROLES:
             break
-        if low in _NOT_ACRONYMS or (w.isupper() and low in _SHOUTED):
+        if low in NOT_ACRONYMS or (w.isupper() and low in SHOUTED):
             break
         words.append(toks[j])
         j += 1
@@ -333,25 +333,145 @@ def _name(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Ment
     # sentence of many names linear instead of re-reading its whole prefix each time.
     before = sentence[max(0, start - _CONTEXT_CHARS) : start]
     if _HEADING.match(sentence) or ((label := _BOLD_LABEL.match(sentence)) and start < label.end()):
-        return None  # "## Error Handling", "- **Error Handling**: ...": titles, not names
+        return None, j  # "## Error Handling", "- **Error Handling**: ...": titles, not names
     at_open = len(before) == start and _OPENER.fullmatch(before) is not None
+    if at_open and words[0][0].lower() in IMPERATIVES:
+        return None, j  # "Ensure users can ...", "Remove Outliers": a step, not a name
+    if _title_line(sentence, start):
+        return None, j
+    if len(words) == 1 and name.lower() in LITERALS:
+        return None
     # A quotation opens a sentence of its own ('getting "Error: Invalid ..."').
     opens = len(words) == 1 and (at_open or before.endswith(('"', "“")))
     if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
+    prev = toks[i - 1][0] if i else ""
+    if _after_status(toks, i):
+        return None, j  # "401 Unauthorized", "500 Internal Server Error"
+    end = _model_end(toks, j)
+    if end > j or _after_model(toks, i):
+        last = toks[end - 1][2]
+        return Mention(sentence[start:last], "tech", start, last, sentence[start:last]), end
     guessed = False
+    low = before.lower()
     if words[0][0] in _PROJECT_WORDS and len(words) > 1:
         kind = "project"  # "Project Atlas"
-    elif _PLACE_CONTEXT.search(before.lower()) and not re.search(r"\b(with|for)\s+$", before):
+    elif _PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
-    elif _ORG_CONTEXT.search(before.lower()) or words[-1][0].isupper():
+    elif _ORG_CONTEXT.search(low) or words[-1][0].isupper():
         kind = "org"
+    elif (
+        _TOOL_CONTEXT.search(low[-_TOOL_CHARS:])
+        or (j < len(toks) and toks[j][0].lower() in _TOOL_NEXT)
+        or KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")  # "Docker Compose"
+    ):
+        kind = "tech"
+    elif prev.lower() in ("the", "a", "an") or _abstract(words):
+        kind, guessed = "concept", True  # "the Directrix", "Mathematical Induction"
     else:
         kind, guessed = "person", True
-    travel = re.search(r"\b(moved|relocated|trip|flew|travel\w*)\b", before.lower())
-    if kind == "place" and re.search(r"\b(to|from)\s+$", before.lower()) and not travel:
-        kind = "person"  # "talks to Carol", "heard from Bob"
+    travel = re.search(r"\b(moved|relocated|trip|flew|travel\w*)\b", low)
+    if (
+        kind == "place"
+        and re.search(r"\b(to|from)\s+$", low)
+        and not travel
+        and not _region_follows(toks, j)
+    ):
+        kind = "person"  # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
+
+
+def _region_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether a known place follows the name ending at ``j`` after a comma ("Austin,
+    Texas"): the name is a place within it."""
+    if j + 1 >= len(toks) or toks[j][0] != ",":
+        return False
+    first = toks[j + 1][0].lower()
+    return any(
+        KNOWN.get(" ".join(w for w, _, _ in toks[j + 1 : j + 1 + n]).lower(), ("", ""))[1]
+        == "place"
+        for n in range(1, min(LONGEST.get(first, 0), len(toks) - j - 1) + 1)
+    )
+
+
+def _abstract(words: list[tuple[str, int, int]]) -> bool:
+    last = words[-1][0]
+    return NOMINAL.fullmatch(last) is not None or (
+        len(words) > 1 and NOMINAL_AFTER_A_WORD.fullmatch(last) is not None
+    )
+
+
+def _title_line(sentence: str, start: int) -> bool:
+    """Whether the line holding ``start`` is a heading written in title case."""
+    # A heading is short: only a window around the name is searched for its line's ends,
+    # which keeps a long line of many names linear.
+    lo = max(0, start - _TITLE_CHARS)
+    a = sentence.rfind("\n", lo, start) + 1
+    b = sentence.find("\n", start, start + _TITLE_CHARS)
+    if (a == 0 and lo > 0) or (b < 0 and len(sentence) > start + _TITLE_CHARS):
+        return False
+    line = sentence[a : b if b >= 0 else len(sentence)].strip(" \t*#>-_:")
+    if "," in line or line.endswith((".", "!", "?")):
+        return False
+    words = _LINE_WORD.findall(line)
+    if len(words) < 3 or any(len(w) >= 4 and not w[:1].isupper() for w in words):
+        return False
+    return (
+        words[0].lower() in IMPERATIVES
+        or NOMINAL.fullmatch(words[-1]) is not None
+        or any(w in _TITLE_SMALL for w in words[1:])
+    )
+
+
+def _model_end(toks: list[tuple[str, int, int]], j: int) -> int:
+    """Where a product name ends that continues with a model number at ``j``, or ``j``."""
+    if j >= len(toks):
+        return j
+    code = toks[j][0]
+    nxt = toks[j + 1][0] if j + 1 < len(toks) else ""
+    if not (
+        _LETTER_CODE.fullmatch(code)
+        or (
+            _NUMBER_CODE.fullmatch(code)
+            and _CAPITALISED.fullmatch(nxt)
+            and nxt.lower() not in STARTERS
+        )
+    ):
+        return j
+    k = j + 1
+    while k < len(toks) and k - j < 4:
+        w = toks[k][0]
+        if not (
+            _LETTER_CODE.fullmatch(w) or _NUMBER_CODE.fullmatch(w) or _CAPITALISED.fullmatch(w)
+        ):
+            break
+        if w.lower() in STARTERS:
+            break
+        k += 1
+    return k
+
+
+def _after_status(toks: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether an HTTP status's number comes just before ``i`` ("404 Not Found")."""
+    k = i - 1
+    if k < 0 or not _STATUS.fullmatch(toks[k][0]):
+        return False
+    return k == 0 or not (
+        _CAPITALISED.fullmatch(toks[k - 1][0]) and toks[k - 1][0].lower() not in STARTERS
+    )
+
+
+def _after_model(toks: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether the name at ``i`` follows a model number ("A16 Bionic", "iPhone 14 Pro")."""
+    if i == 0:
+        return False
+    prev = toks[i - 1][0]
+    if _LETTER_CODE.fullmatch(prev):
+        return True
+    if i < 2 or not _NUMBER_CODE.fullmatch(prev):
+        return False
+    line = toks[i - 2][0]
+    return any(c.isupper() for c in line) and line.lower() not in STARTERS | _MONTHS
 
 
 _NAME_NEXT = frozenset(
@@ -374,4 +494,11 @@ def _name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     if j >= len(toks):
         return False
     nxt = toks[j][0].lower()
+    if nxt in SIGN_OFFS:
+        return False
+    if nxt in ("and", "or") and j + 1 < len(toks):
+        # "Review and test ...", "Lightweight and durable": a name's "and" joins another
+        # name or a pronoun ("Priya and I", "Priya and her team"), not a lowercase word
+        after = toks[j + 1][0]
+        return not after.isalpha() or not after.islower() or after in _NP_STOP
     return nxt in _NAME_NEXT or (nxt.isalpha() and nxt.endswith(("s", "ed")))

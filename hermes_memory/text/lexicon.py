@@ -1,0 +1,117 @@
+"""Words that look like names and are not: what opens a sentence, the capitals of code
+and logs, the verbs that open an instruction, and the endings of abstract nouns. Plain
+English, no dataset's words; ``mentions`` reads them."""
+
+from __future__ import annotations
+
+import re
+
+PRONOUNS = frozenset(
+    "i it me you us him her them he she we they myself yourself yourselves himself herself "
+    "itself ourselves themselves everything everyone everybody anything anyone something "
+    "someone nothing nobody".split()
+)
+STARTERS = PRONOUNS | frozenset(
+    "the a an our my your his her their its this that these those "
+    "there here remember note please make use keep let lets when while if after before "
+    "since then also but and or so because yes no ok okay maybe today yesterday tomorrow "
+    "tonight last next every each all some any both either neither what why how who where "
+    "which hi hello hey thanks thank sure great good nice wow oh well just really "
+    "actually monday tuesday wednesday thursday friday saturday sunday january february "
+    "march april may june july august september october november december spring summer "
+    "autumn fall winter mr mrs ms dr sir api ui ci cd qa pr prs id ids ai llm mondays "
+    "tuesdays wednesdays thursdays fridays saturdays sundays weekends "
+    # chat: interjections, greetings and discourse markers open a sentence or come before
+    # the name they address ("Yeah Priya, ...", "Congrats Omar!"), and are not names
+    "yeah yep yup yea nope nah cool awesome glad bye goodbye congrats congratulations "
+    "anytime woah whoa aww aw haha lol hmm um uh ugh oops ooh alright absolutely definitely "
+    "totally exactly honestly hopefully unfortunately fortunately luckily sadly seriously "
+    "obviously basically anyway anyways lately finally agreed cheers sounds welcome dang "
+    "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
+    "stay ha hah heh hehe huh ah ahh eh yikes oof ouch phew whew woohoo yay hooray mm mhm "
+    "gotcha man dude "
+    # auxiliaries that open a question ("Is this your painting?") and adverbs that open
+    # a sentence ("Never had a chance", "Now, I'm aiming ...")
+    # ("Will" and "Can" are names as well, and "Will you ..." reads as no name anyway)
+    "is are was were am do does did could would should shall might must have has "
+    "had never now almost right still soon often always sometimes usually later recently "
+    "already once again instead otherwise meanwhile besides perhaps probably "
+    # discourse adverbs that open a paragraph of an answer ("However, ...", "First, ...")
+    "however first second third fourth fifth lastly additionally furthermore moreover "
+    "overall below above therefore thus hence alternatively similarly likewise ultimately "
+    "essentially generally typically specifically importantly "
+    # prepositions that open one ("In this example", "For example", "To fix it")
+    "in for to with from by on at of as into onto upon within without via per "
+    # more of an answer's openers ("Certainly, Taylor!"), sign-offs ("Best regards,")
+    "certainly clearly simply naturally personally interestingly surprisingly notably "
+    "briefly ideally accordingly consequently conversely currently previously initially "
+    "eventually firstly secondly thirdly regards sincerely "
+    # number words ("Two Thunderbolt 4 ports")
+    "one two three four five six seven eight nine ten "
+    # weekday abbreviations ("last Fri")
+    "mon tue tues wed thu thur thurs fri sat".split()
+)
+
+# Literals of code written in prose ("when `ret` is `False`"), never a name alone.
+LITERALS = frozenset("true false none null nil undefined nan".split())
+# Plural nouns that follow a capitalised word in a sign-off ("Best regards", "Kind
+# regards"), not the verb a name would take.
+SIGN_OFFS = frozenset(["regards", "wishes"])
+
+# File formats and units written in capitals ("writes CSV files to S3").
+NOT_ACRONYMS = frozenset(
+    "csv tsv json jsonl xml yaml yml toml html css pdf png jpg jpeg gif svg url uri cpu gpu "
+    "ram ssd hdd uuid utc".split()
+)
+
+# Words written in capitals in code, logs and chat that name nothing: SQL, HTTP methods,
+# Dockerfile instructions, log levels, code markers, units, chat shorthand ("SELECT ...
+# FROM", "POST /login", "ERROR connection refused", "TODO", "30 FPS", "FYI"). Only their
+# all-capital form is left out: "Order", "Note" or "Key" may still open a name.
+SHOUTED = frozenset(
+    "select from where into table not null and or on as set index desc asc order group by "
+    "join inner left right outer insert update delete create drop alter values primary key "
+    "foreign references default limit offset having union distinct lower upper count sum "
+    "avg min max in is like between case when then else end begin commit rollback with "
+    "get post put patch head options run copy add env arg cmd entrypoint expose workdir "
+    "volume label error err warn warning info debug trace fatal critical crit notice todo "
+    "fixme xxx hack note ok mb gb kb tb ms fps pm am hh mm ss kbps mbps fyi btw imo imho "
+    "lol omg asap eta tbh idk lmk".split()
+)
+
+# Verbs that open a step of an instruction ("- **Authorization**: Ensure users ...",
+# "Review and test ...", "Store the token"). Capitalised at the start of a line they read
+# like a name followed by its verb; the verbs that are also first names (Will, Mark,
+# Grant, Bill, Chase, Pat, Rob, Sue, Drew, Frank, Jack) are left out.
+IMPERATIVES = frozenset(
+    "add adjust allow analyse analyze apply ask assess assign attach avoid back begin break "
+    "bring build calculate call capture change check choose clean clear close collect "
+    "combine compare compile compute configure confirm connect consider contact continue "
+    "convert copy count create cut debug decide define delete deploy derive describe "
+    "design detect determine develop disable discuss display divide do document download "
+    "draft edit eliminate enable encrypt ensure enter establish estimate evaluate examine "
+    "expand explain explore export extend extract fetch fill filter find finalize finalise "
+    "fix focus follow format gather generate get give go handle identify implement import "
+    "improve include increase initialize initialise insert inspect install integrate "
+    "investigate join keep label launch learn limit link list listen load locate log look "
+    "maintain manage map measure merge migrate minimize minimise modify monitor move "
+    "multiply name navigate note notify obtain open optimize optimise organize organise "
+    "outline pass pick plan plot practice practise prepare prevent print prioritize "
+    "prioritise process profile prove provide publish pull push put read rebuild record "
+    "reduce refactor refer refresh register reinstall release reload remember remove rename "
+    "repeat replace report request research reset resolve restart restore retrieve return "
+    "reuse review revise rewrite run save scale schedule search secure seek select send "
+    "separate set setup share show simplify simulate solve sort specify split start stop "
+    "store structure submit substitute subtract summarize summarise switch take test think "
+    "track train transfer translate try turn type uninstall unit update upgrade upload use "
+    "utilize utilise validate verify visit visualize visualise wait watch wrap write".split()
+)
+# Endings of abstract nouns that no person's name has ("Mathematical Induction", "Rate
+# Limiting" aside, "Data Integrity", "Performance"): a capitalised phrase ending so is a
+# concept. Endings that surnames share (-ence, -ment, -ity) count only when long or after
+# another word.
+NOMINAL = re.compile(
+    r"[A-Za-z]{2,}(?:tion|sion|ness|ism|ics|ogy|ysis|ship|ture|sure)|"
+    r"[A-Za-z]{6,}(?:ance|ence|ment)"
+)
+NOMINAL_AFTER_A_WORD = re.compile(r"[A-Za-z]{3,}ity")
