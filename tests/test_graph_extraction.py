@@ -461,6 +461,9 @@ def test_steps_products_and_terms_are_no_people() -> None:
     assert extract("In 2023 Alice joined Acme.").entities["Alice"] == "person"
     assert extract("On May 5 Bob moved to Berlin.").entities["Bob"] == "person"
     assert extract("I gave Bob 5 dollars.").entities["Bob"] == "person"
+    # "Go to ..." opening a step is the verb, "Go is ..." the language.
+    assert "Go" not in extract("- Go to the AWS console.").entities
+    assert extract("Go is great for CLIs.").entities["Go"] == "tech"
     for said in ("At 5pm Alice called.", "In Q3 Alice joined Acme.", "On the 3rd Alice left."):
         assert extract(said).entities["Alice"] == "person", said
 

@@ -190,6 +190,8 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
             continue
         if n == 1 and key in AMBIGUOUS and not words[0][0][:1].isupper():
             continue
+        if n == 1 and key in IMPERATIVES and _opens(toks, i) and not _name_follows(toks, i + 1):
+            continue  # "Go to the console": an instruction's verb; "Go is fast" is a name
         nxt = i + n
         if hit[1] in ("tech", "org") and nxt < len(toks) and toks[nxt][0].lower() in ORG_HEADS:
             nxt += 1  # "Acme Corp"-style suffixes stay with the name
@@ -206,6 +208,11 @@ _ID_HEADS = PROJECT_HEADS | frozenset(
 )
 _KEBAB = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
 _INNER_CAPITAL = re.compile(r"[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*[A-Z]{1,4}|[A-Z][a-z]+[A-Z][a-z]+")
+
+
+def _opens(toks: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether token ``i`` opens its sentence or list item (nothing but markup before)."""
+    return i == 0 or not toks[i - 1][0][:1].isalnum()
 
 
 def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
