@@ -454,13 +454,18 @@ def test_steps_products_and_terms_are_no_people() -> None:
     assert {n for n, t in got.items() if t == "tech"} >= {
         "Pixel 6 Pro", "Tensor G2", "OnePlus 9 Pro", "Mongoose", "Compose"
     }  # fmt: skip
-    assert got["Mathematical Induction"] == "concept"
+    assert got["Principle of Mathematical Induction"] == "concept"
     assert not {"Ensure", "Review", "Lightweight", "Unauthorized", "Certainly"} & set(got)
     # Names keep what marks them: a verb after, a pronoun joined, a year or a date before.
     assert extract("Priya and her team shipped it.").entities["Priya"] == "person"
     assert extract("In 2023 Alice joined Acme.").entities["Alice"] == "person"
     assert extract("On May 5 Bob moved to Berlin.").entities["Bob"] == "person"
     assert extract("I gave Bob 5 dollars.").entities["Bob"] == "person"
+    # "<X> of <Y>" is one name, and no person's.
+    assert _rels(extract("I love Game of Thrones.")) == {("the user", "prefers", "Game of Thrones")}
+    assert extract("She studied at the University of Toronto.").entities == {
+        "University of Toronto": "org"
+    }
     # "Go to ..." opening a step is the verb, "Go is ..." the language.
     assert "Go" not in extract("- Go to the AWS console.").entities
     assert extract("Go is great for CLIs.").entities["Go"] == "tech"

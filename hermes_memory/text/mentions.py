@@ -310,6 +310,9 @@ def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mentio
         j += 1
     if not words or (len(words) == 1 and words[0][0].lower() in _LIGHT_GERUNDS):
         return None
+    if words[0][0][:1].isupper() and (k := _of_end(toks, j)) > j:
+        words += toks[j:k]  # "I love Lord of the Rings"
+        j = k
     name = " ".join(w for w, _, _ in words)
     if not name[:1].isupper():
         name = name.lower()
@@ -348,6 +351,15 @@ def _name(
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
         return None
+    titled = _of_end(toks, j)
+    if titled > j:  # "Game of Thrones", "the University of Toronto": one name, no person
+        if at_open and not _name_follows(toks, titled):
+            return None, titled
+        last = toks[titled - 1][2]
+        said = sentence[start:last]
+        return Mention(
+            said, _OF_KINDS.get(words[0][0].lower(), "concept"), start, last, said
+        ), titled
     # A quotation opens a sentence of its own ('getting "Error: Invalid ..."').
     opens = len(words) == 1 and (at_open or before.endswith(('"', "“")))
     if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
@@ -386,6 +398,32 @@ def _name(
     ):
         kind = "person"  # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
+
+
+# What a name "<X> of <Y>" is by its first word; any other is a title or a term.
+_OF_KINDS = dict.fromkeys(
+    "university bank department ministry institute college school museum church board "
+    "office association society federation council academy".split(),
+    "org",
+) | dict.fromkeys(
+    "city republic kingdom state isle isles gulf bay lake mount cape island islands "
+    "province county sea strait".split(),
+    "place",
+)
+
+
+def _of_end(toks: list[tuple[str, int, int]], j: int) -> int:
+    """Where a name continued by "of (the) <Capitalised>" ends, or ``j``."""
+    if j + 1 >= len(toks) or toks[j][0] != "of":
+        return j
+    k = j + 2 if toks[j + 1][0] == "the" else j + 1
+    end = k
+    while end < len(toks) and end - k < 3:
+        w = toks[end][0]
+        if not _CAPITALISED.fullmatch(w) or w.lower() in STARTERS or w.lower() in ROLES:
+            break
+        end += 1
+    return end if end > k else j
 
 
 def _region_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
