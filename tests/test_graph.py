@@ -476,6 +476,9 @@ def test_a_direct_question_is_answered_by_the_relation_it_names(api: MemoryAPI) 
     # A later move ends the earlier one: the question is answered by the new home.
     _store(api, ["I relocated to Munich this week."])
     assert first("Where do I live?")["graph_path"] == "the user -lives_in-> Munich"
+    # A home said in passing, in a phrase before the "I" it belongs to.
+    _store(api, ["As someone living in Porto, Portugal, I want a quiet laptop."])
+    assert first("Where do I live?")["graph_path"] == "the user -lives_in-> Porto"
 
 
 @pytest.mark.slow
