@@ -80,9 +80,10 @@ SHOUTED = frozenset(
 )
 
 # Verbs that open a step of an instruction ("- **Authorization**: Ensure users ...",
-# "Review and test ...", "Store the token"). Capitalised at the start of a line they read
-# like a name followed by its verb; the verbs that are also first names (Will, Mark,
-# Grant, Bill, Chase, Pat, Rob, Sue, Drew, Frank, Jack) are left out.
+# "Review and test ...", "Store the token"), and "unit", which opens as many ("Unit
+# Testing"). Capitalised at the start of a line they read like a name followed by its
+# verb; the verbs that are also first names (Will, Mark, Grant, Bill, Chase, Pat, Rob,
+# Sue, Drew, Frank, Jack) are left out.
 IMPERATIVES = frozenset(
     "add adjust allow analyse analyze apply ask assess assign attach avoid back begin break "
     "bring build calculate call capture change check choose clean clear close collect "
@@ -106,10 +107,10 @@ IMPERATIVES = frozenset(
     "track train transfer translate try turn type uninstall unit update upgrade upload use "
     "utilize utilise validate verify visit visualize visualise wait watch wrap write".split()
 )
-# Endings of abstract nouns that no person's name has ("Mathematical Induction", "Rate
-# Limiting" aside, "Data Integrity", "Performance"): a capitalised phrase ending so is a
-# concept. Endings that surnames share (-ence, -ment, -ity) count only when long or after
-# another word.
+# Endings of abstract nouns that no person's name has ("Mathematical Induction", "Data
+# Integrity", "Performance"): a capitalised phrase ending so is a concept. Endings that
+# surnames share count only when long (-ance, -ence, -ment: "Lawrence", "Clement") or
+# after another word (-ity: "Trinity"); -ing not at all ("Manning").
 NOMINAL = re.compile(
     r"[A-Za-z]{2,}(?:tion|sion|ness|ism|ics|ogy|ysis|ship|ture|sure)|"
     r"[A-Za-z]{6,}(?:ance|ence|ment)"
