@@ -461,6 +461,9 @@ def test_steps_products_and_terms_are_no_people() -> None:
     assert extract("In 2023 Alice joined Acme.").entities["Alice"] == "person"
     assert extract("On May 5 Bob moved to Berlin.").entities["Bob"] == "person"
     assert extract("I gave Bob 5 dollars.").entities["Bob"] == "person"
+    # A name closed by what a product is, and a protocol's acronym, are tools.
+    products = extract("Open the Twitter Developer Portal and sign a JWT over HTTPS.").entities
+    assert products == {"Twitter Developer Portal": "tech", "JWT": "tech", "HTTPS": "tech"}
     # "<X> of <Y>" is one name, and no person's.
     assert _rels(extract("I love Game of Thrones.")) == {("the user", "prefers", "Game of Thrones")}
     assert extract("She studied at the University of Toronto.").entities == {

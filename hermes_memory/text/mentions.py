@@ -127,6 +127,12 @@ _TOOL_NEXT = frozenset(
     "config configuration plugin plugins package library module driver schema cli sdk "
     "middleware framework extension container integration dashboard docs".split()
 )
+# What a product is, closing its name: no person's name ends so.
+_PRODUCT_HEADS = frozenset(
+    "portal scheduler gateway manager console dashboard server engine studio cloud hub "
+    "suite toolkit sdk cli api plugin extension app editor builder designer monitor "
+    "analytics explorer inspector debugger profiler runtime compiler".split()
+)
 # The tool verb and the names listed after it fit in this many characters before a name.
 _TOOL_CHARS = 80
 # What may come before a word that still opens its line: list and heading markup,
@@ -385,6 +391,8 @@ def _name(
         or KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")  # "Docker Compose"
     ):
         kind = "tech"
+    elif len(words) > 1 and words[-1][0].lower() in _PRODUCT_HEADS:
+        kind = "tech"  # "Task Scheduler", "Twitter Developer Portal", "Secrets Manager"
     elif prev.lower() in ("the", "a", "an") or _abstract(words):
         kind, guessed = "concept", True  # "the Directrix", "Mathematical Induction"
     else:
