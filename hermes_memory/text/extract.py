@@ -26,7 +26,9 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # discourse adverbs open no name: "### Step 1: Ensure ...", "However, ...").
 # 7: steps, products and terms are no people (text/lexicon.py): an instruction's verb
 # opening a line, title-case lines, HTTP reason phrases, model numbers ("Pixel 6 Pro" is
-# a tool), abstract nouns and names after an article are concepts, tools by their use.
+# a tool), abstract nouns, names after an article and "<X> of <Y>" are concepts, tools
+# by their use or a product's head ("Task Scheduler"), protocol acronyms known; more
+# places, and a fronted home ("As someone living in Porto, I ...") is the user's.
 EXTRACTOR_VERSION = 7
 
 # relation -> (head types, tail types); the documented, extensible set.
