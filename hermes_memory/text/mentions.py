@@ -111,10 +111,9 @@ _LETTER_CODE = re.compile(
 )
 _NUMBER_CODE = re.compile(r"(?!(?:19|20)\d\d$)\d{1,4}(?:\.\d+)*")
 _STATUS = re.compile(r"[1-5]\d\d")
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
+# What may stand before a bare model number without naming a product: the sentence
+# openers (months among them) and months cut short ("On May 5 Alice", "Oct 3 Bob").
+_NO_PRODUCT = STARTERS | frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 # What a tool is used by, and what a tool has: context that types a name as one
 # ("using Mongoose", "install Jest", "the Prettier plugin").
 _TOOL_CONTEXT = re.compile(
@@ -376,7 +375,8 @@ def _name(
     end = _model_end(toks, j)
     if end > j or _after_model(toks, i):
         last = toks[end - 1][2]
-        return Mention(sentence[start:last], "tech", start, last, sentence[start:last]), end
+        product = sentence[start:last]
+        return Mention(product, "tech", start, last, product), end
     guessed = False
     low = before.lower()
     if words[0][0] in _PROJECT_WORDS and len(words) > 1:
@@ -439,12 +439,8 @@ def _region_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     Texas"): the name is a place within it."""
     if j + 1 >= len(toks) or toks[j][0] != ",":
         return False
-    first = toks[j + 1][0].lower()
-    return any(
-        KNOWN.get(" ".join(w for w, _, _ in toks[j + 1 : j + 1 + n]).lower(), ("", ""))[1]
-        == "place"
-        for n in range(1, min(LONGEST.get(first, 0), len(toks) - j - 1) + 1)
-    )
+    region = _known(toks, j + 1)
+    return region is not None and region[0].type == "place"
 
 
 def _abstract(words: list[tuple[str, int, int]]) -> bool:
@@ -524,7 +520,7 @@ def _after_model(toks: list[tuple[str, int, int]], i: int) -> bool:
     if i < 2 or not _NUMBER_CODE.fullmatch(prev):
         return False
     line = toks[i - 2][0]
-    return any(c.isupper() for c in line) and line.lower() not in STARTERS | _MONTHS
+    return any(c.isupper() for c in line) and line.lower() not in _NO_PRODUCT
 
 
 _NAME_NEXT = frozenset(
