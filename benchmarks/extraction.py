@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hermes_memory.text.casing import counts_in, lookup_in
 from hermes_memory.text.extract import SELF, extract
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
@@ -133,28 +134,34 @@ def speed(repeats: int = 5) -> dict[str, Any]:
 def census(per_conversation: int = 150, top: int = 40) -> dict[str, Any]:
     """Entities found in real text, unlabelled: the first ``per_conversation`` messages
     of each BEAM conversation (the user's turns speak for `the user`) and every LoCoMo
-    dev turn (its speaker's). Counts by type, distinct names, and the most frequent
-    names typed as people, to read by eye: most guessed people in an assistant's
-    markdown are not people."""
+    dev turn (its speaker's). Each text is read as a store holding its conversation
+    would read it again (`doctor --repair`): how the conversation writes a word tells a
+    sentence's first word from a name (text/casing.py). Counts by type, distinct names,
+    and the most frequent names typed as people, to read by eye: most guessed people
+    in an assistant's markdown are not people."""
     import collections
 
     import beam
     import locomo
 
-    def texts() -> Any:
+    def conversations() -> Any:
         for folder in beam.conversations(beam.DATA):
             chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
-            for turn in beam.messages_of(chat)[:per_conversation]:
-                yield "beam", turn["text"], SELF if turn["speaker"] == "user" else None
+            turns = beam.messages_of(chat)[:per_conversation]
+            yield "beam", [(t["text"], SELF if t["speaker"] == "user" else None) for t in turns]
         for conv in json.loads(locomo.DATA.read_text(encoding="utf-8")):
-            for turn in locomo.turns_of(conv["conversation"])[0]:
-                yield "locomo", turn["text"], turn["speaker"]
+            turns = locomo.turns_of(conv["conversation"])[0]
+            yield "locomo", [(t["text"], t["speaker"]) for t in turns]
 
     seen: dict[str, collections.Counter[tuple[str, str]]] = {}
-    for source, text, me in texts():
+    for source, texts in conversations():
         names = seen.setdefault(source, collections.Counter())
-        for name, kind in extract(text, me=me).entities.items():
-            names[(name, kind)] += 1
+        table: collections.Counter[str] = collections.Counter()
+        for text, _ in texts:
+            table.update(counts_in(text))
+        for text, me in texts:
+            for name, kind in extract(text, me=me, casing=lookup_in(table)).entities.items():
+                names[(name, kind)] += 1
     out: dict[str, Any] = {}
     for source, names in seen.items():
         kinds: collections.Counter[str] = collections.Counter()

@@ -17,8 +17,11 @@ import pytest
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
 from hermes_memory.config import MemoryConfig
 from hermes_memory.errors import HermesMemoryError
+from hermes_memory.graph import word_use
 from hermes_memory.graph.export import TYPE_COLOURS, packed_layout
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph, hub_damping
+from hermes_memory.graph.word_use import WordUse
+from hermes_memory.tier2 import Owner
 from hermes_memory.tier3.embedder import HashingEmbedder
 
 FACTS = [
@@ -517,6 +520,37 @@ def test_a_turns_speaker_is_linked_as_a_person(api: MemoryAPI) -> None:
     assert [p["name"] for p in people] == ["Caroline"]
 
 
+def test_an_opening_word_the_memory_writes_in_lower_case_is_no_person(api: MemoryAPI) -> None:
+    def people(memory: MemoryAPI) -> list[str]:
+        return sorted(p["name"] for p in unwrap(memory.entity_query(entity_type="person")))
+
+    def say(text: str, n: str, memory: MemoryAPI = api) -> None:
+        unwrap(memory.ingest_turn("Caroline", text, session_id="s", message_id=n))
+
+    say("I go to yoga on Mondays.", "1")
+    say("Yoga keeps me calm.", "2")  # a turn already stored says how the word is used
+    unwrap(
+        api.ingest_turns(  # so does a turn of the same batch, not yet stored
+            [
+                {"speaker": "Caroline", "text": t, "session_id": "s", "message_id": n}
+                for n, t in (("3", "Pottery is my passion."), ("4", "I teach pottery now."))
+            ]
+        )
+    )
+    unwrap(api.fact_store("Caroline took a painting class."))
+    unwrap(api.fact_store("Painting relaxes Caroline."))  # and a stored fact
+    say("Max is my dog.", "5")
+    say("I walk Max daily; max pace!", "6")  # a name is written capitalised inside too
+    say("My tilly lamp broke.", "7")
+    assert people(api) == ["Caroline", "Max"]
+    # Another person's memory is not consulted: their "tilly" says nothing of this cat.
+    other = api.as_owner(Owner("cli", "hermes", "someone-else", ""))
+    say("Tilly is my cat.", "1", other)
+    assert "Tilly" in people(other)
+    say("Tilly is my cat.", "8")
+    assert "Tilly" not in people(api)
+
+
 def test_graph_disabled_is_a_clear_error_and_recall_goes_on(home: Path, clock: FrozenClock) -> None:
     cfg = load_config(home, env={}, overrides={"graph": {"enabled": False}})
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
@@ -543,3 +577,13 @@ def test_stats_and_doctor_report_graph_drift_and_repair_it(api: MemoryAPI) -> No
     assert "graph" in repaired["repaired"] and repaired["ok"]
     assert "Kafka" in [n["name"] for n in unwrap(api.graph_traverse("billing", depth=1))]
     assert unwrap(api.stats())["graph"]["status"] == "ok"
+
+
+def test_a_batch_reads_a_bounded_number_of_words_from_the_store(api: MemoryAPI) -> None:
+    unwrap(api.fact_store("we dance and we sing"))
+    use = WordUse(api.db, api.owner, ["I sing a lot"])
+    assert use("Dance") == (1, 0) and use("sing") == (2, 0)
+    for n in range(word_use.LOOKUPS):
+        use(f"word{n}")
+    assert use("we") == (0, 0)  # past the budget: the batch's own text alone
+    assert WordUse(api.db, api.owner)("we") == (2, 0)

@@ -8,6 +8,7 @@ import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
 from hermes_memory.clock import DAY
+from hermes_memory.text.casing import counts_in, lookup_in, word_counts
 from hermes_memory.text.extract import Claim, Extraction, extract
 from hermes_memory.text.temporal import contradicts, query_window, resolve_dates
 
@@ -498,3 +499,35 @@ def test_a_change_of_hands_ends_the_former_holder(api: MemoryAPI) -> None:
     new = unwrap(api.fact_store("The billing-service is now owned by Bob.", valid_at="2025-01-01"))
     assert unwrap(api.fact_get(old["uuid"]))["superseded_by"] == new["uuid"]
     assert unwrap(api.fact_get(other["uuid"]))["invalid_at"] is None  # another thing
+
+
+def test_a_sentence_opening_word_the_writer_also_writes_in_lower_case_is_no_name() -> None:
+    # In the same text: the lower-case use outvotes the opening one.
+    assert "Dance" not in extract("Dance is my life. I love to dance.", me="Mel").entities
+    assert "Yoga" not in extract("Yoga helps me. I do yoga daily.", me="Mel").entities
+    # A name is written capitalised inside sentences too: it stays a name.
+    found = extract("Max is my dog. I took Max for a walk; max speed!", me="Mel")
+    assert found.entities["Max"] == "person"
+    # With no evidence either way the opening word keeps its guess ...
+    assert extract("Dance is my life.", me="Mel").entities == {"Dance": "person"}
+    # ... and the rest of the memory can supply it.
+    assert extract("Dance is my life.", me="Mel", casing=lambda w: (3, 0)).entities == {}
+    assert extract("Maria is my sister.", me="Mel", casing=lambda w: (1, 9)).entities == {
+        "Maria": "person"
+    }
+    # An opening gerund is no part of the name after it.
+    assert extract("Using Docker is fine.").entities == {"Docker": "tech"}
+    assert extract("Learning German is tough.", me="Mel").entities == {"German": "concept"}
+    assert extract("Meeting Alice was fun. A meeting!", me="Mel").entities == {"Alice": "person"}
+    # Only an opening guess is asked about: known names and names inside a sentence are not.
+    asked: list[str] = []
+    extract("Python is fast. I met Maria.", casing=lambda w: asked.append(w) or (9, 0))
+    assert asked == []
+
+
+def test_case_counts_read_only_the_inside_of_sentences() -> None:
+    table = counts_in("Thanks, Mel! Life's good. Hey Nate, life is long.\n- Life goals")
+    assert lookup_in(table)("life") == (1, 0)  # openers after "!", "." and a list marker
+    assert lookup_in(table)("Nate") == (0, 1) and lookup_in(table)("mel") == (0, 1)
+    assert word_counts("Hey Nate, life is long. Life's good.", "Life") == (1, 0)
+    assert word_counts("I met Max; max is 5, maximum 9.", "max") == (1, 1)

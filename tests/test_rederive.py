@@ -256,6 +256,26 @@ def test_names_no_text_yields_any_more_are_dropped_unless_stated_or_related(
     assert {e["name"] for e in unwrap(api.graph_traverse("Kept", 1))} == {"Quartz"}
 
 
+def test_reading_again_knows_the_words_written_since(api: MemoryAPI, clock: FrozenClock) -> None:
+    """A sentence's first word read as a name when nothing said otherwise is read again
+    with what the memory wrote after it."""
+
+    def say(text: str, n: str) -> None:
+        unwrap(api.ingest_turn("Mel", text, session_id="s", message_id=n))
+
+    say("Pottery is my escape.", "1")
+    assert "Pottery" in _live_entities(api)
+    say("I signed up for a pottery class.", "2")
+    say("The pottery studio is close by.", "3")
+    assert "Pottery" in _live_entities(api)  # what was read stays read ...
+    with api.db.transaction() as conn:
+        conn.execute("UPDATE entities SET derived_by = ? WHERE derived_by IS NOT NULL", (OLD,))
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=OLD)
+    clock.advance(60)
+    consolidate.run(Maintenance(api), clock())  # ... until the text is read again
+    assert set(_live_entities(api)) == {"Mel"}
+
+
 def test_an_entity_added_by_hand_stays_stated_when_text_names_it_too(api: MemoryAPI) -> None:
     unwrap(api.fact_store("The payments-api depends on the ledger-service"))
     assert _live_entities(api)["ledger-service"] == EXTRACTOR_VERSION

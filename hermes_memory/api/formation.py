@@ -22,6 +22,7 @@ from hermes_memory.tier2 import journal
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
     from hermes_memory.graph.linker import Reading
+    from hermes_memory.graph.word_use import WordUse
 
 SOURCE = "formation"
 
@@ -39,9 +40,16 @@ class Planned:
     reading: Reading | None
 
 
-def plan(api: MemoryAPI, turns: Sequence[Any], owners: Sequence[bool] = ()) -> list[Planned]:
+def plan(
+    api: MemoryAPI,
+    turns: Sequence[Any],
+    owners: Sequence[bool] = (),
+    *,
+    casing: WordUse | None = None,
+) -> list[Planned]:
     """The statements to form from ``turns`` (``TurnInput``s); no writes. ``owners``
-    marks the turns known to be the person's own whatever their speaker's name."""
+    marks the turns known to be the person's own whatever their speaker's name;
+    ``casing`` is the batch's ``WordUse``."""
     cfg = api.config.formation
     if not cfg.enabled:
         return []
@@ -55,7 +63,9 @@ def plan(api: MemoryAPI, turns: Sequence[Any], owners: Sequence[bool] = ()) -> l
         if api.proposer is not None:
             found += [s for s in api.proposer(turn.text) if s not in found]
         out.extend(
-            Planned(i, st, api.reading(st.text, turn.timestamp)) for st in found if promotable(st)
+            Planned(i, st, api.reading(st.text, turn.timestamp, casing=casing))
+            for st in found
+            if promotable(st)
         )
     return out
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory.api import formation
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import ValidationError
+from hermes_memory.graph.word_use import WordUse
 from hermes_memory.tier2 import TurnInput
 from hermes_memory.validation import (
     clean_text,
@@ -62,11 +63,13 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
         )
     # What each turn says is read before the write transaction: the lock is held for
     # the inserts alone, however long the messages are.
-    readings = [api.reading(t.text, t.timestamp, speaker=t.speaker) for t in inputs]
+    # The batch's own words count with the store's in telling names from common words.
+    use = WordUse(api.db, api.owner, (t.text for t in inputs))
+    readings = [api.reading(t.text, t.timestamp, speaker=t.speaker, casing=use) for t in inputs]
     # The provider says which turns are the person's own ("role": "user") when their
     # speaker is a display name; otherwise the speaker is the role.
     owners = [t.get("role") == "user" for t in turns]
-    planned = formation.plan(api, inputs, owners)
+    planned = formation.plan(api, inputs, owners, casing=use)
     with api.db.transaction():
         stored = api.episodes.add_many(api.owner, inputs, now=now, actor=api.actor)
         for (episode, created), reading in zip(stored, readings, strict=True):

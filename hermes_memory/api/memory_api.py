@@ -32,6 +32,7 @@ from hermes_memory.config import MemoryConfig, load_config
 from hermes_memory.errors import NotFoundError
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph
 from hermes_memory.graph.linker import Linker, LinkReport, Reading, read
+from hermes_memory.graph.word_use import WordUse
 from hermes_memory.tier1 import CuratedStore
 from hermes_memory.tier2 import (
     Database,
@@ -348,14 +349,17 @@ class MemoryAPI:
         return self.screen(value, field, max_chars=200)[0]
 
     def reading(
-        self, text: str, written_at: float, *, speaker: str | None = None
+        self, text: str, at: float, *, speaker: str | None = None, casing: WordUse | None = None
     ) -> Reading | None:
-        """What ``text`` says for the graph (None: the graph is off); pure, so callers
-        do it before their write transaction."""
+        """What ``text`` says for the graph (None: the graph is off); it only reads,
+        so callers do it before their write transaction. ``casing``: a batch's
+        ``WordUse``, shared by its texts."""
         if self.linker is None:
             return None
         # The speakers formation reads as the person are the ones whose "I" is the user.
-        return read(text, written_at, speaker=speaker, persons=self.config.formation.speakers)
+        persons = self.config.formation.speakers
+        use = casing or WordUse(self.db, self.owner)
+        return read(text, at, speaker=speaker, persons=persons, casing=use)
 
     def link(
         self, kind: str, row_id: int, uuid: str, text: str, reading: Reading | None

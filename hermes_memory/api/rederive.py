@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.graph.word_use import WordUse
 from hermes_memory.text.extract import EXTRACTOR_VERSION, Extraction
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2 import upkeep
@@ -76,10 +77,12 @@ def rederive(
             check()
             rows = upkeep.texts_to_reread(api.db, kind, after=after, limit=BATCH)
             items: list[tuple[Owner, str, int, str, Extraction]] = []
+            uses: dict[Owner, WordUse] = {}
             for r in rows:  # before the write lock, as at write time
-                found = api.reading(r["text"], r["t"], speaker=r["speaker"])
-                assert found is not None  # the linker is on
                 owner = Owner(r["platform"], r["agent"], r["user_id"], r["session_key"])
+                use = uses.setdefault(owner, WordUse(api.db, owner))
+                found = api.reading(r["text"], r["t"], speaker=r["speaker"], casing=use)
+                assert found is not None  # the linker is on
                 items.append((owner, kind, r["id"], r["uuid"], found.extraction))
             report = linker.rederive(items, now=api.clock(), actor=api.actor)
             out["texts"] += len(rows)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_memory.errors import CapacityError
+from hermes_memory.text.casing import Lookup
 from hermes_memory.text.extract import EXTRACTOR_VERSION, SELF, Extraction, extract
 from hermes_memory.text.mentions import Mention, is_role
 from hermes_memory.text.temporal import (
@@ -72,17 +73,19 @@ def read(
     *,
     speaker: str | None = None,
     persons: Iterable[str] = ("user",),
+    casing: Lookup | None = None,
 ) -> Reading:
     """Entities, relations, claims and dates of ``text``. A turn's speaker, when it is a
     person's name, is one of the people it mentions. The user's turns (a speaker in
     ``persons``: the roles formation reads as the person) and facts, which have no
     speaker, say "I" for the user's own entity; anyone else's "I" relates
     nobody (a named speaker's "I" as that person cost LoCoMo R@10 0.8236 -> 0.8218,
-    multi-hop 0.564 -> 0.556: their every statement made them a busier hub)."""
+    multi-hop 0.564 -> 0.556: their every statement made them a busier hub). ``casing``
+    says how the memory writes a word (tier2/word_use.py)."""
     named = bool(speaker and _PERSON_NAME.match(speaker) and not is_role(speaker))
     own = {p.casefold() for p in persons}
     me = SELF if speaker is None or speaker.strip().casefold() in own else None
-    found = extract(text, me=me)
+    found = extract(text, me=me, casing=casing)
     if named and speaker:
         who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
         found.mentions.insert(0, who)

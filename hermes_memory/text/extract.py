@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims
 from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, find_mentions
 
@@ -29,7 +30,10 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # a tool), abstract nouns, names after an article and "<X> of <Y>" are concepts, tools
 # by their use or a product's head ("Task Scheduler"), protocol acronyms known; more
 # places, and a fronted home ("As someone living in Porto, I ...") is the user's.
-EXTRACTOR_VERSION = 7
+# 8: a sentence's capitalised first word is no name when the writer, in this text or the
+# rest of the memory, writes it in lower case more often than capitalised inside a
+# sentence ("Dance is my life" beside "I love to dance"; text/casing.py).
+EXTRACTOR_VERSION = 8
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -209,11 +213,22 @@ MAX_MENTIONS = 256
 MAX_RELATED_MENTIONS = 12
 
 
-def extract(text: str, *, me: str | None = SELF) -> Extraction:
+def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -> Extraction:
     """Entities, relations and claims of ``text`` (one or more sentences). ``me`` is who
     "I" and "my" are: the user (the default), a named speaker, or None (an assistant's
-    "I" states nothing about anyone in the memory)."""
+    "I" states nothing about anyone in the memory). ``casing`` counts how the rest of
+    the memory writes a word (text/casing.py); ``text`` itself is always counted."""
     out = Extraction()
+    own: list[Lookup] = []
+
+    def common(word: str) -> bool:
+        if not own:  # counted once, and only when a sentence opens with a guess
+            own.append(lookup_in(counts_in(text)))
+        found = [own[0](word)]
+        if casing is not None:
+            found.append(casing(word))
+        return is_common(found)
+
     names: set[str] = set()
     seen_rels: set[Relation] = set()
     seen_claims: set[Claim] = set()
@@ -222,7 +237,7 @@ def extract(text: str, *, me: str | None = SELF) -> Extraction:
         if room <= 0:
             break
         kept = []
-        for m in find_mentions(sentence, limit=room):
+        for m in find_mentions(sentence, limit=room, common=common):
             if m.name in names or len(names) < MAX_ENTITIES:
                 names.add(m.name)
                 kept.append(m)

@@ -155,8 +155,21 @@ _PLACE = [
 ]  # fmt: skip
 
 
+# Languages: a concept someone learns or speaks, not a person ("I know some Spanish").
+_LANGUAGE = [
+    "English", "Spanish", "French", "German", "Italian", "Portuguese", "Dutch", "Swedish",
+    "Norwegian", "Danish", "Finnish", "Icelandic", "Polish", "Czech", "Hungarian",
+    "Romanian", "Russian", "Ukrainian", "Greek", "Turkish", "Arabic", "Hebrew", "Persian",
+    "Hindi", "Urdu", "Bengali", "Punjabi", "Tamil", "Telugu", "Mandarin", "Cantonese",
+    "Chinese", "Japanese", "Korean", "Vietnamese", "Thai", "Indonesian", "Tagalog",
+    "Swahili", "Latin", "Esperanto",
+]  # fmt: skip
+
+
 def _build() -> dict[str, tuple[str, str]]:
     table: dict[str, tuple[str, str]] = {}
+    for language in _LANGUAGE:
+        table[language.lower()] = (language, "concept")
     for kind, names in (("tech", _TECH), ("org", _ORG)):
         for canonical, aliases in names.items():
             for surface in [canonical, *aliases]:
@@ -175,6 +188,7 @@ AMBIGUOUS = frozenset(
     + ["snowflake", "sentry", "jira", "es", "tf", "pg", "ts", "node", "git"]
     # places that are words too ("roast turkey", "fine china", "a guinea pig")
     + ["turkey", "china", "chile", "guinea", "niger", "maine", "wales", "congo", "mali"]
+    + ["polish", "latin"]  # "polish the draft", "latin square"
 )
 
 

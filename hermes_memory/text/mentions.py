@@ -6,6 +6,7 @@ before them. Pure functions over one sentence."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
@@ -75,6 +76,7 @@ def is_role(speaker: str) -> bool:
 
 # A lone capitalised word opening a sentence that reads as a gerund or an adverb
 # ("Painting has been my escape", "Unfortunately, ...") is not a name.
+_GERUND = re.compile(r"[A-Z][a-z]+ing")
 _GERUND_OR_ADVERB = re.compile(
     r"[A-Z][a-z]{2,}(?:ing|ally|ately|fully|ously|estly|itely|utely|ctly|ibly|ably|edly|ively"
     r"|ently|antly|ingly|arly)"
@@ -157,8 +159,11 @@ _PLAIN = re.compile(r"[A-Za-z][\w-]*")
 _CAPITALISED = re.compile(r"[A-Z][a-z]+(-[A-Z][a-z]+)?|[A-Z]{2,5}")
 
 
-def find_mentions(sentence: str, limit: int | None = None) -> list[Mention]:
-    """The names in ``sentence``, in order (at most ``limit``)."""
+def find_mentions(
+    sentence: str, limit: int | None = None, common: Callable[[str], bool] | None = None
+) -> list[Mention]:
+    """The names in ``sentence``, in order (at most ``limit``). ``common`` tells whether
+    a capitalised word is one the writer also uses as a common word (text/casing.py)."""
     table = KNOWN
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     # Found once: searching each token's prefix for a verb was quadratic in the length.
@@ -172,7 +177,7 @@ def find_mentions(sentence: str, limit: int | None = None) -> list[Mention]:
             or (_preference_object(toks, i) if toks[i][1] in objects_at else None)
             or _identifier(toks, i)
             or _project(toks, i, table)
-            or _name(sentence, toks, i)
+            or _name(sentence, toks, i, common)
         )
         if found is None:
             i += 1
@@ -325,7 +330,10 @@ def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mentio
 
 
 def _name(
-    sentence: str, toks: list[tuple[str, int, int]], i: int
+    sentence: str,
+    toks: list[tuple[str, int, int]],
+    i: int,
+    common: Callable[[str], bool] | None = None,
 ) -> tuple[Mention | None, int] | None:
     """A capitalised name at ``i`` typed by its context; ``(None, j)`` when the words up to
     ``j`` look like one and are not (a heading, a step of an instruction)."""
@@ -352,6 +360,9 @@ def _name(
     at_open = len(before) == start and _OPENER.fullmatch(before) is not None
     if at_open and words[0][0].lower() in IMPERATIVES:
         return None, j  # "Ensure users can ...", "Remove Outliers": a step, not a name
+    verb = at_open and len(words) > 1 and _GERUND.fullmatch(words[0][0])
+    if verb and (_known(toks, i + 1) or (common is not None and common(words[0][0]))):
+        return None, i + 1  # "Using Docker", "Meeting Alice was great": the name follows
     if _title_line(sentence, start):
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
@@ -396,6 +407,8 @@ def _name(
     elif prev.lower() in ("the", "a", "an") or _abstract(words):
         kind, guessed = "concept", True  # "the Directrix", "Mathematical Induction"
     else:
+        if opens and common is not None and common(name):
+            return None  # "Dance is my life" from a writer who says "I love to dance"
         kind, guessed = "person", True
     travel = re.search(r"\b(moved|relocated|trip|flew|travel\w*)\b", low)
     if (

@@ -415,3 +415,26 @@ def more_than(conn: sqlite3.Connection, fts_table: str, expression: str, n: int)
         (expression, n),
     ).fetchone()
     return row is not None
+
+
+def newest_with_word(
+    conn: sqlite3.Connection,
+    table: str,
+    fts_table: str,
+    column: str,
+    word: str,
+    clause: str,
+    params: Sequence[Any],
+    limit: int,
+) -> list[str]:
+    """``column`` of the newest ``limit`` live rows of ``table`` (aliased ``r`` in
+    ``clause``) whose text holds ``word`` (letters only: quoted, it is one term)."""
+    if not word.isalpha():
+        return []
+    rows = conn.execute(
+        f"SELECT r.{column} FROM {fts_table} f JOIN {table} r ON r.id = f.rowid "
+        f"WHERE {fts_table} MATCH ? AND r.deleted_at IS NULL AND {clause} "
+        "ORDER BY f.rowid DESC LIMIT ?",
+        [f'{column} : "{word}"', *params, limit],
+    ).fetchall()
+    return [r[0] for r in rows]
