@@ -531,3 +531,16 @@ def test_case_counts_read_only_the_inside_of_sentences() -> None:
     assert lookup_in(table)("Nate") == (0, 1) and lookup_in(table)("mel") == (0, 1)
     assert word_counts("Hey Nate, life is long. Life's good.", "Life") == (1, 0)
     assert word_counts("I met Max; max is 5, maximum 9.", "max") == (1, 1)
+
+
+def test_a_products_further_words_and_code_in_backticks_are_no_people() -> None:
+    assert extract("Upgrade to a MacBook Air for editing.").entities == {"MacBook Air": "tech"}
+    assert extract("Try the CitySlim Backpack.").entities == {"CitySlim Backpack": "tech"}
+    assert extract("A clean Android experience on iOS too.").entities == {
+        "Android": "tech",
+        "iOS": "tech",
+    }
+    assert extract("Watch the RAM of my `Detector` class.").entities == {"Detector": "tech"}
+    # A group after the product is no part of it.
+    found = extract("The CockroachDB team met Alice.").entities
+    assert found == {"CockroachDB": "tech", "Alice": "person"}

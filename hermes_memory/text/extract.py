@@ -32,8 +32,11 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # places, and a fronted home ("As someone living in Porto, I ...") is the user's.
 # 8: a sentence's capitalised first word is no name when the writer, in this text or the
 # rest of the memory, writes it in lower case more often than capitalised inside a
-# sentence ("Dance is my life" beside "I love to dance"; text/casing.py).
-EXTRACTOR_VERSION = 8
+# sentence ("Dance is my life" beside "I love to dance"; text/casing.py); languages are
+# concepts; an opening gerund is no part of the name after it ("Using Docker").
+# 9: a product's further words are its name ("MacBook Air"), a name in backticks or
+# before "class" is code, operating systems and browsers are known tools.
+EXTRACTOR_VERSION = 9
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {

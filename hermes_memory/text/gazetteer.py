@@ -64,6 +64,14 @@ _TECH = {
     "Linux": ["linux"],
     "macOS": ["macos", "osx"],
     "Windows": ["windows"],
+    "Android": ["android"],
+    "iOS": ["ios"],
+    "Ubuntu": ["ubuntu"],
+    "Debian": ["debian"],
+    "ChromeOS": ["chromeos", "chrome os"],
+    "Chrome": ["chrome"],
+    "Firefox": ["firefox"],
+    "Safari": ["safari"],
     "NetworkX": ["networkx"],
     "PyTorch": ["pytorch", "torch"],
     "TensorFlow": ["tensorflow"],
@@ -189,6 +197,7 @@ AMBIGUOUS = frozenset(
     # places that are words too ("roast turkey", "fine china", "a guinea pig")
     + ["turkey", "china", "chile", "guinea", "niger", "maine", "wales", "congo", "mali"]
     + ["polish", "latin"]  # "polish the draft", "latin square"
+    + ["chrome", "safari"]  # "chrome trim", "a safari"
 )
 
 

@@ -126,7 +126,8 @@ _TOOL_CONTEXT = re.compile(
 )
 _TOOL_NEXT = frozenset(
     "config configuration plugin plugins package library module driver schema cli sdk "
-    "middleware framework extension container integration dashboard docs".split()
+    "middleware framework extension container integration dashboard docs class method "
+    "component struct enum interface".split()
 )
 # What a product is, closing its name: no person's name ends so.
 _PRODUCT_HEADS = frozenset(
@@ -230,10 +231,23 @@ def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int]
     if _KEBAB.fullmatch(word) and _names_a_component(toks, i):
         return Mention(word, "project", start, end, word), i + 1
     if i > 0 and _INNER_CAPITAL.fullmatch(word):
-        k = _model_end(toks, i + 1)  # "OnePlus 9 Pro"
+        k = i + 1
+        while k < len(toks) and k - i < 3 and _continues_product(toks[k][0]):
+            k += 1  # "MacBook Air", "OnePlus Nord 2T"
+        k = _model_end(toks, k)  # "OnePlus 9 Pro"
         name = " ".join(w for w, _, _ in toks[i:k])
         return Mention(name, "tech", start, toks[k - 1][2], name), k
     return None
+
+
+def _continues_product(word: str) -> bool:
+    low = word.lower()
+    if low in STARTERS or low in ROLES or low in _GROUPS:
+        return False
+    return bool(_CAPITALISED.fullmatch(word))
+
+
+_GROUPS = frozenset("team teams group groups users community folks".split())
 
 
 def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
@@ -400,6 +414,7 @@ def _name(
         _TOOL_CONTEXT.search(low[-_TOOL_CHARS:])
         or (j < len(toks) and toks[j][0].lower() in _TOOL_NEXT)
         or KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")  # "Docker Compose"
+        or before.endswith("`")  # code: "my `Detector` class"
     ):
         kind = "tech"
     elif len(words) > 1 and words[-1][0].lower() in _PRODUCT_HEADS:
