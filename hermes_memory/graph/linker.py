@@ -81,7 +81,7 @@ def read(
     speaker, say "I" for the user's own entity; anyone else's "I" relates
     nobody (a named speaker's "I" as that person cost LoCoMo R@10 0.8236 -> 0.8218,
     multi-hop 0.564 -> 0.556: their every statement made them a busier hub). ``casing``
-    says how the memory writes a word (tier2/word_use.py)."""
+    says how the memory writes a word (graph/word_use.py)."""
     named = bool(speaker and _PERSON_NAME.match(speaker) and not is_role(speaker))
     own = {p.casefold() for p in persons}
     me = SELF if speaker is None or speaker.strip().casefold() in own else None

@@ -27,8 +27,8 @@ _CAPITALISED = re.compile(_INSIDE + r"([A-Z][a-z]+)(?![\w-])")
 
 
 def counts_in(text: str) -> Counter[str]:
-    """Every word's counts in ``text``, keyed by the word in lower case: ``+`` for a
-    lower-case use, one per key ``"^word"`` for a capitalised use inside a sentence."""
+    """Every word's counts in ``text``: the key ``"word"`` counts its lower-case uses,
+    ``"^word"`` its capitalised uses inside a sentence."""
     out: Counter[str] = Counter(_LOWER.findall(text))
     out.update("^" + w.lower() for w in _CAPITALISED.findall(text))
     return out

@@ -76,11 +76,12 @@ def is_role(speaker: str) -> bool:
 
 # A lone capitalised word opening a sentence that reads as a gerund or an adverb
 # ("Painting has been my escape", "Unfortunately, ...") is not a name.
-_GERUND = re.compile(r"[A-Z][a-z]+ing")
 _GERUND_OR_ADVERB = re.compile(
     r"[A-Z][a-z]{2,}(?:ing|ally|ately|fully|ously|estly|itely|utely|ctly|ibly|ably|edly|ively"
     r"|ently|antly|ingly|arly)"
 )
+# A gerund opening a sentence before a name is no part of it ("Using Docker").
+_GERUND = re.compile(r"[A-Z][a-z]+ing")
 # Capitalised words that open a project's name, and all-capital words that are file formats
 # and units rather than names ("writes CSV files to S3").
 _PROJECT_WORDS = frozenset({"Project", "Operation", "Initiative"})
@@ -240,14 +241,15 @@ def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int]
     return None
 
 
+# Who uses a product, after its name: not part of it ("the CockroachDB team").
+_GROUPS = frozenset("team teams group groups users community folks".split())
+
+
 def _continues_product(word: str) -> bool:
     low = word.lower()
     if low in STARTERS or low in ROLES or low in _GROUPS:
         return False
     return bool(_CAPITALISED.fullmatch(word))
-
-
-_GROUPS = frozenset("team teams group groups users community folks".split())
 
 
 def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
