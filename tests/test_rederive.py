@@ -276,6 +276,35 @@ def test_reading_again_knows_the_words_written_since(api: MemoryAPI, clock: Froz
     assert set(_live_entities(api)) == {"Mel"}
 
 
+def test_consolidate_drops_a_name_the_memory_has_since_written_as_a_common_word(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    def say(text: str, n: str) -> None:
+        unwrap(api.ingest_turn("Mel", text, session_id="s", message_id=n))
+
+    say("Pottery is my escape, Caroline.", "1")  # nothing says yet what "Pottery" is
+    say("Max is my dog.", "2")
+    unwrap(api.entity_link("Caroline", "Max", "knows"))  # stated: never touched
+    assert {"Pottery", "Max", "Caroline"} <= set(_live_entities(api))
+    read_before = {k for k in _relations(api) if "Pottery" in k}
+    assert read_before  # "Pottery" and "Caroline", named together
+    say("I signed up for a pottery class.", "3")
+    say("The pottery studio is close by. I took Max out.", "4")
+    clock.advance(60)
+    report = consolidate.run(Maintenance(api), clock())
+
+    assert report.counts["names_dropped"] == 1
+    live = _live_entities(api)
+    assert "Pottery" not in live and {"Max", "Caroline", "Mel"} <= set(live)
+    rels = _relations(api)
+    assert all(rels[k]["deleted_at"] == clock() for k in read_before)
+    assert rels[("Caroline", "knows", "Max")]["deleted_at"] is None
+    deleted = api.db.query("SELECT diff FROM audit_log WHERE action = 'entity_delete'")
+    assert len(deleted) == 1 and "common word" in deleted[0]["diff"]
+    # Settled: the next run finds nothing more to drop.
+    assert "names_dropped" not in consolidate.run(Maintenance(api), clock()).counts
+
+
 def test_an_entity_added_by_hand_stays_stated_when_text_names_it_too(api: MemoryAPI) -> None:
     unwrap(api.fact_store("The payments-api depends on the ledger-service"))
     assert _live_entities(api)["ledger-service"] == EXTRACTOR_VERSION

@@ -65,6 +65,11 @@ class Maintenance:
         (``api/rederive.py``)."""
         return rederive.rederive(self._api, check=check, advance=advance)
 
+    def settle_names(self, *, check: Callable[[], None] = lambda: None) -> int:
+        """Drop the one-word people the memory now writes as common words
+        (``api/rederive.py``)."""
+        return rederive.settle_names(self._api, check=check)
+
     def graph(self, owner: Owner) -> KnowledgeGraph:
         """``owner``'s graph projection, as loaded from its cache or SQLite."""
         return KnowledgeGraph(self.db, owner, self.config.graph_path)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.graph.word_use import WordUse
+from hermes_memory.text.casing import is_common
 from hermes_memory.text.extract import EXTRACTOR_VERSION, Extraction
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2 import upkeep
@@ -103,3 +104,44 @@ def rederive(
         api.db, RELATIONS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION, **out
     )
     return out
+
+
+# People of one word checked per run, and the most texts one may be read from again: a
+# name many texts give is left to a full reading (an extractor change).
+SETTLE_BATCH = 200
+SETTLE_TEXTS = 50
+
+
+def settle_names(api: MemoryAPI, *, check: Callable[[], None] = lambda: None) -> int:
+    """Drop the people of one word that were a sentence's first word, now that the
+    memory says they are common words (text/casing.py): a memory's first "Dance is my
+    life" is read as a name, since nothing yet says otherwise, and stays one until its
+    text is read again. Each such person whose texts (at most ``SETTLE_TEXTS``), read
+    again with the memory's counts, no longer name it goes with the relations read with
+    it. Reads before the write lock, one short transaction per person; how many went."""
+    if api.linker is None or stale(api):
+        return 0  # a full reading is due, and does this too
+    dropped = 0
+    for e in upkeep.guessed_people(api.db, SETTLE_BATCH):
+        check()
+        owner = Owner(e["platform"], e["agent"], e["user_id"], e["session_key"])
+        # One lookup each: a lookup's budget of store reads is for one batch's words.
+        use = WordUse(api.db, owner)
+        if not is_common([use(e["name"])]):
+            continue
+        texts = upkeep.texts_mentioning(api.db, e["id"], SETTLE_TEXTS + 1)
+        if len(texts) > SETTLE_TEXTS:
+            continue
+        name = e["name"].casefold()
+        for t in texts:
+            found = api.reading(t["text"], t["t"], speaker=t["speaker"], casing=use)
+            if found is None or any(m.name.casefold() == name for m in found.extraction.mentions):
+                break
+        else:
+            with api.db.transaction() as conn:
+                reason = f"a common word in this memory, not a name ('{e['name']}')"
+                if EntityStore.drop_misread(
+                    conn, e["id"], reason=reason, now=api.clock(), actor=api.actor
+                ):
+                    dropped += 1
+    return dropped

@@ -408,6 +408,52 @@ class EntityStore:
             )
         return len(rows)
 
+    @staticmethod
+    def drop_misread(
+        conn: sqlite3.Connection, entity_id: int, *, reason: str, now: float, actor: str
+    ) -> bool:
+        """Delete (softly, each in the audit log) an entity read from text that its text,
+        read again, no longer names, with the relations read with it; a stated relation
+        keeps it (and stays). False when it is no longer live and read from text."""
+        row = conn.execute(
+            "SELECT uuid, name, entity_type FROM entities "
+            "WHERE id = ? AND deleted_at IS NULL AND derived_by IS NOT NULL",
+            (entity_id,),
+        ).fetchone()
+        if row is None:
+            return False
+        read = conn.execute(
+            "SELECT r.uuid, a.name AS head, r.relation_type, b.name AS tail FROM relations r "
+            "JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity "
+            "WHERE ? IN (r.from_entity, r.to_entity) AND r.deleted_at IS NULL "
+            "AND r.derived_by IS NOT NULL",
+            (row["uuid"],),
+        ).fetchall()
+        for r in read:
+            conn.execute("UPDATE relations SET deleted_at = ? WHERE uuid = ?", (now, r["uuid"]))
+            old = {"from": r["head"], "to": r["tail"], "relation": r["relation_type"]}
+            diff = {"old": old, "reason": reason}
+            journal.audit(
+                conn, now=now, action="entity_unlink", actor=actor, target_uuid=r["uuid"], diff=diff
+            )
+        conn.execute("DELETE FROM mentions WHERE entity_id = ?", (entity_id,))
+        stated = conn.execute(
+            "SELECT 1 FROM relations WHERE ? IN (from_entity, to_entity) AND deleted_at IS NULL",
+            (row["uuid"],),
+        ).fetchone()
+        if stated is None:
+            conn.execute("UPDATE entities SET deleted_at = ? WHERE id = ?", (now, entity_id))
+            conn.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (entity_id,))
+            old = {"name": row["name"], "entity_type": row["entity_type"]}
+            journal.audit(
+                conn, now=now, action="entity_delete", actor=actor, target_uuid=row["uuid"],
+                diff={"old": old, "reason": reason},
+            )  # fmt: skip
+            journal.enqueue_embedding(
+                conn, now=now, kind="entity", item_uuid=row["uuid"], op="delete"
+            )
+        return True
+
     def relations_of(
         self, owner: Owner, entity_uuids: list[str], *, limit: int = 50
     ) -> list[Relation]:

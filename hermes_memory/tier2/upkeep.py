@@ -56,6 +56,32 @@ def live_entities(db: Database) -> list[dict[str, Any]]:
     return out
 
 
+def guessed_people(db: Database, limit: int) -> list[sqlite3.Row]:
+    """Live people of one word read from text (a sentence's capitalised first word may
+    have been one), the most recently seen first, with whose they are."""
+    return db.query(
+        "SELECT id, uuid, name, platform, agent, user_id, session_key FROM entities "
+        "WHERE deleted_at IS NULL AND derived_by IS NOT NULL AND entity_type = 'person' "
+        "AND instr(name, ' ') = 0 ORDER BY last_seen DESC, id DESC LIMIT ?",
+        (limit,),
+    )
+
+
+def texts_mentioning(db: Database, entity_id: int, limit: int) -> list[sqlite3.Row]:
+    """The live facts and turns recorded to mention the entity (at most ``limit``), as
+    ``texts_to_reread`` gives them, with their kind."""
+    return db.query(
+        "SELECT * FROM (SELECT 'fact' AS kind, f.id, f.uuid, f.content AS text, "
+        "NULL AS speaker, f.created_at AS t FROM mentions m JOIN facts f "
+        "ON m.item_kind = 'fact' AND f.id = m.item_id WHERE m.entity_id = ? "
+        "AND f.deleted_at IS NULL AND f.invalid_at IS NULL "
+        "UNION ALL SELECT 'episode', e.id, e.uuid, e.text, e.speaker, e.timestamp "
+        "FROM mentions m JOIN episodes e ON m.item_kind = 'episode' AND e.id = m.item_id "
+        "WHERE m.entity_id = ? AND e.deleted_at IS NULL) LIMIT ?",
+        (entity_id, entity_id, limit),
+    )
+
+
 _TEXT_OF = {
     "fact": "SELECT id, uuid, content AS text, NULL AS speaker, created_at AS t, platform, "
     "agent, user_id, session_key FROM facts "
