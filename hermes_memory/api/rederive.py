@@ -11,6 +11,9 @@ read from text that no version-current reading found are deleted, each in the au
 log, and so are the entities no text names any more and no relation holds. Relations
 stated through ``entity_link`` and entities added by hand are never touched; dates and
 supersessions were recorded when the text was written and are not redone.
+
+Between extractor changes, ``settle_names`` reads again only the texts of the one-word
+people the memory has since learned are common words (text/casing.py).
 """
 
 from __future__ import annotations
