@@ -138,7 +138,8 @@ def settle_names(api: MemoryAPI, *, check: Callable[[], None] = lambda: None) ->
         name = e["name"].casefold()
         for t in texts:
             found = api.reading(t["text"], t["t"], speaker=t["speaker"], casing=use)
-            if found is None or any(m.name.casefold() == name for m in found.extraction.mentions):
+            assert found is not None  # the linker is on
+            if any(m.name.casefold() == name for m in found.extraction.mentions):
                 break
         else:
             with api.db.transaction() as conn:

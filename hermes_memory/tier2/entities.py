@@ -357,19 +357,8 @@ class EntityStore:
             (version,),
         ).fetchall()
         for r in rows:
-            conn.execute("UPDATE relations SET deleted_at = ? WHERE uuid = ?", (now, r["uuid"]))
-            journal.audit(
-                conn,
-                now=now,
-                action="entity_unlink",
-                actor=actor,
-                target_uuid=r["uuid"],
-                diff={
-                    "old": {"from": r["head"], "to": r["tail"], "relation": r["relation_type"]},
-                    "reason": f"not read from its text by extractor version {version} "
-                    f"(read by {r['derived_by']})",
-                },
-            )
+            reason = f"not read from its text by extractor version {version} "
+            _unlink(conn, r, reason + f"(read by {r['derived_by']})", now=now, actor=actor)
         return len(rows)
 
     @staticmethod
@@ -387,25 +376,8 @@ class EntityStore:
             (version,),
         ).fetchall()
         for r in rows:
-            conn.execute("UPDATE entities SET deleted_at = ? WHERE id = ?", (now, r["id"]))
-            # Only dead text still names it: nothing resolves to it or lists it again.
-            conn.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (r["id"],))
-            conn.execute("DELETE FROM mentions WHERE entity_id = ?", (r["id"],))
-            journal.audit(
-                conn,
-                now=now,
-                action="entity_delete",
-                actor=actor,
-                target_uuid=r["uuid"],
-                diff={
-                    "old": {"name": r["name"], "entity_type": r["entity_type"]},
-                    "reason": f"no text names it for extractor version {version} "
-                    f"(read by {r['derived_by']})",
-                },
-            )
-            journal.enqueue_embedding(
-                conn, now=now, kind="entity", item_uuid=r["uuid"], op="delete"
-            )
+            reason = f"no text names it for extractor version {version} "
+            _forget(conn, r, reason + f"(read by {r['derived_by']})", now=now, actor=actor)
         return len(rows)
 
     @staticmethod
@@ -416,7 +388,7 @@ class EntityStore:
         read again, no longer names, with the relations read with it; a stated relation
         keeps it (and stays). False when it is no longer live and read from text."""
         row = conn.execute(
-            "SELECT uuid, name, entity_type FROM entities "
+            "SELECT id, uuid, name, entity_type FROM entities "
             "WHERE id = ? AND deleted_at IS NULL AND derived_by IS NOT NULL",
             (entity_id,),
         ).fetchone()
@@ -430,28 +402,14 @@ class EntityStore:
             (row["uuid"],),
         ).fetchall()
         for r in read:
-            conn.execute("UPDATE relations SET deleted_at = ? WHERE uuid = ?", (now, r["uuid"]))
-            old = {"from": r["head"], "to": r["tail"], "relation": r["relation_type"]}
-            diff = {"old": old, "reason": reason}
-            journal.audit(
-                conn, now=now, action="entity_unlink", actor=actor, target_uuid=r["uuid"], diff=diff
-            )
+            _unlink(conn, r, reason, now=now, actor=actor)
         conn.execute("DELETE FROM mentions WHERE entity_id = ?", (entity_id,))
         stated = conn.execute(
             "SELECT 1 FROM relations WHERE ? IN (from_entity, to_entity) AND deleted_at IS NULL",
             (row["uuid"],),
         ).fetchone()
         if stated is None:
-            conn.execute("UPDATE entities SET deleted_at = ? WHERE id = ?", (now, entity_id))
-            conn.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (entity_id,))
-            old = {"name": row["name"], "entity_type": row["entity_type"]}
-            journal.audit(
-                conn, now=now, action="entity_delete", actor=actor, target_uuid=row["uuid"],
-                diff={"old": old, "reason": reason},
-            )  # fmt: skip
-            journal.enqueue_embedding(
-                conn, now=now, kind="entity", item_uuid=row["uuid"], op="delete"
-            )
+            _forget(conn, row, reason, now=now, actor=actor)
         return True
 
     def relations_of(
@@ -549,3 +507,32 @@ class EntityStore:
         journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=uid)
         row = conn.execute("SELECT * FROM entities WHERE id = ?", (cur.lastrowid,)).fetchone()
         return Entity.from_row(row)
+
+
+def _unlink(
+    conn: sqlite3.Connection, r: sqlite3.Row, reason: str, *, now: float, actor: str
+) -> None:
+    """Soft-delete the relation ``r`` (its uuid, head, relation_type, tail), audited."""
+    conn.execute("UPDATE relations SET deleted_at = ? WHERE uuid = ?", (now, r["uuid"]))
+    old = {"from": r["head"], "to": r["tail"], "relation": r["relation_type"]}
+    journal.audit(
+        conn, now=now, action="entity_unlink", actor=actor, target_uuid=r["uuid"],
+        diff={"old": old, "reason": reason},
+    )  # fmt: skip
+
+
+def _forget(
+    conn: sqlite3.Connection, r: sqlite3.Row, reason: str, *, now: float, actor: str
+) -> None:
+    """Soft-delete the entity ``r`` (its id, uuid, name, entity_type), audited, its
+    vector with it."""
+    conn.execute("UPDATE entities SET deleted_at = ? WHERE id = ?", (now, r["id"]))
+    # Only dead text still names it: nothing resolves to it or lists it again.
+    conn.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (r["id"],))
+    conn.execute("DELETE FROM mentions WHERE entity_id = ?", (r["id"],))
+    old = {"name": r["name"], "entity_type": r["entity_type"]}
+    journal.audit(
+        conn, now=now, action="entity_delete", actor=actor, target_uuid=r["uuid"],
+        diff={"old": old, "reason": reason},
+    )  # fmt: skip
+    journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=r["uuid"], op="delete")

@@ -68,8 +68,8 @@ def guessed_people(db: Database, limit: int) -> list[sqlite3.Row]:
 
 
 def texts_mentioning(db: Database, entity_id: int, limit: int) -> list[sqlite3.Row]:
-    """The live facts and turns recorded to mention the entity (at most ``limit``), as
-    ``texts_to_reread`` gives them, with their kind."""
+    """The live facts and turns recorded to mention the entity (at most ``limit``): kind,
+    id, uuid, text, speaker and time, as ``texts_to_reread`` names them."""
     return db.query(
         "SELECT * FROM (SELECT 'fact' AS kind, f.id, f.uuid, f.content AS text, "
         "NULL AS speaker, f.created_at AS t FROM mentions m JOIN facts f "
