@@ -15,7 +15,17 @@ from hermes_memory.text.temporal import contradicts, query_window, resolve_dates
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import corrections  # noqa: E402
-from extraction import AGENT, AGENT_HELD_OUT, CHAT, CHAT_HELD_OUT, GOLD, HELD_OUT, score  # noqa: E402
+from extraction import (  # noqa: E402
+    AGENT,
+    AGENT_HELD_OUT,
+    CHAT,
+    CHAT_HELD_OUT,
+    GOLD,
+    HELD_OUT,
+    MIXED,
+    MIXED_HELD_OUT,
+    score,
+)
 
 
 def test_extraction_meets_its_targets_on_the_labelled_sets() -> None:
@@ -26,9 +36,14 @@ def test_extraction_meets_its_targets_on_the_labelled_sets() -> None:
         assert report["relations"]["precision"] >= 0.6 and report["relations"]["recall"] >= 0.6
     # What a person tells an assistant (issue targets: entity F1 0.85, relation F1 0.70
     # on the held-back half; the floors sit a little under today's figures).
-    for path, entity_f1, relation_f1 in ((AGENT, 0.9, 0.85), (AGENT_HELD_OUT, 0.9, 0.75)):
+    for path, size, entity_f1, relation_f1 in (
+        (AGENT, 80, 0.9, 0.85),
+        (AGENT_HELD_OUT, 80, 0.9, 0.75),
+        (MIXED, 60, 0.9, 0.8),
+        (MIXED_HELD_OUT, 42, 0.85, 0.65),
+    ):
         report = score(path)
-        assert report["sentences"] >= 80
+        assert report["sentences"] >= size
         assert report["entities"]["f1"] >= entity_f1
         assert report["relations"]["f1"] >= relation_f1
 
@@ -453,7 +468,7 @@ def test_steps_products_and_terms_are_no_people() -> None:
     got = extract(answer, me=None).entities
     assert {n for n, t in got.items() if t == "person"} == {"Taylor", "Judy"}
     assert {n for n, t in got.items() if t == "tech"} >= {
-        "Pixel 6 Pro", "Tensor G2", "OnePlus 9 Pro", "Mongoose", "Compose"
+        "Pixel 6 Pro", "Tensor G2", "OnePlus 9 Pro", "Mongoose", "Docker Compose"
     }  # fmt: skip
     assert got["Principle of Mathematical Induction"] == "concept"
     assert not {"Ensure", "Review", "Lightweight", "Unauthorized", "Certainly"} & set(got)
@@ -513,7 +528,8 @@ def test_a_sentence_opening_word_the_writer_also_writes_in_lower_case_is_no_name
     # ... and the rest of the memory can supply it.
     assert extract("Dance is my life.", me="Mel", casing=lambda w: (3, 0)).entities == {}
     assert extract("Maria is my sister.", me="Mel", casing=lambda w: (1, 9)).entities == {
-        "Maria": "person"
+        "Mel": "person",
+        "Maria": "person",
     }
     # An opening gerund is no part of the name after it.
     assert extract("Using Docker is fine.").entities == {"Docker": "tech"}
@@ -544,3 +560,66 @@ def test_a_products_further_words_and_code_in_backticks_are_no_people() -> None:
     # A group after the product is no part of it.
     found = extract("The CockroachDB team met Alice.").entities
     assert found == {"CockroachDB": "tech", "Alice": "person"}
+
+
+def test_names_in_accented_letters_are_found_whole() -> None:
+    found = extract("José Álvarez and Zoë met Brené Brown in Kraków.").entities
+    assert {"José Álvarez", "Zoë", "Brené Brown"} <= {n for n, t in found.items() if t == "person"}
+    assert found["Kraków"] == "place"
+    # The writer's lower-case use of an accented word counts as any other's.
+    assert counts_in("I had a café au lait. Café is good.")["café"] == 1
+
+
+def test_a_name_that_goes_on_past_a_known_word_is_one_name() -> None:
+    assert extract("Paris Hilton was on the cover.").entities == {"Paris Hilton": "person"}
+    assert extract("We flew to Paris Saturday.", me=None).entities == {"Paris": "place"}
+    found = extract("We pay for Grafana Cloud and I switched to Apple Music.").entities
+    assert found["Grafana Cloud"] == "tech" and found["Apple Music"] == "tech"
+    assert "Grafana" not in found and "Apple" not in found
+    # Companies said in passing are no people, opening a sentence or not.
+    found = extract("Netflix released a new season. I posted it on Reddit.", me=None).entities
+    assert found == {"Netflix": "org", "Reddit": "org"}
+
+
+def test_who_someone_is_to_the_user_and_whose_clause_a_pronoun_opens() -> None:
+    assert _rels(extract("Will is my older brother and he lives in Denver.")) == {
+        ("the user", "knows", "Will"),
+        ("Will", "lives_in", "Denver"),
+    }
+    assert _rels(extract("My manager Dana Whitfield wants it by Friday.")) == {
+        ("the user", "reports_to", "Dana Whitfield")
+    }
+    assert _rels(extract("Dana is my manager.")) == {("the user", "reports_to", "Dana")}
+    assert ("the user", "knows", "Georgia") in _rels(extract("Georgia and I moved to Austin."))
+    # "my mom" ties her to the user; what she does is not the user's.
+    assert _rels(extract("My mom lives in Tampa.")) == set()
+    assert _rels(extract("He now works at Monzo and lives in Leeds.")) == set()
+    assert _rels(extract("I met a guy and he works at Google.")) == set()
+    assert _rels(extract("Kofi's team maintains the ledger-service.")) == set()
+    assert _rels(extract("Hannah's manager is Oleksandr.")) == {
+        ("Hannah", "reports_to", "Oleksandr")
+    }
+
+
+def test_a_second_verb_of_ours_is_ours_and_a_job_is_work() -> None:
+    found = extract("We dropped MongoDB because of licensing and moved to Postgres.")
+    assert _rels(found) == set()
+    assert Claim(None, "uses", "PostgreSQL") in found.claims
+    assert ("Priya", "works_at", "Stripe") in _rels(
+        extract("My wife Priya started a new job at Stripe.")
+    )
+    assert "new" not in extract("My wife Priya started a new job at Stripe.").entities
+    assert _rels(extract("I work remotely for Automattic.")) == {
+        ("the user", "works_at", "Automattic")
+    }
+    # A work and its author: no acquaintance.
+    found = extract("I'm reading Dune by Frank Herbert.")
+    assert found.entities == {"Dune": "concept", "Frank Herbert": "person"}
+    assert _rels(found) == set()
+
+
+def test_a_past_tense_opening_a_name_is_dropped_when_the_writer_uses_the_verb() -> None:
+    text = "Watched Breaking Bad with Leo. We watched it twice."
+    assert "Breaking Bad" in extract(text, me=None).entities
+    assert "Watched Breaking Bad" not in extract(text, me=None).entities
+    assert "Ahmed" in extract("Ahmed and Lucía went to Lisbon.").entities

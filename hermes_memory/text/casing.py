@@ -14,16 +14,18 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
+from hermes_memory.text.letters import CAPITALISED_WORD, LOWER
+
 # (times in lower case, times capitalised inside a sentence)
 Counts = tuple[int, int]
 Lookup = Callable[[str], Counts]
 
-_LOWER = re.compile(r"(?<![\w'-])[a-z]+(?![\w-])")
+_LOWER = re.compile(f"(?<![\\w'-])[{LOWER}]+(?![\\w-])")
 # Capitalised inside a sentence: after a word, a comma or a closing bracket and spaces
 # on the same line, never after what ends or opens a sentence ("!", ":", a newline, a
 # list marker, an opening quote).
 _INSIDE = r"(?<=[\w,)\]])[ \t]+"
-_CAPITALISED = re.compile(_INSIDE + r"([A-Z][a-z]+)(?![\w-])")
+_CAPITALISED = re.compile(_INSIDE + f"({CAPITALISED_WORD})(?![\\w-])")
 
 
 def counts_in(text: str) -> Counter[str]:

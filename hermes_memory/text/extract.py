@@ -36,7 +36,12 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # concepts; an opening gerund is no part of the name after it ("Using Docker").
 # 9: a product's further words are its name ("MacBook Air"), a name in backticks or
 # before "class" is code, operating systems and browsers are known tools.
-EXTRACTOR_VERSION = 9
+# 10: names in accented Latin letters ("José Álvarez"); a maker's product ("Grafana
+# Cloud") and a name that opens with a place ("Paris Hilton") are one name; companies
+# people name in passing are known; "X is my brother", "my manager X", "X and I"; a
+# pronoun's clause is its antecedent's ("... and he lives in Denver"), "my mom lives in"
+# is not the user's, "Kofi's team maintains" not Kofi's; "Dune by Frank Herbert" is a work.
+EXTRACTOR_VERSION = 10
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -97,7 +102,7 @@ _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
 
 # Trigger phrases in the text between two mentions, most specific first.
 _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
-    (rf"'s {_BOSS} is|^{_BOSS} is$", "reports_to", False),
+    (rf"'s {_BOSS} is|^(?:new )?{_BOSS}(?: is)?$", "reports_to", False),
     (r"reports? to", "reports_to", False),
     (rf"^(?:(?:older|younger|little|big|best|old|new|former) )?(?:{_KIN})$", "knows", False),
     (r"\bowned by", "owns", True),
@@ -129,9 +134,14 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         "works_on",
         False,
     ),
-    (r"works? (at|for)|joined|employed (at|by)|moved from \w+ to|hired (at|by)", "works_at", False),
+    (
+        r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
+        r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship) (at|with)",
+        "works_at",
+        False,
+    ),
     (r"lives? in|living in|based in|mov(ed|ing) to|relocated to|from\b", "lives_in", False),
-    (r"member of|part of|belongs? to|joined|\bin\b", "part_of", False),
+    (r"member of|part of|belongs? to|joined|\bin\b|^from$", "part_of", False),
     (r"\bin\b|\bat\b", "located_in", False),
     (r"^for$", "uses", True),
     (
@@ -167,6 +177,17 @@ _FRONTED_HOME = re.compile(
     r"(?:(?:who\s+(?:is|was)\s+)?(?:living|based|residing)\s+in|who\s+lives?\s+in|from)\s+$",
     re.I,
 )
+# Who a name is to the user, read after "X is my": "Will is my older brother".
+_MY_RELATIVE = (
+    (re.compile(rf"(?:new |current )?{_BOSS}\b"), "reports_to"),
+    (re.compile(rf"(?:(?:older|younger|little|big|best|old|new|former) )?(?:{_KIN})\b"), "knows"),
+)
+# A clause with a new subject: a pronoun for someone named before ("Will is my brother
+# and he lives in Denver"), so the user is not its subject.
+_THIRD_PERSON = re.compile(r"(?:^|\b(?:and|but|so|where|because)\s+)(?:he|she|they)\b")
+_PRONOUN_OPENER = re.compile(r"\W*(?:he|she|they)\b", re.I)
+# A verb joined to a sentence that opened on the user's side: still their doing.
+_OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
 _THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
 _RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
 _COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
@@ -335,7 +356,10 @@ def _relations(
     retyped: dict[str, str] = {}
     ms = sorted(mentions, key=lambda m: m.start)
     others = [m for m in ms if m.name != SELF]
-    if ms and ms[0].name == SELF and ms[0].start < 3 and not _REPORTING.match(sentence):
+    reported = _REPORTING.match(sentence) is not None
+    # "He works at X and lives in Y": someone unnamed is the subject of both verbs.
+    unnamed = _PRONOUN_OPENER.match(sentence) is not None
+    if ms and ms[0].name == SELF and ms[0].start < 3 and not reported and not _my(sentence, ms[0]):
         subject: Mention | None = ms[0]  # "I moved to Berlin and work at Spotify"
     else:
         subject = others[0] if others and others[0].start < 40 else None
@@ -384,19 +408,48 @@ def _relations(
         if (head.name, tail.name) in done:
             continue
         between = _between(sentence, head, tail)
+        if head.type == "person" and tail.name == SELF and between in ("is", "was"):
+            kind = _my_relative(sentence, tail)
+            if kind is not None:  # "Will is my older brother"
+                add(tail, kind, head)
+                continue
         if _NO_RELATION.search(between) or len(between.split()) > 7:
             continue
         if _COORD.match(between or ","):
+            if "and" in between and _with_self(head, tail):  # "Georgia and I"
+                me_, other = (head, tail) if head.name == SELF else (tail, head)
+                add(me_, "knows", other, stated=False)
             continue
         relative = _RELATIVE.match(between)
-        if relative:  # "auth-service, which uses Postgres": the clause is about its noun
+        pronoun = _THIRD_PERSON.search(between)
+        ours_again = ours and not _is_self(subject) and not reported and _OUR_CLAUSE.search(between)
+        if pronoun:  # "... and he lives in Denver": whoever was named before
+            named = [m for m in ms[:k] if m.type == "person" and m.name != SELF]
+            if not named:
+                continue
+            head, between = named[-1], between[pronoun.end() :].strip()
+        elif relative:  # "auth-service, which uses Postgres": the clause is about its noun
             between = between[relative.end() :]
+        elif ours_again:  # "We dropped X and moved to Y": our move, not X's
+            verb = _trigger(between[ours_again.end() :], None, tail)
+            if verb is not None:
+                add(None, verb[0], tail)
+            continue
+        elif unnamed and _CONNECTOR.match(between):
+            continue
         elif subject is not None and subject is not head:
             joined = _CONNECTOR.match(between)
             if joined and joined.end() < len(between):
                 head = subject  # "reads from S3 and writes to Snowflake": same subject
                 between = between[joined.end() :]
+        if between == "by" and head.guessed and tail.type == "person":
+            retyped[head.name] = "concept"  # "Dune by Frank Herbert": a work and its author
+            continue
         rel = _trigger(between, head, tail)
+        if between.startswith("'s") and (rel is None or rel[0] != "reports_to"):
+            continue  # "Kofi's team maintains X": the team does, not Kofi
+        if _my(sentence, head) and (rel is None or rel[0] not in ("knows", "reports_to")):
+            continue  # "My mom lives in Tampa": she does; "my" only ties her to the user
         if rel is None and tail.guessed and head.type in ("project", "tech"):
             # "the docs site is built with Docusaurus": an unknown name a service is
             # built with is a tool, not a person
@@ -406,7 +459,18 @@ def _relations(
                 retyped[tail.name] = "tech"
                 tail = tool
         stated = rel is not None
-        if rel is None and between and head.type != "person" and tail.type in ("org", "tech"):
+        listed = between.endswith((" and", " or", ","))  # "Linear for tickets and Notion"
+        if (
+            rel is None
+            and between
+            and not listed
+            and head.type != "person"
+            and tail.type
+            in (
+                "org",
+                "tech",
+            )
+        ):
             rel = ("related_to", False)
         if rel is not None:
             name, reverse = rel
@@ -422,7 +486,7 @@ def _relations(
             add(None, verb[0], first)
     _ranked_below(sentence, ms, claims)
     _coordinate(sentence, ms, rels)
-    _co_mention(others, rels)
+    _co_mention([replace(m, type=retyped.get(m.name, m.type)) for m in others], rels)
     said = [(r.head, r.type, r.tail) for r in rels if r.stated]
     claims.extend(Claim(*c) for c in facet_claims(sentence, ms, said) if Claim(*c) not in claims)
     for r in rels:
@@ -430,6 +494,30 @@ def _relations(
         if claim not in claims:
             claims.append(claim)
     return rels, claims, retyped
+
+
+def _my_relative(sentence: str, me: Mention) -> str | None:
+    """What "my <role>" after ``me`` ("my older brother", "my manager") makes of the
+    name before it: "knows" or "reports_to"; None for anything else."""
+    after = sentence[me.end :].lower()
+    for pattern, rel in _MY_RELATIVE:
+        if pattern.match(after):
+            return rel
+    return None
+
+
+def _my(sentence: str, m: Mention) -> bool:
+    """Whether ``m`` is the user said as "my" ("my sister Ana"), not as "I"."""
+    return m.name == SELF and sentence[m.start : m.start + 2].lower() == "my"
+
+
+def _is_self(m: Mention | None) -> bool:
+    return m is not None and m.name == SELF
+
+
+def _with_self(a: Mention, b: Mention) -> bool:
+    """Whether one of two mentions is the user and the other a person."""
+    return {a.type, b.type} == {"person"} and SELF in (a.name, b.name) and a.name != b.name
 
 
 def _fronted_home(sentence: str, ms: list[Mention]) -> tuple[Mention, str, Mention] | None:

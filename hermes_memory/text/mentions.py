@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
+from hermes_memory.text.letters import CAPITALISED
 from hermes_memory.text.lexicon import (
     IMPERATIVES,
     LITERALS,
@@ -21,6 +22,7 @@ from hermes_memory.text.lexicon import (
     SIGN_OFFS,
     STARTERS,
 )
+from hermes_memory.text.products import after_model, after_status, model_end
 
 ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
 
@@ -80,8 +82,9 @@ _GERUND_OR_ADVERB = re.compile(
     r"[A-Z][a-z]{2,}(?:ing|ally|ately|fully|ously|estly|itely|utely|ctly|ibly|ably|edly|ively"
     r"|ently|antly|ingly|arly)"
 )
-# A gerund opening a sentence before a name is no part of it ("Using Docker").
-_GERUND = re.compile(r"[A-Z][a-z]+ing")
+# A gerund or a past tense opening a sentence before a name is no part of it ("Using
+# Docker"; "Watched Breaking Bad" from a writer who also writes "watched").
+_VERB_FORM = re.compile(r"[A-Z][a-z]+(?:ing|ed)")
 # Capitalised words that open a project's name, and all-capital words that are file formats
 # and units rather than names ("writes CSV files to S3").
 _PROJECT_WORDS = frozenset({"Project", "Operation", "Initiative"})
@@ -104,19 +107,6 @@ _BOLD_LABEL = re.compile(
 _LINE_WORD = re.compile(r"[A-Za-z][\w'-]*")
 _TITLE_CHARS = 120
 _TITLE_SMALL = frozenset("a an the of for to with".split())
-# After a name, a model's number ("Pixel 6 Pro", "Tensor G2", "Snapdragon 8 Gen 1"): a
-# product. Years are not model numbers, and a bare number needs a capitalised word after
-# it ("gave Bob 5 dollars"). Three digits from 100 to 599 after nothing capitalised are
-# an HTTP status, whose reason phrase ("401 Unauthorized") names nobody.
-# Not a time, an ordinal, a unit, a quarter or a priority ("5pm", "3rd", "10x", "Q3", "P1").
-_LETTER_CODE = re.compile(
-    r"(?!(?:Q[1-4]|H[12]|P[0-4]|FY\d+)$)[A-Z]{1,2}\d{1,4}[a-z]?|\d{1,3}(?:\.\d+)*[abceg-jl-qt-wyz]"
-)
-_NUMBER_CODE = re.compile(r"(?!(?:19|20)\d\d$)\d{1,4}(?:\.\d+)*")
-_STATUS = re.compile(r"[1-5]\d\d")
-# What may stand before a bare model number without naming a product: the sentence
-# openers (months among them) and months cut short ("On May 5 Alice", "Oct 3 Bob").
-_NO_PRODUCT = STARTERS | frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 # What a tool is used by, and what a tool has: context that types a name as one
 # ("using Mongoose", "install Jest", "the Prettier plugin").
 _TOOL_CONTEXT = re.compile(
@@ -143,7 +133,7 @@ _TOOL_CHARS = 80
 # ...", "- **10:00 - 11:00 AM:** Set up ...", 'error: "Invalid ...'). Assistants'
 # answers are markdown; read as prose, their imperatives became people ("Ensure").
 _OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“‘(]*")
-_TOKEN = re.compile(r"[A-Za-z0-9][\w.+#-]*[\w+#]|[A-Za-z0-9]|'s\b|[^\w\s]")
+_TOKEN = re.compile(r"[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
 
 
 @dataclass(frozen=True)
@@ -157,8 +147,7 @@ class Mention:
     guessed: bool = field(default=False, compare=False)
 
 
-_PLAIN = re.compile(r"[A-Za-z][\w-]*")
-_CAPITALISED = re.compile(r"[A-Z][a-z]+(-[A-Z][a-z]+)?|[A-Z]{2,5}")
+_PLAIN = re.compile(r"[^\W\d_][\w-]*")
 
 
 def find_mentions(
@@ -205,10 +194,33 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
         if n == 1 and key in IMPERATIVES and _opens(toks, i) and not _name_follows(toks, i + 1):
             continue  # "Go to the console": an instruction's verb; "Go is fast" is a name
         nxt = i + n
+        if n == 1 and hit[1] == "place" and _name_goes_on(toks, nxt):
+            return None  # "Paris Hilton", "Denver Broncos": a name that opens with a place
+        if hit[1] in ("tech", "org"):
+            # "Grafana Cloud", "Apple Music", "OnePlus 9 Pro": the maker's product
+            k = nxt
+            while k - nxt < 3 and _name_goes_on(toks, k):
+                k += 1
+            k = model_end(toks, k)
+            if k > nxt:
+                said = " ".join([hit[0]] + [w for w, _, _ in toks[nxt:k]])
+                return Mention(said, "tech", words[0][1], toks[k - 1][2], said), k
         if hit[1] in ("tech", "org") and nxt < len(toks) and toks[nxt][0].lower() in ORG_HEADS:
             nxt += 1  # "Acme Corp"-style suffixes stay with the name
         return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), nxt
     return None
+
+
+def _name_goes_on(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether a capitalised word at ``j`` that no list knows continues the name before
+    it (not a sentence opener, a day or a known name such as a region)."""
+    if j >= len(toks):
+        return False
+    word = toks[j][0]
+    low = word.lower()
+    if not CAPITALISED.fullmatch(word) or word.isupper() or low in STARTERS or low in ROLES:
+        return False
+    return low not in KNOWN and low not in LONGEST
 
 
 # Names shaped like identifiers: a service or component in kebab or snake case whose last
@@ -235,7 +247,7 @@ def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int]
         k = i + 1
         while k < len(toks) and k - i < 3 and _continues_product(toks[k][0]):
             k += 1  # "MacBook Air", "OnePlus Nord 2T"
-        k = _model_end(toks, k)  # "OnePlus 9 Pro"
+        k = model_end(toks, k)  # "OnePlus 9 Pro"
         name = " ".join(w for w, _, _ in toks[i:k])
         return Mention(name, "tech", start, toks[k - 1][2], name), k
     return None
@@ -249,7 +261,7 @@ def _continues_product(word: str) -> bool:
     low = word.lower()
     if low in STARTERS or low in ROLES or low in _GROUPS:
         return False
-    return bool(_CAPITALISED.fullmatch(word))
+    return bool(CAPITALISED.fullmatch(word))
 
 
 def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
@@ -293,6 +305,8 @@ def _project(
     prev = toks[i - 1][0].lower() if i else ""
     if low in COMPONENTS and prev in {"the", "our", "my", "their", "new", "a"}:
         return Mention(low, "project", toks[i][1], toks[i][2], word), i + 1
+    if prev in {"a", "an"}:
+        return None  # "a new job", "a data team": some one, not one the memory can name
     for n in (1, 2):  # modifiers before the head noun
         if i + n >= len(toks):
             break
@@ -358,7 +372,7 @@ def _name(
     while j < len(toks) and len(words) < 3:
         w = toks[j][0]
         low = w.lower()
-        if not _CAPITALISED.fullmatch(w) or low in STARTERS or low in ROLES:
+        if not CAPITALISED.fullmatch(w) or low in STARTERS or low in ROLES:
             break
         if low in NOT_ACRONYMS or (w.isupper() and low in SHOUTED):
             break
@@ -376,9 +390,10 @@ def _name(
     at_open = len(before) == start and _OPENER.fullmatch(before) is not None
     if at_open and words[0][0].lower() in IMPERATIVES:
         return None, j  # "Ensure users can ...", "Remove Outliers": a step, not a name
-    verb = at_open and len(words) > 1 and _GERUND.fullmatch(words[0][0])
-    if verb and (_known(toks, i + 1) or (common is not None and common(words[0][0]))):
-        return None, i + 1  # "Using Docker", "Meeting Alice was great": the name follows
+    verb = at_open and len(words) > 1 and _VERB_FORM.fullmatch(words[0][0])
+    gerund = verb and words[0][0].endswith("ing")
+    if verb and ((gerund and _known(toks, i + 1)) or (common is not None and common(words[0][0]))):
+        return None, i + 1  # "Using Docker", "Watched Breaking Bad": the name follows
     if _title_line(sentence, start):
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
@@ -397,10 +412,10 @@ def _name(
     if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     prev = toks[i - 1][0] if i else ""
-    if _after_status(toks, i):
+    if after_status(toks, i):
         return None, j  # "401 Unauthorized", "500 Internal Server Error"
-    end = _model_end(toks, j)
-    if end > j or _after_model(toks, i):
+    end = model_end(toks, j)
+    if end > j or after_model(toks, i):
         last = toks[end - 1][2]
         product = sentence[start:last]
         return Mention(product, "tech", start, last, product), end
@@ -458,7 +473,7 @@ def _of_end(toks: list[tuple[str, int, int]], j: int) -> int:
     end = k
     while end < len(toks) and end - k < 3:
         w = toks[end][0]
-        if not _CAPITALISED.fullmatch(w) or w.lower() in STARTERS or w.lower() in ROLES:
+        if not CAPITALISED.fullmatch(w) or w.lower() in STARTERS or w.lower() in ROLES:
             break
         end += 1
     return end if end > k else j
@@ -502,60 +517,11 @@ def _title_line(sentence: str, start: int) -> bool:
     )
 
 
-def _model_end(toks: list[tuple[str, int, int]], j: int) -> int:
-    """Where a product name ends that continues with a model number at ``j``, or ``j``."""
-    if j >= len(toks):
-        return j
-    code = toks[j][0]
-    nxt = toks[j + 1][0] if j + 1 < len(toks) else ""
-    if not (
-        _LETTER_CODE.fullmatch(code)
-        or (
-            _NUMBER_CODE.fullmatch(code)
-            and _CAPITALISED.fullmatch(nxt)
-            and nxt.lower() not in STARTERS
-        )
-    ):
-        return j
-    k = j + 1
-    while k < len(toks) and k - j < 4:
-        w = toks[k][0]
-        if not (
-            _LETTER_CODE.fullmatch(w) or _NUMBER_CODE.fullmatch(w) or _CAPITALISED.fullmatch(w)
-        ):
-            break
-        if w.lower() in STARTERS:
-            break
-        k += 1
-    return k
-
-
-def _after_status(toks: list[tuple[str, int, int]], i: int) -> bool:
-    """Whether an HTTP status's number comes just before ``i`` ("404 Not Found")."""
-    k = i - 1
-    if k < 0 or not _STATUS.fullmatch(toks[k][0]):
-        return False
-    return k == 0 or not (
-        _CAPITALISED.fullmatch(toks[k - 1][0]) and toks[k - 1][0].lower() not in STARTERS
-    )
-
-
-def _after_model(toks: list[tuple[str, int, int]], i: int) -> bool:
-    """Whether the name at ``i`` follows a model number ("A16 Bionic", "iPhone 14 Pro")."""
-    if i == 0:
-        return False
-    prev = toks[i - 1][0]
-    if _LETTER_CODE.fullmatch(prev):
-        return True
-    if i < 2 or not _NUMBER_CODE.fullmatch(prev):
-        return False
-    line = toks[i - 2][0]
-    return any(c.isupper() for c in line) and line.lower() not in _NO_PRODUCT
-
-
 _NAME_NEXT = frozenset(
     "is was has had and or 's , said says told thinks will would can could should did does "
-    "went got made took gave wants needs loves likes".split()
+    "went got made took gave wants needs loves likes set put ran sent left came wrote found "
+    "built bought met kept lost paid sold spent won began broke drove felt flew forgot "
+    "heard held knew led meant saw spoke stood taught thought".split()
 )
 
 
