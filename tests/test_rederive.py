@@ -12,7 +12,7 @@ from hermes_memory.api import rederive
 from hermes_memory.api.maintenance import Maintenance
 from hermes_memory.cron import consolidate
 from hermes_memory.text.extract import EXTRACTOR_VERSION
-from hermes_memory.tier2 import Database
+from hermes_memory.tier2 import Database, upkeep
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2.migrations import _LEDGER, MIGRATIONS
 from hermes_memory.tier3.embedder import HashingEmbedder
@@ -330,3 +330,31 @@ def test_the_migration_marks_entities_some_text_mentions_as_read_from_text(
     db = Database(path)
     assert dict(db.query("SELECT uuid, derived_by FROM entities")) == {"e1": 0, "e2": None}
     db.close()
+
+
+def test_settling_turns_through_every_older_guessed_person(
+    api: MemoryAPI, clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the people seen last, each run checks the next of the rest, wrapping round:
+    an early misread is reached however many people came after it."""
+    names = [f"Zed{chr(97 + k)}" for k in range(7)]
+    for k, name in enumerate(names):
+        unwrap(api.ingest_turn("Mel", f"I met {name} today.", session_id="s", message_id=str(k)))
+        clock.advance(60)
+    visited: list[set[str]] = []
+    after = 0
+    for _ in range(4):
+        people, after = upkeep.guessed_people(api.db, 4, after)
+        visited.append({p["name"] for p in people})
+    newest = {"Mel", names[-1]}  # the speaker is seen with every turn
+    assert all(newest <= v and len(v) <= 4 for v in visited)  # seen last: every run
+    assert set().union(*visited) >= set(names)
+    turns = [v - newest for v in visited]
+    assert not turns[0] & turns[1] and not turns[1] & turns[2]  # the turn moves on
+    # settle_names keeps its place between runs.
+    monkeypatch.setattr(rederive, "SETTLE_BATCH", 4)
+    places = []
+    for _ in range(5):  # eight people, two in turn a run
+        Maintenance(api).settle_names()
+        places.append(tier2_health.derived_status(api.db)["names"]["after"])
+    assert places[:4] == sorted(set(places[:4])) and places[4] < places[3]  # round again

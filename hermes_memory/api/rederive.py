@@ -113,6 +113,8 @@ def rederive(
 # name many texts give is left to a full reading (an extractor change).
 SETTLE_BATCH = 200
 SETTLE_TEXTS = 50
+# Where the next run's turn through the older people starts.
+NAMES_STATE = "names"
 
 
 def settle_names(api: MemoryAPI, *, check: Callable[[], None] = lambda: None) -> int:
@@ -121,11 +123,15 @@ def settle_names(api: MemoryAPI, *, check: Callable[[], None] = lambda: None) ->
     life" is read as a name, since nothing yet says otherwise, and stays one until its
     text is read again. Each such person whose texts (at most ``SETTLE_TEXTS``), read
     again with the memory's counts, no longer name it goes with the relations read with
-    it. Reads before the write lock, one short transaction per person; how many went."""
+    it. A run checks the people seen last and the next of the rest in turn
+    (``upkeep.guessed_people``). Reads before the write lock, one short transaction per
+    person; how many went."""
     if api.linker is None or stale(api):
         return 0  # a full reading is due, and does this too
     dropped = 0
-    for e in upkeep.guessed_people(api.db, SETTLE_BATCH):
+    after = int(tier2_health.derived_status(api.db).get(NAMES_STATE, {}).get("after", 0))
+    people, nxt = upkeep.guessed_people(api.db, SETTLE_BATCH, after)
+    for e in people:
         check()
         owner = Owner(e["platform"], e["agent"], e["user_id"], e["session_key"])
         # One lookup each: a lookup's budget of store reads is for one batch's words.
@@ -148,4 +154,5 @@ def settle_names(api: MemoryAPI, *, check: Callable[[], None] = lambda: None) ->
                     conn, e["id"], reason=reason, now=api.clock(), actor=api.actor
                 ):
                     dropped += 1
+    tier2_health.set_derived_status(api.db, NAMES_STATE, "ok", api.clock(), after=nxt)
     return dropped

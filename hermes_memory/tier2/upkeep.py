@@ -56,15 +56,36 @@ def live_entities(db: Database) -> list[dict[str, Any]]:
     return out
 
 
-def guessed_people(db: Database, limit: int) -> list[sqlite3.Row]:
+def guessed_people(db: Database, limit: int, after: int = 0) -> tuple[list[sqlite3.Row], int]:
     """Live people of one word read from text (a sentence's capitalised first word may
-    have been one), the most recently seen first, with whose they are."""
-    return db.query(
-        "SELECT id, uuid, name, platform, agent, user_id, session_key FROM entities "
-        "WHERE deleted_at IS NULL AND derived_by IS NOT NULL AND entity_type = 'person' "
-        "AND instr(name, ' ') = 0 ORDER BY last_seen DESC, id DESC LIMIT ?",
-        (limit,),
+    have been one), with whose they are: half of ``limit`` the most recently seen, the
+    rest the next by id after ``after``, wrapping round to the first, so that every one
+    is checked in turn however many there are. Returns them and where the next turn
+    starts."""
+    cols = "id, uuid, name, platform, agent, user_id, session_key"
+    where = (
+        "deleted_at IS NULL AND derived_by IS NOT NULL AND entity_type = 'person' "
+        "AND instr(name, ' ') = 0"
     )
+    recent = db.query(
+        f"SELECT {cols} FROM entities WHERE {where} ORDER BY last_seen DESC, id DESC LIMIT ?",
+        (limit - limit // 2,),
+    )
+    turn = db.query(
+        f"SELECT {cols} FROM entities WHERE {where} AND id > ? ORDER BY id LIMIT ?",
+        (after, limit // 2),
+    )
+    nxt = turn[-1]["id"] if turn else 0
+    if len(turn) < limit // 2:  # the end reached: the next run starts from the first
+        turn += db.query(
+            f"SELECT {cols} FROM entities WHERE {where} AND id <= ? ORDER BY id LIMIT ?",
+            (after, limit // 2 - len(turn)),
+        )
+        nxt = 0 if not turn or turn[-1]["id"] >= after else turn[-1]["id"]
+    out: dict[int, sqlite3.Row] = {}
+    for r in [*recent, *turn]:
+        out.setdefault(r["id"], r)
+    return list(out.values()), nxt
 
 
 def texts_mentioning(db: Database, entity_id: int, limit: int) -> list[sqlite3.Row]:
