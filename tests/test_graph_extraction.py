@@ -623,3 +623,33 @@ def test_a_past_tense_opening_a_name_is_dropped_when_the_writer_uses_the_verb() 
     assert "Breaking Bad" in extract(text, me=None).entities
     assert "Watched Breaking Bad" not in extract(text, me=None).entities
     assert "Ahmed" in extract("Ahmed and Lucía went to Lisbon.").entities
+
+
+def test_moves_switches_and_what_software_is_built_with() -> None:
+    assert _rels(extract("I moved from Toronto to Vancouver.")) == {
+        ("the user", "lives_in", "Vancouver")
+    }
+    found = extract("I've switched from VS Code to Zed.")
+    assert _rels(found) == {("the user", "uses", "Zed")} and found.entities["Zed"] == "tech"
+    found = extract("I'm building a budgeting app with Flutter and Supabase.")
+    assert _rels(found) == {("the user", "uses", "Flutter"), ("the user", "uses", "Supabase")}
+    assert extract("I made dinner with Sarah.").entities["Sarah"] == "person"
+    assert extract("I wrote the CLI in Zig.").entities["Zig"] == "tech"
+    # A list's further items, whatever their type, and items with a use of their own.
+    assert _rels(extract("The auth-gateway depends on Keycloak and the user-db.")) == {
+        ("auth-gateway", "depends_on", "Keycloak"),
+        ("auth-gateway", "depends_on", "user-db"),
+    }
+    assert ("the user", "uses", "Todoist") in _rels(
+        extract("I use Obsidian for notes and Todoist for tasks.")
+    )
+
+
+def test_whose_clause_it_is_at_work() -> None:
+    assert _rels(extract("Farah suggested we cache the feed in Redis.")) == set()
+    assert ("the user", "works_at", "Klarna") in _rels(extract("My team at Klarna ships it."))
+    assert _rels(extract("My co-founder Idris handles sales.")) == {("the user", "knows", "Idris")}
+    assert "new" not in extract("I prefer FastAPI over Flask for new services.").entities
+    assert ("Pieter", "works_on", "invoice-renderer") in _rels(
+        extract("The invoice-renderer was written by Pieter.")
+    )

@@ -40,7 +40,9 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # Cloud") and a name that opens with a place ("Paris Hilton") are one name; companies
 # people name in passing are known; "X is my brother", "my manager X", "X and I"; a
 # pronoun's clause is its antecedent's ("... and he lives in Denver"), "my mom lives in"
-# is not the user's, "Kofi's team maintains" not Kofi's; "Dune by Frank Herbert" is a work.
+# is not the user's, "Kofi's team maintains" not Kofi's; "Dune by Frank Herbert" is a work;
+# "moved from X to Y" and "switched from X to Y" are the new home and tool; what software
+# is built with is a tool; a list's further items carry its relation.
 EXTRACTOR_VERSION = 10
 
 # relation -> (head types, tail types); the documented, extensible set.
@@ -67,7 +69,10 @@ RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 _KIN = (
     "sister|brother|mother|mum|mom|father|dad|wife|husband|partner|spouse|son|daughter|"
     "cousin|aunt|uncle|niece|nephew|grandmother|grandma|grandfather|grandpa|friend|"
-    "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r"
+    "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r|"
+    "co-?founder|mentor|mentee|teammate|classmate|buddy|twin|stepmom|stepdad|"
+    "stepmother|stepfather|stepson|stepdaughter|grandson|granddaughter|"
+    "(?:mother|father|sister|brother|son|daughter)-in-law"
 )
 _BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
 
@@ -76,7 +81,7 @@ _BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
 SELF = "the user"
 _FIRST_PERSON = re.compile(
     r"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:older|younger|little|big|best|old|new|former)\s+)?"
-    rf"(?:{_KIN}|{_BOSS})\b)"
+    rf"(?:{_KIN}|{_BOSS}|team|company|employer)\b)"
 )
 # "I think X uses Y and ...": the user reports, X is what the sentence is about.
 _REPORTING = re.compile(
@@ -106,7 +111,8 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"reports? to", "reports_to", False),
     (rf"^(?:(?:older|younger|little|big|best|old|new|former) )?(?:{_KIN})$", "knows", False),
     (r"\bowned by", "owns", True),
-    (r"\b(maintained|built|developed) by", "works_on", True),
+    (r"\b(build|built|building|writ\w*|written|mak\w*|made)\b.*\bwith$", "uses", False),
+    (r"\b(maintained|built|developed|written|rewritten|created|designed) by", "works_on", True),
     (r"\b(run|managed|led) by", "manages", True),
     (r"\bowns?\b|\bowner of|maintainer of|\b(took|takes|taken|taking) over$", "owns", False),
     (
@@ -136,11 +142,16 @@ _TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     ),
     (
         r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
-        r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship) (at|with)",
+        r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)",
         "works_at",
         False,
     ),
-    (r"lives? in|living in|based in|mov(ed|ing) to|relocated to|from\b", "lives_in", False),
+    (
+        r"lives? in|living in|based in|mov(ed|ing) to|relocated to|"
+        r"(?<!moved )(?<!moving )(?<!relocated )\bfrom\b",
+        "lives_in",
+        False,
+    ),
     (r"member of|part of|belongs? to|joined|\bin\b|^from$", "part_of", False),
     (r"\bin\b|\bat\b", "located_in", False),
     (r"^for$", "uses", True),
@@ -185,6 +196,10 @@ _MY_RELATIVE = (
 # A clause with a new subject: a pronoun for someone named before ("Will is my brother
 # and he lives in Denver"), so the user is not its subject.
 _THIRD_PERSON = re.compile(r"(?:^|\b(?:and|but|so|where|because)\s+)(?:he|she|they)\b")
+# What "my" ties to the user: who someone is to them, and where "my team" works.
+_MY_RELATIONS = frozenset({"knows", "reports_to", "works_at"})
+# "Farah suggested we cache it in Redis": the clause after is ours, not Farah's.
+_OUR_SUBJECT = re.compile(r"\b(?:we|i|you)\b")
 _PRONOUN_OPENER = re.compile(r"\W*(?:he|she|they)\b", re.I)
 # A verb joined to a sentence that opened on the user's side: still their doing.
 _OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
@@ -395,6 +410,18 @@ def _relations(
             if person and nxt is not None and tail.type == "org" and nxt.type == "org":
                 add(src, "works_at", nxt)
                 continue
+            onward = nxt is not None and _between(sentence, tail, nxt) == "to"
+            if person and onward and nxt is not None:
+                # "I moved from Toronto to Vancouver", "switched from VS Code to Zed"
+                if tail.type in ("tech", "org") and nxt.guessed:
+                    nxt = replace(nxt, type="tech", guessed=False)
+                    retyped[nxt.name] = "tech"
+                if tail.type == nxt.type:
+                    if tail.type != "place":
+                        add(src, "migrated_from", tail)  # a claim: it ends the old use
+                    add(src, "lives_in" if tail.type == "place" else "uses", nxt)
+                    skip.add((tail.name, nxt.name))
+                    continue
             if tail.type == "place" or (nxt is None and src and src.type == "person"):
                 continue
             add(src, "migrated_from", tail)
@@ -423,6 +450,8 @@ def _relations(
         relative = _RELATIVE.match(between)
         pronoun = _THIRD_PERSON.search(between)
         ours_again = ours and not _is_self(subject) and not reported and _OUR_CLAUSE.search(between)
+        if head.name != SELF and _OUR_SUBJECT.search(between):
+            continue  # "Farah suggested we cache it in Redis": ours, not Farah's
         if pronoun:  # "... and he lives in Denver": whoever was named before
             named = [m for m in ms[:k] if m.type == "person" and m.name != SELF]
             if not named:
@@ -448,7 +477,7 @@ def _relations(
         rel = _trigger(between, head, tail)
         if between.startswith("'s") and (rel is None or rel[0] != "reports_to"):
             continue  # "Kofi's team maintains X": the team does, not Kofi
-        if _my(sentence, head) and (rel is None or rel[0] not in ("knows", "reports_to")):
+        if _my(sentence, head) and (rel is None or rel[0] not in _MY_RELATIONS):
             continue  # "My mom lives in Tampa": she does; "my" only ties her to the user
         if rel is None and tail.guessed and head.type in ("project", "tech"):
             # "the docs site is built with Docusaurus": an unknown name a service is
@@ -581,22 +610,34 @@ def _trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, bo
 
 
 def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
-    """ "A and B <rel> C" gives A the relation too; "<S> <rel> X and Y" gives S -> Y."""
+    """ "A and B <rel> C" gives A the relation too; "<S> <rel> X and Y" gives S -> Y
+    when the relation admits Y ("depends on Keycloak and the user-db"), and so does a
+    list whose items have their own use ("Obsidian for notes and Todoist for tasks")."""
+    types = {m.name: m.type for m in ms}
     for k in range(1, len(ms)):
         a, b = ms[k - 1], ms[k]
-        if a.type != b.type or not _COORD.match(_between(sentence, a, b) or "x"):
+        if not _COORD.match(_LIST_ITEM.sub("", _between(sentence, a, b)) or "x"):
             continue
         if a.type == "place" and _region_of(sentence, ms, k):
             continue
         for r in list(rels):
-            if r.head == b.name and r.type != "knows":
+            if r.head == b.name and r.type != "knows" and a.type == b.type:
                 extra = Relation(a.name, r.type, r.tail, r.stated)
-            elif r.tail == a.name and r.type != "knows":
+            elif r.tail == a.name and r.type != "knows" and _types_admit(r, types, b):
                 extra = Relation(r.head, r.type, b.name, r.stated)
             else:
                 continue
             if extra not in rels and extra.head != extra.tail:
                 rels.append(extra)
+
+
+# What one item of a list is for, before the next ("X for notes and Y").
+_LIST_ITEM = re.compile(r"^(?:for|in|on|at)\s+(?:\w+\s+){1,2}(?=and$|or$)")
+
+
+def _types_admit(r: Relation, types: dict[str, str], tail: Mention) -> bool:
+    heads, tails = RELATION_TYPES.get(r.type, (frozenset(), frozenset()))
+    return types.get(r.head, "person" if r.head == SELF else "") in heads and tail.type in tails
 
 
 def _region_of(sentence: str, ms: list[Mention], k: int) -> bool:

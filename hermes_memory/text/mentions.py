@@ -29,14 +29,20 @@ ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
 PROJECT_HEADS = frozenset(
     "service services project team app pipeline flow job platform api warehouse stack "
     "repo repository database cache queue bus system module library dashboard site website "
-    "cluster bot".split()
+    "cluster bot client".split()
 )
 ORG_HEADS = frozenset(
     ["guild", "corp", "inc", "ltd", "gmbh", "labs", "university", "company", "foundation"]
 )
 COMPONENTS = frozenset(["gateway", "frontend", "backend", "scheduler", "monolith"])
 _HEADS = PROJECT_HEADS | ORG_HEADS
-_KEEP_HEAD = frozenset({"app", "bot", "site", "website"})
+_KEEP_HEAD = frozenset({"app", "bot", "site", "website", "client"})
+# Words that say which one, not what it is: "the new job", "a big client", "for new
+# services" name nothing.
+_WHICH_ONE = frozenset(
+    "new old big small main current previous next last first same other whole entire "
+    "existing potential important different separate single".split()
+)
 # Where a preference's object can start: just past one of these verbs and its spaces.
 _PREF_VERBS = re.compile(
     r"\b(prefers?|likes?|loves?|enjoys?|dislikes?|hates?|learning|allergic to|"
@@ -111,9 +117,18 @@ _TITLE_SMALL = frozenset("a an the of for to with".split())
 # ("using Mongoose", "install Jest", "the Prettier plugin").
 _TOOL_CONTEXT = re.compile(
     r"\b(?:us(?:e|es|ed|ing)|install(?:s|ed|ing)?|configur(?:e|es|ed|ing)|"
-    r"integrat(?:e|es|ed|ing)|import(?:s|ed|ing)?|via|set(?:ting)? up|"
+    r"integrat(?:e|es|ed|ing)|import(?:s|ed|ing)?|via|set(?:ting)? up|evaluat\w*|adopt\w*|"
     r"(?:switch|migrat|upgrad|port)\w* to)\s+"
     r"(?:[^\s,]+(?:\s+[^\s,]+){0,2}?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){0,4}$"
+)
+# What software is built with or in: a tool, not a companion or a place ("building a
+# budgeting app with Flutter and Supabase", "wrote the CLI in Zig"; not "made dinner
+# with Sarah").
+_BUILT_WITH = re.compile(
+    r"\b(?:buil[dt]|writ|wrote|mak|made|develop)\w*\s+(?:\S+\s+){0,3}?"
+    r"(?:apps?|service|site|website|api|backend|frontend|tool|bot|pipeline|prototype|game|"
+    r"script|dashboard|model|library|plugin|extension|cli|server|ui|mvp)\s+(?:with|in)\s+"
+    r"(?:[^\s,]+(?:\s*,\s*(?:and\s+)?|\s+and\s+))?$"
 )
 _TOOL_NEXT = frozenset(
     "config configuration plugin plugins package library module driver schema cli sdk "
@@ -316,6 +331,8 @@ def _project(
             break
         if any(w.lower() in table for w, _, _ in mods):
             return None  # "Kafka upgrade", "React app": the known name is the entity
+        if mods[-1][0].lower() in _WHICH_ONE:
+            return None
         name = " ".join(w for w, _, _ in mods)
         if head in ORG_HEADS:
             if not all(w[:1].isupper() for w, _, _ in mods):
@@ -423,6 +440,8 @@ def _name(
     low = before.lower()
     if words[0][0] in _PROJECT_WORDS and len(words) > 1:
         kind = "project"  # "Project Atlas"
+    elif _BUILT_WITH.search(low[-_TOOL_CHARS:]):
+        kind = "tech"
     elif _PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
     elif _ORG_CONTEXT.search(low) or words[-1][0].isupper():
@@ -449,7 +468,10 @@ def _name(
         and not travel
         and not _region_follows(toks, j)
     ):
-        kind = "person"  # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
+        kind, guessed = (
+            "person",
+            True,
+        )  # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
 
 
