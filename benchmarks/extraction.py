@@ -12,6 +12,7 @@
     python benchmarks/extraction.py --errors       # and every miss / false positive
     python benchmarks/extraction.py --speed        # hostile messages of up to 20,000 chars
     python benchmarks/extraction.py --census       # what the benchmarks' own text yields
+    python benchmarks/extraction.py --sample 25    # relations read from BEAM, to judge
 
 Entities match on canonical name (case-insensitive); relations on (head, type, tail).
 """
@@ -187,6 +188,35 @@ def census(per_conversation: int = 150, top: int = 40) -> dict[str, Any]:
     return out
 
 
+def sample(n: int = 25, seed: int = 3, per_conversation: int = 200) -> dict[str, Any]:
+    """A random sample of the stated relations the graph would record from BEAM's first
+    ``per_conversation`` messages of each conversation, by who said them, each with its
+    sentence: to judge by eye how many are true (no labels exist for this text)."""
+    import random
+
+    import beam
+
+    from hermes_memory.graph.linker import read
+    from hermes_memory.text.extract import _sentences
+
+    found: dict[str, list[dict[str, str]]] = {"user": [], "assistant": []}
+    for folder in beam.conversations(beam.DATA):
+        chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
+        for t in beam.messages_of(chat)[:per_conversation]:
+            role = "user" if t["speaker"] == "user" else "assistant"
+            for sentence in _sentences(t["text"][:6000]):
+                for r in read(sentence, 0.0, speaker=t["speaker"]).extraction.relations:
+                    if r.stated and r.type != "related_to":
+                        said = sentence.strip()[:200]
+                        found[role].append({"relation": f"{r.head} {r.type} {r.tail}", "in": said})
+    rng = random.Random(seed)
+    out: dict[str, Any] = {}
+    for role, rels in found.items():
+        rng.shuffle(rels)
+        out[role] = {"stated_relations": len(rels), "sample": rels[:n]}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -195,6 +225,10 @@ def main() -> None:
     parser.add_argument(
         "--census", action="store_true", help="entities found in the benchmarks' own text"
     )
+    parser.add_argument(
+        "--sample", type=int, metavar="N", help="N relations read from BEAM, by role, to judge"
+    )
+    parser.add_argument("--seed", type=int, default=3, help="which sample (--sample)")
     parser.add_argument("--errors", action="store_true")
     parser.add_argument("--held-out", action="store_true", help="score the held-out set")
     parser.add_argument("--chat", action="store_true", help="score the chat-style sets")
@@ -207,6 +241,9 @@ def main() -> None:
         return
     if args.census:
         print(json.dumps(census(), indent=2))
+        return
+    if args.sample:
+        print(json.dumps(sample(args.sample, args.seed), indent=2, ensure_ascii=False))
         return
     if args.all:
         print(f"{'set':16} {'n':>4} {'entity P/R/F1':>18} {'relation P/R/F1':>18}")

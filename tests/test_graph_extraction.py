@@ -653,3 +653,31 @@ def test_whose_clause_it_is_at_work() -> None:
     assert ("Pieter", "works_on", "invoice-renderer") in _rels(
         extract("The invoice-renderer was written by Pieter.")
     )
+
+
+def test_an_assistants_answer_names_things_and_relates_none() -> None:
+    from hermes_memory.graph.linker import read
+
+    answer = "Use Flask's error handling with Sentry. Mongoose uses MongoDB here."
+    said = read(answer, 0.0, speaker="assistant").extraction
+    assert {"Flask", "Sentry", "Mongoose", "MongoDB"} <= set(said.entities)
+    assert said.relations == []
+    assert read("I use Flask with Sentry.", 0.0, speaker="user").extraction.relations
+
+
+def test_what_a_person_uses_and_where_a_name_is() -> None:
+    # "like" and "into" as prepositions name no preference.
+    assert _rels(extract("I practise equations like x² - 4x + 3.")) == set()
+    assert _rels(extract("I really like jazz.")) == {("the user", "prefers", "jazz")}
+    # A person goes to a shop and is in a city without using them.
+    assert _rels(extract("I'm gonna head to Best Buy tomorrow.")) == set()
+    assert _rels(extract("I use Flask.")) == {("the user", "uses", "Flask")}
+    # A standard uses nothing: "JWT authentication in my Node.js app" (a weak link stays).
+    found = extract("JWT authentication in my Node.js app fails.")
+    assert not [r for r in found.relations if r.stated]
+    # Names closed or opened by what a place or an institution is.
+    found = extract("I met Raymond at the New Gary Public Library, then walked to Central Park.")
+    assert found.entities["New Gary Public Library"] == "org"
+    assert found.entities["Central Park"] == "place"
+    assert extract("We hiked Mount Rainier.").entities == {"Mount Rainier": "place"}
+    assert extract("Alice Park joined Acme.").entities["Alice Park"] == "person"

@@ -16,7 +16,20 @@ from typing import TypeVar
 
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims
-from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, find_mentions
+from hermes_memory.text.mentions import RANKED_BELOW, Mention, find_mentions
+from hermes_memory.text.triggers import (
+    BOSS,
+    KIN,
+    MIGRATION,
+    NO_RELATION,
+    RELATION_TYPES,
+    REPLACED,
+    STOPPED,
+    TRIGGERS,
+    admits,
+    my_relative,
+    trigger,
+)
 
 # What the rules are: a change to what extraction finds bumps it, and the claims stored
 # for supersession are read again (api/fact_ops.py). 3: the user's own entity,
@@ -45,43 +58,12 @@ from hermes_memory.text.mentions import ENTITY_TYPES, RANKED_BELOW, Mention, fin
 # is built with is a tool; a list's further items carry its relation.
 EXTRACTOR_VERSION = 10
 
-# relation -> (head types, tail types); the documented, extensible set.
-RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "owns": (frozenset({"person", "org", "project"}), frozenset({"project", "tech"})),
-    "works_on": (frozenset({"person"}), frozenset({"project", "tech"})),
-    "manages": (frozenset({"person"}), frozenset({"project", "org"})),
-    "works_at": (frozenset({"person"}), frozenset({"org"})),
-    "reports_to": (frozenset({"person"}), frozenset({"person"})),
-    "knows": (frozenset({"person"}), frozenset({"person"})),
-    "lives_in": (frozenset({"person"}), frozenset({"place"})),
-    "located_in": (frozenset({"org", "project"}), frozenset({"place"})),
-    "part_of": (frozenset({"person", "project", "tech"}), frozenset({"project", "org"})),
-    "depends_on": (frozenset({"project", "tech"}), frozenset({"project", "tech", "org"})),
-    "uses": (frozenset({"project", "tech", "person"}), frozenset({"tech", "org"})),
-    "migrated_from": (frozenset({"project", "tech"}), frozenset({"tech", "org"})),
-    "migrated_to": (frozenset({"project", "tech"}), frozenset({"tech", "org"})),
-    "prefers": (frozenset({"person"}), frozenset({"concept", "tech"})),
-    "dislikes": (frozenset({"person"}), frozenset({"concept", "tech"})),
-    "related_to": (frozenset(ENTITY_TYPES), frozenset(ENTITY_TYPES)),
-}
-
-# Who someone is to the user ("my sister Ana", "my manager is Elena").
-_KIN = (
-    "sister|brother|mother|mum|mom|father|dad|wife|husband|partner|spouse|son|daughter|"
-    "cousin|aunt|uncle|niece|nephew|grandmother|grandma|grandfather|grandpa|friend|"
-    "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r|"
-    "co-?founder|mentor|mentee|teammate|classmate|buddy|twin|stepmom|stepdad|"
-    "stepmother|stepfather|stepson|stepdaughter|grandson|granddaughter|"
-    "(?:mother|father|sister|brother|son|daughter)-in-law"
-)
-_BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
-
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.
 SELF = "the user"
 _FIRST_PERSON = re.compile(
     r"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:older|younger|little|big|best|old|new|former)\s+)?"
-    rf"(?:{_KIN}|{_BOSS}|team|company|employer)\b)"
+    rf"(?:{KIN}|{BOSS}|team|company|employer)\b)"
 )
 # "I think X uses Y and ...": the user reports, X is what the sentence is about.
 _REPORTING = re.compile(
@@ -105,93 +87,14 @@ _NOT_HANDOVER = re.compile(
 )
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
 
-# Trigger phrases in the text between two mentions, most specific first.
-_TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
-    (rf"'s {_BOSS} is|^(?:new )?{_BOSS}(?: is)?$", "reports_to", False),
-    (r"reports? to", "reports_to", False),
-    (rf"^(?:(?:older|younger|little|big|best|old|new|former) )?(?:{_KIN})$", "knows", False),
-    (r"\bowned by", "owns", True),
-    (r"\b(build|built|building|writ\w*|written|mak\w*|made)\b.*\bwith$", "uses", False),
-    (r"\b(maintained|built|developed|written|rewritten|created|designed) by", "works_on", True),
-    (r"\b(run|managed|led) by", "manages", True),
-    (r"\bowns?\b|\bowner of|maintainer of|\b(took|takes|taken|taking) over$", "owns", False),
-    (
-        r"depends? on|relies? on|reads? (\w+ )?from|talks? to|calls?|consumes?|needs?|"
-        r"forwards? (\w+ )?to|pulls? (\w+ )?from|fetch\w* (\w+ )?from|queries",
-        "depends_on",
-        False,
-    ),
-    (r"\bpowers?\b|\bbacks?\b", "uses", True),
-    # a role on a product is work on it; managing people is managing
-    (
-        r"(tech|technical) lead (of|for|on)|product (manager|owner) (of|for)|"
-        r"(engineer|developer|designer) (on|for)",
-        "works_on",
-        False,
-    ),
-    (
-        r"\bleads?\b|\bmanages?\b|\bruns?$|\bruns? the\b|is head of|"
-        r"(engineering|people) manager (of|for)",
-        "manages",
-        False,
-    ),
-    (
-        r"lead of|\bon\b|works? on|working on|building|builds?|maintains?|deployed|develops?",
-        "works_on",
-        False,
-    ),
-    (
-        r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
-        r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)",
-        "works_at",
-        False,
-    ),
-    (
-        r"lives? in|living in|based in|mov(ed|ing) to|relocated to|"
-        r"(?<!moved )(?<!moving )(?<!relocated )\bfrom\b",
-        "lives_in",
-        False,
-    ),
-    (r"member of|part of|belongs? to|joined|\bin\b|^from$", "part_of", False),
-    (r"\bin\b|\bat\b", "located_in", False),
-    (r"^for$", "uses", True),
-    (
-        r"\buses?\b|using|runs? on|written in|built (with|on|in)|managed with|served (by|from)|"
-        r"caches?|stores?|writes? (\w+ ){0,2}to|publish\w* .*to|push\w* (\w+ )?to|"
-        r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|\bto\b|\bis a\b|\bis\b|stack is",
-        "uses",
-        False,
-    ),
-    (r"dislikes?|hates?|avoids?", "dislikes", False),
-    (r"prefers?|likes?|loves?|enjoys?|recommended|favou?rite", "prefers", False),
-    (r"\bknows?\b|\bmet\b|friends? with|\bwith\b|\band\b", "knows", False),
-]
-_NO_RELATION = re.compile(
-    r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
-    r"not|never|no longer|stopped|quit|used to)\b"
-)
-_MIGRATION = re.compile(
-    r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
-    r"(?:\s+\S+){0,4}?\s+from\s*$"
-)
-_STOPPED = re.compile(
-    r"\b(no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"
-    r"retired|decommissioned|deprecated|moved off|moved away from)\s+(\S+\s+){0,2}$"
-)
 # The user's own side: what "we" or "I" say, and what an agent notes about "the user".
 _WE = re.compile(r"^\s*(we|i|our team|the team|the user|user)\b")
-_REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")
 # A fronted phrase whose subject is the "I" after it: "As someone living in Lisbon, I
 # ...", "Based in Austin, Texas, I ...", "As a paramedic from Davistown, I ...".
 _FRONTED_HOME = re.compile(
     r"^\W*(?:as\s+(?:someone|somebody|one|a|an)\b[^,]{0,40}?\s+)?"
     r"(?:(?:who\s+(?:is|was)\s+)?(?:living|based|residing)\s+in|who\s+lives?\s+in|from)\s+$",
     re.I,
-)
-# Who a name is to the user, read after "X is my": "Will is my older brother".
-_MY_RELATIVE = (
-    (re.compile(rf"(?:new |current )?{_BOSS}\b"), "reports_to"),
-    (re.compile(rf"(?:(?:older|younger|little|big|best|old|new|former) )?(?:{_KIN})\b"), "knows"),
 )
 # A clause with a new subject: a pronoun for someone named before ("Will is my brother
 # and he lives in Denver"), so the user is not its subject.
@@ -308,7 +211,7 @@ def relations_named(text: str) -> list[tuple[str, int, int]]:
     out."""
     out: dict[str, tuple[int, int]] = {}
     low = text.lower()
-    for pattern, rel, _ in _TRIGGERS:
+    for pattern, rel, _ in TRIGGERS:
         if rel in _VAGUE or rel in out:
             continue
         for found in re.finditer(pattern, low):
@@ -354,13 +257,6 @@ def _between(sentence: str, a: Mention, b: Mention) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _admits(rel: str, head: Mention, tail: Mention) -> bool:
-    if rel not in RELATION_TYPES:
-        return False  # a claim only (e.g. stopped_using), never a graph edge
-    heads, tails = RELATION_TYPES[rel]
-    return head.type in heads and tail.type in tails and head.name != tail.name
-
-
 def _relations(
     sentence: str, mentions: list[Mention]
 ) -> tuple[list[Relation], list[Claim], dict[str, str]]:
@@ -387,7 +283,7 @@ def _relations(
         claim = Claim(head.name if head and head.name != SELF else None, rel, tail.name)
         if claim not in claims:
             claims.append(claim)
-        if head is not None and _admits(rel, head, tail):
+        if head is not None and admits(rel, head, tail):
             r = Relation(head.name, rel, tail.name, stated)
             if r not in rels:
                 rels.append(r)
@@ -398,12 +294,12 @@ def _relations(
     skip: set[tuple[str | None, str]] = set()
     for k, tail in enumerate(ms):
         prefix = sentence[: tail.start].lower()
-        if _STOPPED.search(prefix[-80:]):
+        if STOPPED.search(prefix[-80:]):
             # Whoever stopped: "Priya stopped using Vim" ends Priya's use, not ours.
             before = [m for m in ms[:k] if m.type in ("project", "tech", "person", "org")]
             add(None if ours or not before else before[-1], "stopped_using", tail)
             continue
-        if _MIGRATION.search(prefix) or _REPLACED.search(prefix):
+        if MIGRATION.search(prefix) or REPLACED.search(prefix):
             src = _migration_subject(ms[:k]) or _beneficiary(sentence, ms[k + 1 :])
             nxt = ms[k + 1] if k + 1 < len(ms) else None
             person = src is not None and src.type == "person"
@@ -436,11 +332,11 @@ def _relations(
             continue
         between = _between(sentence, head, tail)
         if head.type == "person" and tail.name == SELF and between in ("is", "was"):
-            kind = _my_relative(sentence, tail)
+            kind = my_relative(sentence, tail)
             if kind is not None:  # "Will is my older brother"
                 add(tail, kind, head)
                 continue
-        if _NO_RELATION.search(between) or len(between.split()) > 7:
+        if NO_RELATION.search(between) or len(between.split()) > 7:
             continue
         if _COORD.match(between or ","):
             if "and" in between and _with_self(head, tail):  # "Georgia and I"
@@ -460,7 +356,7 @@ def _relations(
         elif relative:  # "auth-service, which uses Postgres": the clause is about its noun
             between = between[relative.end() :]
         elif ours_again:  # "We dropped X and moved to Y": our move, not X's
-            verb = _trigger(between[ours_again.end() :], None, tail)
+            verb = trigger(between[ours_again.end() :], None, tail)
             if verb is not None:
                 add(None, verb[0], tail)
             continue
@@ -474,7 +370,7 @@ def _relations(
         if between == "by" and head.guessed and tail.type == "person":
             retyped[head.name] = "concept"  # "Dune by Frank Herbert": a work and its author
             continue
-        rel = _trigger(between, head, tail)
+        rel = trigger(between, head, tail)
         if between.startswith("'s") and (rel is None or rel[0] != "reports_to"):
             continue  # "Kofi's team maintains X": the team does, not Kofi
         if _my(sentence, head) and (rel is None or rel[0] not in _MY_RELATIONS):
@@ -483,7 +379,7 @@ def _relations(
             # "the docs site is built with Docusaurus": an unknown name a service is
             # built with is a tool, not a person
             tool = replace(tail, type="tech", guessed=False)
-            rel = _trigger(between, head, tool)
+            rel = trigger(between, head, tool)
             if rel is not None:
                 retyped[tail.name] = "tech"
                 tail = tool
@@ -510,7 +406,7 @@ def _relations(
                 add(a, TOOK_OVER, b)  # a claim only: the new holder ends the others'
     if others and ours and not any(c.object == others[0].name for c in claims):
         first = others[0]  # "We use X": a claim of the speaker's side, for supersession
-        verb = _trigger(sentence[: first.start].lower(), None, first)
+        verb = trigger(sentence[: first.start].lower(), None, first)
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
             add(None, verb[0], first)
     _ranked_below(sentence, ms, claims)
@@ -523,16 +419,6 @@ def _relations(
         if claim not in claims:
             claims.append(claim)
     return rels, claims, retyped
-
-
-def _my_relative(sentence: str, me: Mention) -> str | None:
-    """What "my <role>" after ``me`` ("my older brother", "my manager") makes of the
-    name before it: "knows" or "reports_to"; None for anything else."""
-    after = sentence[me.end :].lower()
-    for pattern, rel in _MY_RELATIVE:
-        if pattern.match(after):
-            return rel
-    return None
 
 
 def _my(sentence: str, m: Mention) -> bool:
@@ -592,20 +478,6 @@ def _beneficiary(sentence: str, after: list[Mention]) -> Mention | None:
             r"\b(for|on|in)\s+(the\s+|our\s+)?$", sentence[: m.start]
         ):
             return m
-    return None
-
-
-def _trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, bool] | None:
-    for pattern, rel, reverse in _TRIGGERS:
-        if not re.search(pattern, between):
-            continue
-        if head is None:
-            if tail.type in RELATION_TYPES[rel][1]:
-                return rel, reverse
-            continue
-        a, b = (tail, head) if reverse else (head, tail)
-        if _admits(rel, a, b):
-            return rel, reverse
     return None
 
 

@@ -89,14 +89,14 @@ _TECH = {
 }
 # Protocols and standards of computing, written as acronyms: without the list an acronym
 # alone is typed an organisation ("NASA"), and "HTTP" or "JWT" is none.
-_TECH.update(
-    (name, [name.lower()])
-    for name in (
+STANDARDS = frozenset(
+    (
         "HTTP", "HTTPS", "SSL", "TLS", "SQL", "NoSQL", "JWT", "OAuth", "SAML", "SSO", "RBAC",
         "CORS", "CSRF", "XSS", "SSH", "DNS", "TCP", "UDP", "SMTP", "IMAP", "FTP", "SFTP",
         "VPN", "CDN", "SDK", "CLI", "NLP", "OCR", "WebSocket", "WebRTC", "OpenAPI",
     )
 )  # fmt: skip
+_TECH.update((name, [name.lower()]) for name in STANDARDS)
 _ORG = {
     "AWS": ["aws", "amazon web services"],
     "GCP": ["gcp", "google cloud"],

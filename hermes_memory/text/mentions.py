@@ -10,6 +10,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
+from hermes_memory.text.kinds import (
+    BUILT_WITH,
+    OF_KINDS,
+    ORG_CONTEXT,
+    ORG_NAME_HEADS,
+    PLACE_CONTEXT,
+    PLACE_NAME_HEADS,
+    PLACE_NAME_OPENERS,
+    PRODUCT_HEADS,
+    TOOL_CHARS,
+    TOOL_CONTEXT,
+    TOOL_NEXT,
+)
 from hermes_memory.text.letters import CAPITALISED
 from hermes_memory.text.lexicon import (
     IMPERATIVES,
@@ -49,6 +62,30 @@ _PREF_VERBS = re.compile(
     r"interested in|into)\s+",
     re.I,
 )
+# What comes before "like" and "into" when they are a liking ("I really like X", "I'm
+# into X"), not a preposition ("equations like x²", "divided into parts").
+_LIKE_AFTER = re.compile(
+    r"(?:\b(?:i|we|you|they|he|she|really|also|still|do|don't|dont|didn't|did|would|to|"
+    r"definitely|actually|totally|genuinely|always|never|kinda|sorta|truly|so)|'d)\s+$",
+    re.I,
+)
+_INTO_AFTER = re.compile(
+    r"(?:\b(?:am|are|is|was|were|really|so|totally|very|also|big|still|more)|'m|'re|'s)\s+$",
+    re.I,
+)
+
+
+def _a_verb(sentence: str, m: re.Match[str]) -> bool:
+    """Whether a match of ``_PREF_VERBS`` is a liking rather than a preposition."""
+    word = m.group(1).lower()
+    before = sentence[max(0, m.start() - 12) : m.start()]
+    if word == "like":
+        return _LIKE_AFTER.search(before) is not None
+    if word == "into":
+        return _INTO_AFTER.search(before) is not None
+    return True
+
+
 # The words between a preference and what it is preferred over ("tabs over spaces"),
 # and where that other object starts.
 RANKED_BELOW = frozenset({"over", "rather than", "instead of", "more than"})
@@ -95,10 +132,6 @@ _VERB_FORM = re.compile(r"[A-Z][a-z]+(?:ing|ed)")
 # and units rather than names ("writes CSV files to S3").
 _PROJECT_WORDS = frozenset({"Project", "Operation", "Initiative"})
 _NOT_NAMES = _NP_STOP | STARTERS
-_ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|for)\s+$")
-_PLACE_CONTEXT = re.compile(
-    r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
-)
 _CONTEXT_CHARS = 120
 # A markdown heading, and a bold label opening a line: guessed names are not read in them.
 _HEADING = re.compile(r"\s*#{1,6}\s")
@@ -113,36 +146,6 @@ _BOLD_LABEL = re.compile(
 _LINE_WORD = re.compile(r"[A-Za-z][\w'-]*")
 _TITLE_CHARS = 120
 _TITLE_SMALL = frozenset("a an the of for to with".split())
-# What a tool is used by, and what a tool has: context that types a name as one
-# ("using Mongoose", "install Jest", "the Prettier plugin").
-_TOOL_CONTEXT = re.compile(
-    r"\b(?:us(?:e|es|ed|ing)|install(?:s|ed|ing)?|configur(?:e|es|ed|ing)|"
-    r"integrat(?:e|es|ed|ing)|import(?:s|ed|ing)?|via|set(?:ting)? up|evaluat\w*|adopt\w*|"
-    r"(?:switch|migrat|upgrad|port)\w* to)\s+"
-    r"(?:[^\s,]+(?:\s+[^\s,]+){0,2}?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){0,4}$"
-)
-# What software is built with or in: a tool, not a companion or a place ("building a
-# budgeting app with Flutter and Supabase", "wrote the CLI in Zig"; not "made dinner
-# with Sarah").
-_BUILT_WITH = re.compile(
-    r"\b(?:buil[dt]|writ|wrote|mak|made|develop)\w*\s+(?:\S+\s+){0,3}?"
-    r"(?:apps?|service|site|website|api|backend|frontend|tool|bot|pipeline|prototype|game|"
-    r"script|dashboard|model|library|plugin|extension|cli|server|ui|mvp)\s+(?:with|in)\s+"
-    r"(?:[^\s,]+(?:\s*,\s*(?:and\s+)?|\s+and\s+))?$"
-)
-_TOOL_NEXT = frozenset(
-    "config configuration plugin plugins package library module driver schema cli sdk "
-    "middleware framework extension container integration dashboard docs class method "
-    "component struct enum interface".split()
-)
-# What a product is, closing its name: no person's name ends so.
-_PRODUCT_HEADS = frozenset(
-    "portal scheduler gateway manager console dashboard server engine studio cloud hub "
-    "suite toolkit sdk cli api plugin extension app editor builder designer monitor "
-    "analytics explorer inspector debugger profiler runtime compiler".split()
-)
-# The tool verb and the names listed after it fit in this many characters before a name.
-_TOOL_CHARS = 80
 # What may come before a word that still opens its line: list and heading markup,
 # numbering, emphasis, quotes, and a short label ending in a colon ("### Step 1: Ensure
 # ...", "- **10:00 - 11:00 AM:** Set up ...", 'error: "Invalid ...'). Assistants'
@@ -173,7 +176,7 @@ def find_mentions(
     table = KNOWN
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     # Found once: searching each token's prefix for a verb was quadratic in the length.
-    objects_at = {m.end() for m in _PREF_VERBS.finditer(sentence)}
+    objects_at = {m.end() for m in _PREF_VERBS.finditer(sentence) if _a_verb(sentence, m)}
     objects_at |= {m.end() for m in _COMPARED.finditer(sentence)}
     out: list[Mention] = []
     i = 0
@@ -386,7 +389,7 @@ def _name(
     ``j`` look like one and are not (a heading, a step of an instruction)."""
     words: list[tuple[str, int, int]] = []
     j = i
-    while j < len(toks) and len(words) < 3:
+    while j < len(toks) and len(words) < 4:
         w = toks[j][0]
         low = w.lower()
         if not CAPITALISED.fullmatch(w) or low in STARTERS or low in ROLES:
@@ -422,7 +425,7 @@ def _name(
         last = toks[titled - 1][2]
         said = sentence[start:last]
         return Mention(
-            said, _OF_KINDS.get(words[0][0].lower(), "concept"), start, last, said
+            said, OF_KINDS.get(words[0][0].lower(), "concept"), start, last, said
         ), titled
     # A quotation opens a sentence of its own ('getting "Error: Invalid ..."').
     opens = len(words) == 1 and (at_open or before.endswith(('"', "“")))
@@ -438,22 +441,33 @@ def _name(
         return Mention(product, "tech", start, last, product), end
     guessed = False
     low = before.lower()
+    closing = words[-1][0].lower() if len(words) > 1 else ""
+    first = words[0][0].lower() if len(words) > 1 else ""
+    shaped = first in PLACE_NAME_OPENERS or (
+        closing in PLACE_NAME_HEADS
+        # "Park" is a family name too: "Alice Park" is a place only where one is said to be
+        and (closing != "park" or re.search(r"\b(at|in|to|from|near|around|visit\w*)\s+$", before))
+    )
     if words[0][0] in _PROJECT_WORDS and len(words) > 1:
         kind = "project"  # "Project Atlas"
-    elif _BUILT_WITH.search(low[-_TOOL_CHARS:]):
+    elif shaped:
+        kind = "place"  # "New Gary Park", "Mount Rainier"
+    elif closing in ORG_NAME_HEADS:
+        kind = "org"  # "New Gary Public Library", "St Mary's Hospital"
+    elif BUILT_WITH.search(low[-TOOL_CHARS:]):
         kind = "tech"
-    elif _PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
+    elif PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
-    elif _ORG_CONTEXT.search(low) or words[-1][0].isupper():
+    elif ORG_CONTEXT.search(low) or words[-1][0].isupper():
         kind = "org"
     elif (
-        _TOOL_CONTEXT.search(low[-_TOOL_CHARS:])
-        or (j < len(toks) and toks[j][0].lower() in _TOOL_NEXT)
+        TOOL_CONTEXT.search(low[-TOOL_CHARS:])
+        or (j < len(toks) and toks[j][0].lower() in TOOL_NEXT)
         or KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")  # "Docker Compose"
         or before.endswith("`")  # code: "my `Detector` class"
     ):
         kind = "tech"
-    elif len(words) > 1 and words[-1][0].lower() in _PRODUCT_HEADS:
+    elif len(words) > 1 and words[-1][0].lower() in PRODUCT_HEADS:
         kind = "tech"  # "Task Scheduler", "Twitter Developer Portal", "Secrets Manager"
     elif prev.lower() in ("the", "a", "an") or _abstract(words):
         kind, guessed = "concept", True  # "the Directrix", "Mathematical Induction"
@@ -464,27 +478,14 @@ def _name(
     travel = re.search(r"\b(moved|relocated|trip|flew|travel\w*)\b", low)
     if (
         kind == "place"
+        and not shaped
         and re.search(r"\b(to|from)\s+$", low)
         and not travel
         and not _region_follows(toks, j)
     ):
-        kind, guessed = (
-            "person",
-            True,
-        )  # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
+        # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
+        kind, guessed = "person", True
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
-
-
-# What a name "<X> of <Y>" is by its first word; any other is a title or a term.
-_OF_KINDS = dict.fromkeys(
-    "university bank department ministry institute college school museum church board "
-    "office association society federation council academy".split(),
-    "org",
-) | dict.fromkeys(
-    "city republic kingdom state isle isles gulf bay lake mount cape island islands "
-    "province county sea strait".split(),
-    "place",
-)
 
 
 def _of_end(toks: list[tuple[str, int, int]], j: int) -> int:

@@ -1,0 +1,164 @@
+"""What the words between two names say of them: the relation types with the entity
+types each admits, and the trigger phrases that state one ("depends on", "works at",
+"my sister"), most specific first. Pure data and lookups; ``extract`` reads sentences
+with them."""
+
+from __future__ import annotations
+
+import re
+
+from hermes_memory.text.gazetteer import STANDARDS
+from hermes_memory.text.mentions import ENTITY_TYPES, Mention
+
+# relation -> (head types, tail types); the documented, extensible set.
+RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "owns": (frozenset({"person", "org", "project"}), frozenset({"project", "tech"})),
+    "works_on": (frozenset({"person"}), frozenset({"project", "tech"})),
+    "manages": (frozenset({"person"}), frozenset({"project", "org"})),
+    "works_at": (frozenset({"person"}), frozenset({"org"})),
+    "reports_to": (frozenset({"person"}), frozenset({"person"})),
+    "knows": (frozenset({"person"}), frozenset({"person"})),
+    "lives_in": (frozenset({"person"}), frozenset({"place"})),
+    "located_in": (frozenset({"org", "project"}), frozenset({"place"})),
+    "part_of": (frozenset({"person", "project", "tech"}), frozenset({"project", "org"})),
+    "depends_on": (frozenset({"project", "tech"}), frozenset({"project", "tech", "org"})),
+    "uses": (frozenset({"project", "tech", "person"}), frozenset({"tech", "org"})),
+    "migrated_from": (frozenset({"project", "tech"}), frozenset({"tech", "org"})),
+    "migrated_to": (frozenset({"project", "tech"}), frozenset({"tech", "org"})),
+    "prefers": (frozenset({"person"}), frozenset({"concept", "tech"})),
+    "dislikes": (frozenset({"person"}), frozenset({"concept", "tech"})),
+    "related_to": (frozenset(ENTITY_TYPES), frozenset(ENTITY_TYPES)),
+}
+
+# Who someone is to the user ("my sister Ana", "my manager is Elena").
+KIN = (
+    "sister|brother|mother|mum|mom|father|dad|wife|husband|partner|spouse|son|daughter|"
+    "cousin|aunt|uncle|niece|nephew|grandmother|grandma|grandfather|grandpa|friend|"
+    "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r|"
+    "co-?founder|mentor|mentee|teammate|classmate|buddy|twin|stepmom|stepdad|"
+    "stepmother|stepfather|stepson|stepdaughter|grandson|granddaughter|"
+    "(?:mother|father|sister|brother|son|daughter)-in-law"
+)
+BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
+
+# Trigger phrases in the text between two mentions, most specific first.
+TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
+    (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is)?$", "reports_to", False),
+    (r"reports? to", "reports_to", False),
+    (rf"^(?:(?:older|younger|little|big|best|old|new|former) )?(?:{KIN})$", "knows", False),
+    (r"\bowned by", "owns", True),
+    (r"\b(build|built|building|writ\w*|written|mak\w*|made)\b.*\bwith$", "uses", False),
+    (r"\b(maintained|built|developed|written|rewritten|created|designed) by", "works_on", True),
+    (r"\b(run|managed|led) by", "manages", True),
+    (r"\bowns?\b|\bowner of|maintainer of|\b(took|takes|taken|taking) over$", "owns", False),
+    (
+        r"depends? on|relies? on|reads? (\w+ )?from|talks? to|calls?|consumes?|needs?|"
+        r"forwards? (\w+ )?to|pulls? (\w+ )?from|fetch\w* (\w+ )?from|queries",
+        "depends_on",
+        False,
+    ),
+    (r"\bpowers?\b|\bbacks?\b", "uses", True),
+    # a role on a product is work on it; managing people is managing
+    (
+        r"(tech|technical) lead (of|for|on)|product (manager|owner) (of|for)|"
+        r"(engineer|developer|designer) (on|for)",
+        "works_on",
+        False,
+    ),
+    (
+        r"\bleads?\b|\bmanages?\b|\bruns?$|\bruns? the\b|is head of|"
+        r"(engineering|people) manager (of|for)",
+        "manages",
+        False,
+    ),
+    (
+        r"lead of|^(?:\S+ ){0,2}on$|works? on|working on|building|builds?|maintains?|deployed|"
+        r"develops?",
+        "works_on",
+        False,
+    ),
+    (
+        r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
+        r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)",
+        "works_at",
+        False,
+    ),
+    (
+        r"lives? in|living in|based in|mov(ed|ing) to|relocated to|"
+        r"(?<!moved )(?<!moving )(?<!relocated )\bfrom\b",
+        "lives_in",
+        False,
+    ),
+    (r"member of|part of|belongs? to|joined|\bin\b|^from$", "part_of", False),
+    (r"\bin\b|\bat\b", "located_in", False),
+    (r"^for$", "uses", True),
+    (
+        r"\buses?\b|using|runs? on|written in|built (with|on|in)|managed with|served (by|from)|"
+        r"caches?|stores?|writes? (\w+ ){0,2}to|publish\w* .*to|push\w* (\w+ )?to|"
+        r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|\bto\b|\bis a\b|\bis\b|stack is",
+        "uses",
+        False,
+    ),
+    (r"dislikes?|hates?|avoids?", "dislikes", False),
+    (r"prefers?|likes?|loves?|enjoys?|recommended|favou?rite", "prefers", False),
+    (r"\bknows?\b|\bmet\b|friends? with|\bwith\b|\band\b", "knows", False),
+]
+NO_RELATION = re.compile(
+    r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
+    r"not|never|no longer|stopped|quit|used to)\b"
+)
+MIGRATION = re.compile(
+    r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
+    r"(?:\s+\S+){0,4}?\s+from\s*$"
+)
+STOPPED = re.compile(
+    r"\b(no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"
+    r"retired|decommissioned|deprecated|moved off|moved away from)\s+(\S+\s+){0,2}$"
+)
+REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")
+# Who a name is to the user, read after "X is my": "Will is my older brother".
+_MY_RELATIVE = (
+    (re.compile(rf"(?:new |current )?{BOSS}\b"), "reports_to"),
+    (re.compile(rf"(?:(?:older|younger|little|big|best|old|new|former) )?(?:{KIN})\b"), "knows"),
+)
+# What a person's use of something is said with: not a bare "to", "in" or "is".
+_PERSON_USES = re.compile(
+    r"\buses?\b|using|used|runs? on|written in|built (with|on|in)|managed with|"
+    r"deployed (to|on)|hosted on|stack is|(switch|mov|migrat)\w* to|for$|with$"
+)
+
+
+def admits(rel: str, head: Mention, tail: Mention) -> bool:
+    if rel not in RELATION_TYPES:
+        return False  # a claim only (e.g. stopped_using), never a graph edge
+    heads, tails = RELATION_TYPES[rel]
+    return head.type in heads and tail.type in tails and head.name != tail.name
+
+
+def my_relative(sentence: str, me: Mention) -> str | None:
+    """What "my <role>" after ``me`` ("my older brother", "my manager") makes of the
+    name before it: "knows" or "reports_to"; None for anything else."""
+    after = sentence[me.end :].lower()
+    for pattern, rel in _MY_RELATIVE:
+        if pattern.match(after):
+            return rel
+    return None
+
+
+def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, bool] | None:
+    for pattern, rel, reverse in TRIGGERS:
+        if not re.search(pattern, between):
+            continue
+        if rel in ("uses", "depends_on") and head is not None and head.name in STANDARDS:
+            continue  # "JWT authentication in my Node.js app": a standard uses nothing
+        person = head is not None and head.type == "person"
+        if rel == "uses" and person and not _PERSON_USES.search(between):
+            continue  # "head to Best Buy", "I'm in Denver": no use
+        if head is None:
+            if tail.type in RELATION_TYPES[rel][1]:
+                return rel, reverse
+            continue
+        a, b = (tail, head) if reverse else (head, tail)
+        if admits(rel, a, b):
+            return rel, reverse
+    return None
