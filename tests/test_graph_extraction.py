@@ -681,3 +681,14 @@ def test_what_a_person_uses_and_where_a_name_is() -> None:
     assert found.entities["Central Park"] == "place"
     assert extract("We hiked Mount Rainier.").entities == {"Mount Rainier": "place"}
     assert extract("Alice Park joined Acme.").entities["Alice Park"] == "person"
+
+
+def test_alternatives_and_a_far_and_relate_nothing() -> None:
+    found = extract("Should I stick with Windows or switch to macOS?")
+    assert not [r for r in found.relations if r.stated]
+    # An "and" across a clause joins no acquaintance; next to it, it does.
+    said = "I set up Node.js with Express on port 3000, and I'm using Socket.io."
+    assert not [r for r in extract(said).relations if r.type == "knows"]
+    assert ("the user", "knows", "Jack") in _rels(extract("I went hiking with Jack."))
+    # An adverb names no component: "how to properly cache it in Redis".
+    assert set(extract("I'm not sure how to properly cache it in Redis.").entities) == {"Redis"}

@@ -108,7 +108,9 @@ _OBJECT_END = _NP_STOP | frozenset(
     "still though anyway more less better best then also either".split()
 )
 # A light verb alone ("I love having you here") names no preference.
-_LIGHT_GERUNDS = frozenset("having being doing making taking getting seeing going".split())
+_LIGHT_GERUNDS = frozenset(
+    "having being doing making taking getting seeing going using trying".split()
+)
 # Chat roles and tools are not people: "User prefers ..." is the user's own side (_WE).
 # Only names skip them; "the user service" is still a project.
 ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
@@ -334,8 +336,8 @@ def _project(
             break
         if any(w.lower() in table for w, _, _ in mods):
             return None  # "Kafka upgrade", "React app": the known name is the entity
-        if mods[-1][0].lower() in _WHICH_ONE:
-            return None
+        if mods[-1][0].lower() in _WHICH_ONE or mods[0][0].endswith("ly"):
+            return None  # "how to properly cache it": an adverb names nothing
         name = " ".join(w for w, _, _ in mods)
         if head in ORG_HEADS:
             if not all(w[:1].isupper() for w, _, _ in mods):

@@ -101,11 +101,11 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     ),
     (r"dislikes?|hates?|avoids?", "dislikes", False),
     (r"prefers?|likes?|loves?|enjoys?|recommended|favou?rite", "prefers", False),
-    (r"\bknows?\b|\bmet\b|friends? with|\bwith\b|\band\b", "knows", False),
+    (r"\bknows?\b|\bmet\b|friends? with|^(?:[^\s,]+ ){0,5}with$|^,? ?and$", "knows", False),
 ]
 NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
-    r"not|never|no longer|stopped|quit|used to)\b"
+    r"not|never|no longer|stopped|quit|used to|or)\b"
 )
 MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
