@@ -692,3 +692,9 @@ def test_alternatives_and_a_far_and_relate_nothing() -> None:
     assert ("the user", "knows", "Jack") in _rels(extract("I went hiking with Jack."))
     # An adverb names no component: "how to properly cache it in Redis".
     assert set(extract("I'm not sure how to properly cache it in Redis.").entities) == {"Redis"}
+
+
+def test_a_stage_is_no_name_and_a_standard_uses_nothing_either_way() -> None:
+    assert extract("Here's what I need to do for Phase 2:").entities == {}
+    found = extract("I want to integrate Axios for HTTP requests.")
+    assert ("HTTP", "uses", "Axios") not in _rels(found)

@@ -107,6 +107,10 @@ _OBJECT_END = _NP_STOP | frozenset(
     "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
     "still though anyway more less better best then also either".split()
 )
+# Words that number the stages of something ("Phase 2", "Sprint 4").
+_NUMBERED = frozenset(
+    "phase step part sprint week chapter stage level round day milestone section".split()
+)
 # A light verb alone ("I love having you here") names no preference.
 _LIGHT_GERUNDS = frozenset(
     "having being doing making taking getting seeing going using trying".split()
@@ -420,6 +424,8 @@ def _name(
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
         return None
+    if len(words) == 1 and name.lower() in _NUMBERED and j < len(toks) and toks[j][0].isdigit():
+        return None, j + 1  # "Phase 2", "Step 3": a stage of something, no name
     titled = _of_end(toks, j)
     if titled > j:  # "Game of Thrones", "the University of Toronto": one name, no person
         if at_open and not _name_follows(toks, titled):

@@ -146,19 +146,20 @@ def my_relative(sentence: str, me: Mention) -> str | None:
 
 
 def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, bool] | None:
+    """The relation the words ``between`` two mentions state, and whether it runs from
+    the second to the first; None when they state none the types admit."""
     for pattern, rel, reverse in TRIGGERS:
         if not re.search(pattern, between):
             continue
-        if rel in ("uses", "depends_on") and head is not None and head.name in STANDARDS:
-            continue  # "JWT authentication in my Node.js app": a standard uses nothing
-        person = head is not None and head.type == "person"
-        if rel == "uses" and person and not _PERSON_USES.search(between):
-            continue  # "head to Best Buy", "I'm in Denver": no use
         if head is None:
             if tail.type in RELATION_TYPES[rel][1]:
                 return rel, reverse
             continue
         a, b = (tail, head) if reverse else (head, tail)
+        if rel in ("uses", "depends_on") and a.name in STANDARDS:
+            continue  # "JWT authentication in my Node.js app": a standard uses nothing
+        if rel == "uses" and a.type == "person" and not _PERSON_USES.search(between):
+            continue  # "head to Best Buy", "I'm in Denver": no use
         if admits(rel, a, b):
             return rel, reverse
     return None
