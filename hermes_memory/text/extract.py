@@ -385,17 +385,8 @@ def _relations(
                 tail = tool
         stated = rel is not None
         listed = between.endswith((" and", " or", ","))  # "Linear for tickets and Notion"
-        if (
-            rel is None
-            and between
-            and not listed
-            and head.type != "person"
-            and tail.type
-            in (
-                "org",
-                "tech",
-            )
-        ):
+        untyped = rel is None and bool(between) and not listed and head.type != "person"
+        if untyped and tail.type in ("org", "tech"):
             rel = ("related_to", False)
         if rel is not None:
             name, reverse = rel
