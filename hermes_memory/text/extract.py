@@ -22,7 +22,6 @@ from hermes_memory.text.triggers import (
     KIN,
     MIGRATION,
     NO_RELATION,
-    RELATION_TYPES,
     REPLACED,
     STOPPED,
     TRIGGERS,
@@ -98,12 +97,13 @@ _FRONTED_HOME = re.compile(
 )
 # A clause with a new subject: a pronoun for someone named before ("Will is my brother
 # and he lives in Denver"), so the user is not its subject.
-_THIRD_PERSON = re.compile(r"(?:^|\b(?:and|but|so|where|because)\s+)(?:he|she|they)\b")
+_PRONOUN = r"(?:he|she|they)\b"
+_THIRD_PERSON = re.compile(rf"(?:^|\b(?:and|but|so|where|because)\s+){_PRONOUN}")
 # What "my" ties to the user: who someone is to them, and where "my team" works.
 _MY_RELATIONS = frozenset({"knows", "reports_to", "works_at"})
 # "Farah suggested we cache it in Redis": the clause after is ours, not Farah's.
 _OUR_SUBJECT = re.compile(r"\b(?:we|i|you)\b")
-_PRONOUN_OPENER = re.compile(r"\W*(?:he|she|they)\b", re.I)
+_PRONOUN_OPENER = re.compile(rf"\W*{_PRONOUN}", re.I)
 # A verb joined to a sentence that opened on the user's side: still their doing.
 _OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
 _THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
@@ -476,7 +476,7 @@ def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
     """ "A and B <rel> C" gives A the relation too; "<S> <rel> X and Y" gives S -> Y
     when the relation admits Y ("depends on Keycloak and the user-db"), and so does a
     list whose items have their own use ("Obsidian for notes and Todoist for tasks")."""
-    types = {m.name: m.type for m in ms}
+    by_name = {m.name: m for m in ms}
     for k in range(1, len(ms)):
         a, b = ms[k - 1], ms[k]
         if not _COORD.match(_LIST_ITEM.sub("", _between(sentence, a, b)) or "x"):
@@ -486,7 +486,7 @@ def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
         for r in list(rels):
             if r.head == b.name and r.type != "knows" and a.type == b.type:
                 extra = Relation(a.name, r.type, r.tail, r.stated)
-            elif r.tail == a.name and r.type != "knows" and _types_admit(r, types, b):
+            elif r.tail == a.name and r.type != "knows" and _admits_tail(r, by_name, b):
                 extra = Relation(r.head, r.type, b.name, r.stated)
             else:
                 continue
@@ -495,12 +495,12 @@ def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
 
 
 # What one item of a list is for, before the next ("X for notes and Y").
+def _admits_tail(r: Relation, by_name: dict[str, Mention], tail: Mention) -> bool:
+    head = by_name.get(r.head)
+    return head is not None and admits(r.type, head, tail)
+
+
 _LIST_ITEM = re.compile(r"^(?:for|in|on|at)\s+(?:\w+\s+){1,2}(?=and$|or$)")
-
-
-def _types_admit(r: Relation, types: dict[str, str], tail: Mention) -> bool:
-    heads, tails = RELATION_TYPES.get(r.type, (frozenset(), frozenset()))
-    return types.get(r.head, "person" if r.head == SELF else "") in heads and tail.type in tails
 
 
 def _region_of(sentence: str, ms: list[Mention], k: int) -> bool:

@@ -222,10 +222,7 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
             return None  # "Paris Hilton", "Denver Broncos": a name that opens with a place
         if hit[1] in ("tech", "org"):
             # "Grafana Cloud", "Apple Music", "OnePlus 9 Pro": the maker's product
-            k = nxt
-            while k - nxt < 3 and _name_goes_on(toks, k):
-                k += 1
-            k = model_end(toks, k)
+            k = _product_end(toks, nxt, 3, lambda k: _name_goes_on(toks, k))
             if k > nxt:
                 said = " ".join([hit[0]] + [w for w, _, _ in toks[nxt:k]])
                 return Mention(said, "tech", words[0][1], toks[k - 1][2], said), k
@@ -242,9 +239,25 @@ def _name_goes_on(toks: list[tuple[str, int, int]], j: int) -> bool:
         return False
     word = toks[j][0]
     low = word.lower()
-    if not CAPITALISED.fullmatch(word) or word.isupper() or low in STARTERS or low in ROLES:
-        return False
-    return low not in KNOWN and low not in LONGEST
+    return _name_word(word) and not word.isupper() and low not in KNOWN and low not in LONGEST
+
+
+def _name_word(word: str) -> bool:
+    """Whether ``word`` may be part of a name: capitalised (or a short acronym), and
+    not a sentence opener or a chat role."""
+    low = word.lower()
+    return CAPITALISED.fullmatch(word) is not None and low not in STARTERS and low not in ROLES
+
+
+def _product_end(
+    toks: list[tuple[str, int, int]], j: int, most: int, goes_on: Callable[[int], bool]
+) -> int:
+    """Where a product's name ends that may go on at ``j`` with up to ``most`` further
+    words (``goes_on``) and then a model number."""
+    k = j
+    while k < len(toks) and k - j < most and goes_on(k):
+        k += 1
+    return model_end(toks, k)
 
 
 # Names shaped like identifiers: a service or component in kebab or snake case whose last
@@ -268,10 +281,8 @@ def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int]
     if _KEBAB.fullmatch(word) and _names_a_component(toks, i):
         return Mention(word, "project", start, end, word), i + 1
     if i > 0 and _INNER_CAPITAL.fullmatch(word):
-        k = i + 1
-        while k < len(toks) and k - i < 3 and _continues_product(toks[k][0]):
-            k += 1  # "MacBook Air", "OnePlus Nord 2T"
-        k = model_end(toks, k)  # "OnePlus 9 Pro"
+        # "MacBook Air", "OnePlus Nord 2T", "OnePlus 9 Pro"
+        k = _product_end(toks, i + 1, 2, lambda k: _continues_product(toks[k][0]))
         name = " ".join(w for w, _, _ in toks[i:k])
         return Mention(name, "tech", start, toks[k - 1][2], name), k
     return None
@@ -282,10 +293,7 @@ _GROUPS = frozenset("team teams group groups users community folks".split())
 
 
 def _continues_product(word: str) -> bool:
-    low = word.lower()
-    if low in STARTERS or low in ROLES or low in _GROUPS:
-        return False
-    return bool(CAPITALISED.fullmatch(word))
+    return _name_word(word) and word.lower() not in _GROUPS
 
 
 def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
@@ -398,7 +406,7 @@ def _name(
     while j < len(toks) and len(words) < 4:
         w = toks[j][0]
         low = w.lower()
-        if not CAPITALISED.fullmatch(w) or low in STARTERS or low in ROLES:
+        if not _name_word(w):
             break
         if low in NOT_ACRONYMS or (w.isupper() and low in SHOUTED):
             break
@@ -504,7 +512,7 @@ def _of_end(toks: list[tuple[str, int, int]], j: int) -> int:
     end = k
     while end < len(toks) and end - k < 3:
         w = toks[end][0]
-        if not CAPITALISED.fullmatch(w) or w.lower() in STARTERS or w.lower() in ROLES:
+        if not _name_word(w):
             break
         end += 1
     return end if end > k else j
