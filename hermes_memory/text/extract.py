@@ -16,9 +16,11 @@ from typing import TypeVar
 
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims
+from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
 from hermes_memory.text.mentions import RANKED_BELOW, Mention, find_mentions
 from hermes_memory.text.triggers import (
     BOSS,
+    EMPLOYED,
     KIN,
     MIGRATION,
     NO_RELATION,
@@ -55,7 +57,11 @@ from hermes_memory.text.triggers import (
 # is not the user's, "Kofi's team maintains" not Kofi's; "Dune by Frank Herbert" is a work;
 # "moved from X to Y" and "switched from X to Y" are the new home and tool; what software
 # is built with is a tool; a list's further items carry its relation.
-EXTRACTOR_VERSION = 10
+# 11: "I work at Datadog" (a company named by its product), "a backend engineer" is no
+# component, "Sarah from accounting" opens a sentence as a name, an office's city is no
+# home, pets are no people, "Nina and her husband Raj moved" both moved, "host the site
+# on Netlify" is a use, developer tools written in lower case are known ("dbt", "pytest").
+EXTRACTOR_VERSION = 11
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.
@@ -108,6 +114,7 @@ _PRONOUN_OPENER = re.compile(rf"\W*{_PRONOUN}", re.I)
 _OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
 _THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
 _RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
+_OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
 _COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
 
 _VERSION = re.compile(r"\b\d+(\.\d+)*\b")
@@ -383,6 +390,20 @@ def _relations(
             if rel is not None:
                 retyped[tail.name] = "tech"
                 tail = tool
+        if rel is not None and rel[0] == "lives_in" and _OFFICE.match(sentence, tail.end):
+            continue  # "Helga from the Oslo office": where her office is, not her home
+        if rel is None and _hosted(sentence, between, head, tail):
+            rel = ("uses", False)  # "We host the marketing site on Netlify"
+        if (
+            rel is None
+            and tail.type == "tech"
+            and head.type == "person"
+            and re.search(EMPLOYED, between)
+        ):
+            # "I work at Datadog", "she joined GitHub": a company named by its product
+            retyped[tail.name] = "org"
+            tail = replace(tail, type="org")
+            rel = ("works_at", False)
         stated = rel is not None
         listed = between.endswith((" and", " or", ","))  # "Linear for tickets and Notion"
         untyped = rel is None and bool(between) and not listed and head.type != "person"
@@ -410,6 +431,13 @@ def _relations(
         if claim not in claims:
             claims.append(claim)
     return rels, claims, retyped
+
+
+def _hosted(sentence: str, between: str, head: Mention, tail: Mention) -> bool:
+    """Whether a service is said to be put on a platform ("host X on Y")."""
+    if between not in ("on", "to") or head.type != "project" or tail.type != "tech":
+        return False
+    return HOSTED.search(sentence[: tail.start].lower()[-TOOL_CHARS:]) is not None
 
 
 def _my(sentence: str, m: Mention) -> bool:
@@ -479,12 +507,19 @@ def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
     by_name = {m.name: m for m in ms}
     for k in range(1, len(ms)):
         a, b = ms[k - 1], ms[k]
-        if not _COORD.match(_LIST_ITEM.sub("", _between(sentence, a, b)) or "x"):
+        between = _between(sentence, a, b)
+        kin = a.type == b.type == "person" and _AND_KIN.fullmatch(between)
+        if not kin and not _COORD.match(_LIST_ITEM.sub("", between) or "x"):
             continue
         if a.type == "place" and _region_of(sentence, ms, k):
             continue
         for r in list(rels):
-            if r.head == b.name and r.type != "knows" and a.type == b.type:
+            if (
+                r.head == b.name
+                and r.type != "knows"
+                and a.type == b.type
+                and not _own(sentence, b, by_name.get(r.tail))
+            ):
                 extra = Relation(a.name, r.type, r.tail, r.stated)
             elif r.tail == a.name and r.type != "knows" and _admits_tail(r, by_name, b):
                 extra = Relation(r.head, r.type, b.name, r.stated)
@@ -494,12 +529,24 @@ def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
                 rels.append(extra)
 
 
+def _own(sentence: str, m: Mention, tail: Mention | None) -> bool:
+    """Whether what ``m`` relates to is said in a clause of its own ("Raj, who lives in
+    Lyon"), which the name before it does not share."""
+    return (
+        tail is not None
+        and tail.start > m.end
+        and bool(_RELATIVE.match(_between(sentence, m, tail)))
+    )
+
+
 # What one item of a list is for, before the next ("X for notes and Y").
 def _admits_tail(r: Relation, by_name: dict[str, Mention], tail: Mention) -> bool:
     head = by_name.get(r.head)
     return head is not None and admits(r.type, head, tail)
 
 
+# "Nina and her husband Raj moved to Lyon": both moved ("her" is left out by _between).
+_AND_KIN = re.compile(rf",?\s*and (?:(?:older|younger|little|big|best|old|new) )?(?:{KIN})")
 _LIST_ITEM = re.compile(r"^(?:for|in|on|at)\s+(?:\w+\s+){1,2}(?=and$|or$)")
 
 

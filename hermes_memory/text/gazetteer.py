@@ -86,6 +86,42 @@ _TECH = {
     "Slack": ["slack"],
     "Jira": ["jira"],
     "Notion": ["notion"],
+    # Developer tools mostly written in lower case, where no capital marks them as names
+    "pytest": ["pytest"],
+    "mypy": ["mypy"],
+    "Ruff": ["ruff"],
+    "Pydantic": ["pydantic"],
+    "isort": ["isort"],
+    "Pylint": ["pylint"],
+    "Flake8": ["flake8"],
+    "Uvicorn": ["uvicorn"],
+    "Gunicorn": ["gunicorn"],
+    "Pipenv": ["pipenv"],
+    "virtualenv": ["virtualenv", "venv"],
+    "pyenv": ["pyenv"],
+    "pip": ["pip"],
+    "Conda": ["conda", "anaconda", "miniconda"],
+    "SciPy": ["scipy"],
+    "Matplotlib": ["matplotlib"],
+    "scikit-learn": ["scikit-learn", "sklearn"],
+    "webpack": ["webpack"],
+    "esbuild": ["esbuild"],
+    "ESLint": ["eslint"],
+    "Vite": ["vite", "vitejs"],
+    "Vitest": ["vitest"],
+    "Jest": ["jest"],
+    "Next.js": ["next.js", "nextjs"],
+    "Svelte": ["svelte", "sveltekit"],
+    "Deno": ["deno"],
+    "npm": ["npm"],
+    "pnpm": ["pnpm"],
+    "nvm": ["nvm"],
+    "kubectl": ["kubectl"],
+    "tmux": ["tmux"],
+    "FFmpeg": ["ffmpeg"],
+    "dbt": ["dbt"],
+    "k6": ["k6"],
+    "jq": ["jq"],
 }
 # Protocols and standards of computing, written as acronyms: without the list an acronym
 # alone is typed an organisation ("NASA"), and "HTTP" or "JWT" is none.
@@ -285,6 +321,7 @@ AMBIGUOUS = frozenset(
     + ["turkey", "china", "chile", "guinea", "niger", "maine", "wales", "congo", "mali"]
     + ["polish", "latin"]  # "polish the draft", "latin square"
     + ["chrome", "safari"]  # "chrome trim", "a safari"
+    + ["ruff", "jest", "pip"]  # "a ruff collar", "in jest", "an apple pip"
     + ["uber", "zoom", "discord", "twitch", "oracle", "tesla"]  # "zoom in", "an oracle"
 )
 

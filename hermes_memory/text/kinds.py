@@ -1,6 +1,8 @@
 """What the words around a capitalised name say it is: the context before it ("works
 at", "moved to", "using"), the word after it ("plugin", "class") and the words that
-close or open such a name ("... Park", "Mount ...", "... Library", "... Portal")."""
+close or open such a name ("... Park", "Mount ...", "... Library", "... Portal"); also
+what makes a name an animal's ("our dog Biscuit") or a colleague's ("Sarah from
+accounting")."""
 
 from __future__ import annotations
 
@@ -28,6 +30,12 @@ BUILT_WITH = re.compile(
     r"(?:apps?|service|site|website|api|backend|frontend|tool|bot|pipeline|prototype|game|"
     r"script|dashboard|model|library|plugin|extension|cli|server|ui|mvp)\s+(?:with|in)\s+"
     r"(?:[^\s,]+(?:\s*,\s*(?:and\s+)?|\s+and\s+))?$"
+)
+# Where software is put to run: a platform, not a person ("host the site on Netlify",
+# "run the workers on Fargate", "deployed the api to Vercel").
+HOSTED = re.compile(
+    r"\b(?:host|hosts|hosted|hosting|deploy|deploys|deployed|deploying|run|runs|running)\s+"
+    r"(?:\S+\s+){1,4}?(?:on|to)\s+$"
 )
 TOOL_NEXT = frozenset(
     "config configuration plugin plugins package library module driver schema cli sdk "
@@ -62,4 +70,21 @@ OF_KINDS = dict.fromkeys(
     "city republic kingdom state isle isles gulf bay lake mount cape island islands "
     "province county sea strait".split(),
     "place",
+)
+# An animal's name follows what it is ("our dog Biscuit", "a puppy named Coco").
+PET_BEFORE = re.compile(
+    r"\b(?:dog|cat|puppy|pup|kitten|kitty|pet|hamster|rabbit|bunny|parrot|horse|pony|"
+    r"turtle|tortoise|goldfish|fish|bird|budgie|lizard|gecko|snake|ferret)s?,?\s+"
+    r"(?:(?:named|called)\s+)?$"
+)
+# Where a person is "from" at work or in a circle: their team, office or department.
+FROM_GROUPS = frozenset(
+    "team office department dept accounting finance hr legal sales marketing support "
+    "engineering design ops operations security procurement recruiting admin club group "
+    "class church gym school work college university lab choir band".split()
+)
+# Words after a component's name that make it a kind of work ("a backend engineer").
+ROLE_NOUNS = frozenset(
+    "engineer engineers developer developers dev devs role roles position job jobs work "
+    "experience skills lead architect intern specialist expert".split()
 )

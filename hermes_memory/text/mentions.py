@@ -12,13 +12,17 @@ from dataclasses import dataclass, field
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
 from hermes_memory.text.kinds import (
     BUILT_WITH,
+    FROM_GROUPS,
+    HOSTED,
     OF_KINDS,
     ORG_CONTEXT,
     ORG_NAME_HEADS,
+    PET_BEFORE,
     PLACE_CONTEXT,
     PLACE_NAME_HEADS,
     PLACE_NAME_OPENERS,
     PRODUCT_HEADS,
+    ROLE_NOUNS,
     TOOL_CHARS,
     TOOL_CONTEXT,
     TOOL_NEXT,
@@ -335,6 +339,9 @@ def _project(
     if not plain and low not in COMPONENTS:
         return None
     prev = toks[i - 1][0].lower() if i else ""
+    nxt = toks[i + 1][0].lower() if i + 1 < len(toks) else ""
+    if low in COMPONENTS and nxt in ROLE_NOUNS:
+        return None  # "a backend engineer": a kind of work, not a component
     if low in COMPONENTS and prev in {"the", "our", "my", "their", "new", "a"}:
         return Mention(low, "project", toks[i][1], toks[i][2], word), i + 1
     if prev in {"a", "an"}:
@@ -470,7 +477,7 @@ def _name(
         kind = "place"  # "New Gary Park", "Mount Rainier"
     elif closing in ORG_NAME_HEADS:
         kind = "org"  # "New Gary Public Library", "St Mary's Hospital"
-    elif BUILT_WITH.search(low[-TOOL_CHARS:]):
+    elif BUILT_WITH.search(low[-TOOL_CHARS:]) or HOSTED.search(low[-TOOL_CHARS:]):
         kind = "tech"
     elif PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
@@ -490,6 +497,8 @@ def _name(
     else:
         if opens and common is not None and common(name):
             return None  # "Dance is my life" from a writer who says "I love to dance"
+        if PET_BEFORE.search(low):
+            return None, j  # "our dog Biscuit", "a kitten named Bailey": no person
         kind, guessed = "person", True
     travel = re.search(r"\b(moved|relocated|trip|flew|travel\w*)\b", low)
     if (
@@ -580,6 +589,8 @@ def _name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     nxt = toks[j][0].lower()
     if nxt in SIGN_OFFS:
         return False
+    if nxt == "from":  # "Sarah from accounting", "Marco from the platform team"
+        return any(t[0].lower() in FROM_GROUPS for t in toks[j + 1 : j + 5])
     if nxt in ("and", "or") and j + 1 < len(toks):
         # "Review and test ...", "Lightweight and durable": a name's "and" joins another
         # name or a pronoun ("Priya and I", "Priya and her team"), not a lowercase word

@@ -41,6 +41,12 @@ KIN = (
 )
 BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
 
+# Who someone works for: a company, even one named by its product ("I work at Datadog").
+EMPLOYED = (
+    r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
+    r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)"
+)
+
 # Trigger phrases in the text between two mentions, most specific first.
 TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is)?$", "reports_to", False),
@@ -77,12 +83,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         "works_on",
         False,
     ),
-    (
-        r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
-        r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)",
-        "works_at",
-        False,
-    ),
+    (EMPLOYED, "works_at", False),
     (
         r"lives? in|living in|based in|mov(ed|ing) to|relocated to|"
         r"(?<!moved )(?<!moving )(?<!relocated )\bfrom\b",
