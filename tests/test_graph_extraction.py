@@ -665,6 +665,21 @@ def test_an_assistants_answer_names_things_and_relates_none() -> None:
     assert {"Flask", "Sentry", "Mongoose", "MongoDB"} <= set(said.entities)
     assert said.relations == []
     assert read("I use Flask with Sentry.", 0.0, speaker="user").extraction.relations
+    # Its capitals are terms, not people; the user's are people.
+    answer = "The Pixel has Gorilla Glass and a bright display."
+    assert read(answer, 0.0, speaker="assistant").extraction.entities["Gorilla Glass"] == "concept"
+    said = read("Meghan suggested the Pixel.", 0.0, speaker="user").extraction
+    assert said.entities["Meghan"] == "person"
+
+
+def test_a_person_an_assistant_names_stays_a_person_the_user_named(api: MemoryAPI) -> None:
+    said = "My friend Meghan recommended the Pixel 8."
+    unwrap(api.ingest_turn("user", said, session_id="s1", message_id="m1"))
+    said = "Meghan gave good advice, Lorna too; it has Gorilla Glass Victus."
+    unwrap(api.ingest_turn("assistant", said, session_id="s1", message_id="m2"))
+    kinds = {e["name"]: e["entity_type"] for e in unwrap(api.entity_query(limit=50))}
+    assert kinds["Meghan"] == "person"
+    assert kinds["Lorna"] == kinds["Gorilla Glass Victus"] == "concept"
 
 
 def test_what_a_person_uses_and_where_a_name_is() -> None:
