@@ -149,22 +149,24 @@ def speed(repeats: int = 5) -> dict[str, Any]:
 
 def census(per_conversation: int = 150, top: int = 40) -> dict[str, Any]:
     """Entities found in real text, unlabelled: the first ``per_conversation`` messages
-    of each BEAM conversation (the user's turns speak for `the user`) and every LoCoMo
-    dev turn (its speaker's). Each text is read as a store holding its conversation
-    would read it again (`doctor --repair`): how the conversation writes a word tells a
-    sentence's first word from a name (text/casing.py). Counts by type, distinct names,
-    and the most frequent names typed as people, to read by eye: most guessed people
-    in an assistant's markdown are not people."""
+    of each BEAM conversation and every LoCoMo dev turn, each read as the graph reads a
+    turn of its speaker (graph/linker.read: the user's "I" is `the user`, an assistant's
+    turn relates nothing and introduces no people). A text is read as a store holding
+    its conversation would read it again (`doctor --repair`): how the conversation
+    writes a word tells a sentence's first word from a name (text/casing.py). Counts by
+    type, distinct names, and the most frequent names typed as people, to read by eye."""
     import collections
 
     import beam
     import locomo
 
+    from hermes_memory.graph.linker import read
+
     def conversations() -> Any:
         for folder in beam.conversations(beam.DATA):
             chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
             turns = beam.messages_of(chat)[:per_conversation]
-            yield "beam", [(t["text"], SELF if t["speaker"] == "user" else None) for t in turns]
+            yield "beam", [(t["text"], t["speaker"]) for t in turns]
         for conv in json.loads(locomo.DATA.read_text(encoding="utf-8")):
             turns = locomo.turns_of(conv["conversation"])[0]
             yield "locomo", [(t["text"], t["speaker"]) for t in turns]
@@ -175,8 +177,9 @@ def census(per_conversation: int = 150, top: int = 40) -> dict[str, Any]:
         table: collections.Counter[str] = collections.Counter()
         for text, _ in texts:
             table.update(counts_in(text))
-        for text, me in texts:
-            for name, kind in extract(text, me=me, casing=lookup_in(table)).entities.items():
+        for text, speaker in texts:
+            found = read(text, 0.0, speaker=speaker, casing=lookup_in(table)).extraction
+            for name, kind in found.entities.items():
                 names[(name, kind)] += 1
     out: dict[str, Any] = {}
     for source, names in seen.items():

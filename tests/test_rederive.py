@@ -60,6 +60,7 @@ def test_a_new_store_starts_at_this_extractor_version(api: MemoryAPI) -> None:
         "relations": 0,
         "dropped": 0,
         "entities_dropped": 0,
+        "entities_retyped": 0,
     }
 
 
@@ -358,3 +359,29 @@ def test_settling_turns_through_every_older_guessed_person(
         Maintenance(api).settle_names()
         places.append(tier2_health.derived_status(api.db)["names"]["after"])
     assert places[:4] == sorted(set(places[:4])) and places[4] < places[3]  # round again
+
+
+def test_reading_again_makes_concepts_of_the_people_only_an_assistant_named(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    said = "My friend Meghan recommended the Pixel 8."
+    unwrap(api.ingest_turn("user", said, session_id="s1", message_id="m1"))
+    said = "Meghan is right: it has Gorilla Glass Victus, as Lorna said."
+    unwrap(api.ingest_turn("assistant", said, session_id="s1", message_id="m2"))
+    with api.db.transaction() as conn:  # an older extractor took them all for people
+        conn.execute(
+            "UPDATE entities SET entity_type = 'person' "
+            "WHERE name IN ('Gorilla Glass Victus', 'Lorna')"
+        )
+        conn.execute("UPDATE entities SET derived_by = ? WHERE derived_by IS NOT NULL", (OLD,))
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=OLD)
+
+    clock.advance(60)
+    report = consolidate.run(Maintenance(api), clock())
+
+    assert report.counts["entities_retyped"] == 2
+    kinds = {e["name"]: e["entity_type"] for e in unwrap(api.entity_query(limit=50))}
+    assert kinds["Meghan"] == "person"  # the user named her
+    assert kinds["Gorilla Glass Victus"] == kinds["Lorna"] == "concept"
+    audited = api.db.query("SELECT diff FROM audit_log WHERE action = 'entity_update'")
+    assert sum('"concept"' in r["diff"] for r in audited) == 2

@@ -8,9 +8,10 @@ consolidate job (or ``doctor --repair``) reads every live fact and turn again, a
 at a time, extraction outside the write lock: what the text yields now is recorded
 (each relation stamped with the version that found it), and afterwards the relations
 read from text that no version-current reading found are deleted, each in the audit
-log, and so are the entities no text names any more and no relation holds. Relations
-stated through ``entity_link`` and entities added by hand are never touched; dates and
-supersessions were recorded when the text was written and are not redone.
+log, and so are the entities no text names any more and no relation holds; the people
+only an assistant's turns name become concepts (an assistant introduces no people).
+Relations stated through ``entity_link`` and entities added by hand are never touched;
+dates and supersessions were recorded when the text was written and are not redone.
 
 Between extractor changes, ``settle_names`` reads again only the texts of the one-word
 people the memory has since learned are common words (text/casing.py).
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory.graph.word_use import WordUse
 from hermes_memory.text.casing import is_common
 from hermes_memory.text.extract import EXTRACTOR_VERSION, Extraction
+from hermes_memory.text.mentions import ROLES
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2 import upkeep
 from hermes_memory.tier2.entities import EntityStore
@@ -71,7 +73,7 @@ def rederive(
     """Read every live fact and turn again if the extractor changed (see the module
     doc); ``check`` may raise to stop between batches, leaving the old relations in
     place and the version stale. What was read, recorded and dropped."""
-    out = {"texts": 0, "relations": 0, "dropped": 0, "entities_dropped": 0}
+    out = {"texts": 0, "relations": 0, "dropped": 0, "entities_dropped": 0, "entities_retyped": 0}
     linker = api.linker
     if linker is None or not stale(api):
         return out
@@ -102,6 +104,10 @@ def rederive(
         )
         out["entities_dropped"] = EntityStore.drop_unread(
             conn, EXTRACTOR_VERSION, now=api.clock(), actor=api.actor
+        )
+        persons = {p.casefold() for p in api.config.formation.speakers}
+        out["entities_retyped"] = EntityStore.retype_unvouched(
+            conn, EXTRACTOR_VERSION, sorted(ROLES - persons), now=api.clock(), actor=api.actor
         )
     tier2_health.set_derived_status(
         api.db, RELATIONS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION, **out

@@ -104,6 +104,7 @@ def _rederive_graph(m: Maintenance, progress: Progress, report: JobReport) -> No
         report.add("texts_reread", done["texts"])
         report.add("relations_dropped", done["dropped"])
         report.add("entities_dropped", done["entities_dropped"])
+        report.add("entities_retyped", done["entities_retyped"])
     # Names read before the memory knew the word (text/casing.py), read again.
     settled = m.settle_names(check=progress.check)
     if settled:

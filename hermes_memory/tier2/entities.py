@@ -381,6 +381,37 @@ class EntityStore:
         return len(rows)
 
     @staticmethod
+    def retype_unvouched(
+        conn: sqlite3.Connection, version: int, voices: list[str], *, now: float, actor: str
+    ) -> int:
+        """Make concepts, each in the audit log, of the people ``version`` read from
+        text that only the turns of ``voices`` (an assistant's roles) name: such a turn
+        introduces no people (graph/linker.read), and a store read by an older version
+        keeps the ones it took for people. How many."""
+        if not voices:
+            return 0
+        marks = ", ".join("?" * len(voices))
+        rows = conn.execute(
+            f"""SELECT e.id, e.uuid FROM entities e
+               WHERE e.entity_type = 'person' AND e.derived_by = ? AND e.deleted_at IS NULL
+                 AND EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)
+                 AND NOT EXISTS (
+                     SELECT 1 FROM mentions m LEFT JOIN episodes ep
+                       ON m.item_kind = 'episode' AND ep.id = m.item_id
+                     WHERE m.entity_id = e.id
+                       AND (ep.id IS NULL OR lower(ep.speaker) NOT IN ({marks})))""",
+            (version, *[v.casefold() for v in voices]),
+        ).fetchall()
+        for r in rows:
+            conn.execute("UPDATE entities SET entity_type = 'concept' WHERE id = ?", (r["id"],))
+            journal.audit(
+                conn, now=now, action="entity_update", actor=actor, target_uuid=r["uuid"],
+                diff={"old": {"entity_type": "person"}, "new": {"entity_type": "concept"}},
+            )  # fmt: skip
+            journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=r["uuid"])
+        return len(rows)
+
+    @staticmethod
     def drop_misread(
         conn: sqlite3.Connection, entity_id: int, *, reason: str, now: float, actor: str
     ) -> bool:
