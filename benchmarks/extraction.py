@@ -179,7 +179,11 @@ def census(per_conversation: int = 150, top: int = 40) -> dict[str, Any]:
             table.update(counts_in(text))
         for text, speaker in texts:
             found = read(text, 0.0, speaker=speaker, casing=lookup_in(table)).extraction
-            for name, kind in found.entities.items():
+            typed: dict[str, str] = {}
+            for m in found.mentions:
+                if m.end > 0 or m.name != speaker:  # not the speaker read adds to a turn
+                    typed.setdefault(m.name, m.type)
+            for name, kind in typed.items():
                 names[(name, kind)] += 1
     out: dict[str, Any] = {}
     for source, names in seen.items():

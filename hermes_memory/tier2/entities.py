@@ -18,24 +18,7 @@ ENTITY_TYPES = (
     "person", "project", "service", "tech", "org", "place", "concept", "event", "other",
 )  # fmt: skip
 
-# The documented relation vocabulary; other snake_case names are accepted too.
-RELATION_TYPES = (
-    "works_on",
-    "knows",
-    "depends_on",
-    "part_of",
-    "related_to",
-    "uses",
-    "owns",
-    "migrated_from",
-    "migrated_to",
-    "prefers",
-    "located_in",
-    "member_of",
-    "created",
-    "replaces",
-    "manages",
-)
+# A relation's name: the extractor's types (text/triggers.py) or any other snake_case.
 RELATION_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 
 _SPACE = re.compile(r"\s+")
