@@ -751,3 +751,16 @@ def test_where_software_is_hosted_and_tools_written_in_lower_case() -> None:
     assert {("analytics", "uses", "dbt"), ("analytics", "uses", "Snowflake")} <= _rels(found)
     # A tool's name that is also a word is one only when written as a name.
     assert extract("He said it in jest.").entities == {}
+
+
+def test_a_title_in_quotes_is_one_name_and_no_person() -> None:
+    found = extract('Caroline loved reading "Charlotte\'s Web" as a kid.')
+    assert found.entities == {"Caroline": "person", "Charlotte's Web": "concept"}
+    found = extract('My favourite book is "Becoming Nicole" by Amy Ellis Nutt.')
+    assert found.entities["Becoming Nicole"] == "concept"
+    assert not [r for r in found.relations if r.type == "knows"]
+    assert extract('We watched "Inception" with Tom.').entities["Inception"] == "concept"
+    # Quoted speech, a quoted word and a quoted known name are no titles.
+    assert extract('Tom said "Hey Mark, nice to meet you".').entities["Mark"] == "person"
+    assert "That" not in extract('Yeah, I saw "That" last week.').entities
+    assert extract('I use "Docker" daily.').entities["Docker"] == "tech"

@@ -60,7 +60,8 @@ from hermes_memory.text.triggers import (
 # 11: "I work at Datadog" (a company named by its product), "a backend engineer" is no
 # component, "Sarah from accounting" opens a sentence as a name, an office's city is no
 # home, pets are no people, "Nina and her husband Raj moved" both moved, "host the site
-# on Netlify" is a use, developer tools written in lower case are known ("dbt", "pytest").
+# on Netlify" is a use, developer tools written in lower case are known ("dbt", "pytest"),
+# a title in quotes is one concept ("Charlotte's Web", text/titles.py).
 EXTRACTOR_VERSION = 11
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its

@@ -40,6 +40,7 @@ from hermes_memory.text.lexicon import (
     STARTERS,
 )
 from hermes_memory.text.products import after_model, after_status, model_end
+from hermes_memory.text.titles import quoted_title, title_line
 
 ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
 
@@ -150,12 +151,6 @@ _HEADING = re.compile(r"\s*#{1,6}\s")
 _BOLD_LABEL = re.compile(
     r"\s*(?:[-*+>]\s*|\d+[.)]\s*)?\*\*(?:[^*\n]{1,80}\*\*\s*(?::|\n|$)|[^*\n]{1,80}:\*\*)"
 )
-# A line in title case without markup is a heading too, when its shape says so: no
-# comma, no closing stop, every longer word capitalised, and an instruction's verb first,
-# an abstract noun last, or a small word inside ("Join a Writing Community").
-_LINE_WORD = re.compile(r"[A-Za-z][\w'-]*")
-_TITLE_CHARS = 120
-_TITLE_SMALL = frozenset("a an the of for to with".split())
 # What may come before a word that still opens its line: list and heading markup,
 # numbering, emphasis, quotes, and a short label ending in a colon ("### Step 1: Ensure
 # ...", "- **10:00 - 11:00 AM:** Set up ...", 'error: "Invalid ...'). Assistants'
@@ -192,7 +187,8 @@ def find_mentions(
     i = 0
     while i < len(toks):
         found = (
-            _known(toks, i)
+            _title(sentence, toks, i)
+            or _known(toks, i)
             or (_preference_object(toks, i) if toks[i][1] in objects_at else None)
             or _identifier(toks, i)
             or _project(toks, i, table)
@@ -208,6 +204,17 @@ def find_mentions(
         if limit is not None and len(out) >= limit:
             break
     return out
+
+
+def _title(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    found = quoted_title(toks, i)
+    if found is None:
+        return None
+    start, end, nxt = found
+    said = sentence[start:end]
+    if said.lower() in KNOWN:
+        return None  # '"Docker"': a known name, quoted
+    return Mention(said, "concept", start, end, said), nxt
 
 
 def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
@@ -435,7 +442,7 @@ def _name(
     gerund = verb and words[0][0].endswith("ing")
     if verb and ((gerund and _known(toks, i + 1)) or (common is not None and common(words[0][0]))):
         return None, i + 1  # "Using Docker", "Watched Breaking Bad": the name follows
-    if _title_line(sentence, start):
+    if title_line(sentence, start):
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
         return None
@@ -540,28 +547,6 @@ def _abstract(words: list[tuple[str, int, int]]) -> bool:
     last = words[-1][0]
     return NOMINAL.fullmatch(last) is not None or (
         len(words) > 1 and NOMINAL_AFTER_A_WORD.fullmatch(last) is not None
-    )
-
-
-def _title_line(sentence: str, start: int) -> bool:
-    """Whether the line holding ``start`` is a heading written in title case."""
-    # A heading is short: only a window around the name is searched for its line's ends,
-    # which keeps a long line of many names linear.
-    lo = max(0, start - _TITLE_CHARS)
-    a = sentence.rfind("\n", lo, start) + 1
-    b = sentence.find("\n", start, start + _TITLE_CHARS)
-    if (a == 0 and lo > 0) or (b < 0 and len(sentence) > start + _TITLE_CHARS):
-        return False
-    line = sentence[a : b if b >= 0 else len(sentence)].strip(" \t*#>-_:")
-    if "," in line or line.endswith((".", "!", "?")):
-        return False
-    words = _LINE_WORD.findall(line)
-    if len(words) < 3 or any(len(w) >= 4 and not w[:1].isupper() for w in words):
-        return False
-    return (
-        words[0].lower() in IMPERATIVES
-        or NOMINAL.fullmatch(words[-1]) is not None
-        or any(w in _TITLE_SMALL for w in words[1:])
     )
 
 
