@@ -764,3 +764,8 @@ def test_a_title_in_quotes_is_one_name_and_no_person() -> None:
     assert extract('Tom said "Hey Mark, nice to meet you".').entities["Mark"] == "person"
     assert "That" not in extract('Yeah, I saw "That" last week.').entities
     assert extract('I use "Docker" daily.').entities["Docker"] == "tech"
+
+
+def test_running_late_to_someone_is_no_platform() -> None:
+    assert extract("We are running late to Sarah's party.").entities == {"Sarah": "person"}
+    assert extract("We run the workers on Fargate.").entities == {"Fargate": "tech"}

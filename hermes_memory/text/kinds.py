@@ -34,8 +34,9 @@ BUILT_WITH = re.compile(
 # Where software is put to run: a platform, not a person ("host the site on Netlify",
 # "run the workers on Fargate", "deployed the api to Vercel").
 HOSTED = re.compile(
-    r"\b(?:host|hosts|hosted|hosting|deploy|deploys|deployed|deploying|run|runs|running)\s+"
-    r"(?:\S+\s+){1,4}?(?:on|to)\s+$"
+    r"\b(?:(?:host|hosts|hosted|hosting|deploy|deploys|deployed|deploying)\s+(?:\S+\s+){1,4}?"
+    r"(?:on|to)|(?:run|runs|running)\s+(?:the|our|my|their|its|it|them|this|that|these)\b"
+    r"(?:\s+\S+){0,3}?\s+on)\s+$"
 )
 TOOL_NEXT = frozenset(
     "config configuration plugin plugins package library module driver schema cli sdk "
