@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.graph.linker import assistant_voices
 from hermes_memory.graph.word_use import WordUse
 from hermes_memory.text.casing import is_common
 from hermes_memory.text.extract import EXTRACTOR_VERSION, Extraction
-from hermes_memory.text.mentions import ROLES
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2 import upkeep
 from hermes_memory.tier2.entities import EntityStore
@@ -105,9 +105,9 @@ def rederive(
         out["entities_dropped"] = EntityStore.drop_unread(
             conn, EXTRACTOR_VERSION, now=api.clock(), actor=api.actor
         )
-        persons = {p.casefold() for p in api.config.formation.speakers}
+        voices = sorted(assistant_voices(api.config.formation.speakers))
         out["entities_retyped"] = EntityStore.retype_unvouched(
-            conn, EXTRACTOR_VERSION, sorted(ROLES - persons), now=api.clock(), actor=api.actor
+            conn, EXTRACTOR_VERSION, voices, now=api.clock(), actor=api.actor
         )
     tier2_health.set_derived_status(
         api.db, RELATIONS_STATE, "ok", api.clock(), extractor=EXTRACTOR_VERSION, **out

@@ -17,7 +17,7 @@ from typing import Any
 from hermes_memory.errors import CapacityError
 from hermes_memory.text.casing import Lookup
 from hermes_memory.text.extract import EXTRACTOR_VERSION, SELF, Extraction, extract
-from hermes_memory.text.mentions import Mention, is_role
+from hermes_memory.text.mentions import ROLES, Mention, is_role
 from hermes_memory.text.temporal import (
     DateMention,
     ended_by,
@@ -67,6 +67,12 @@ class Reading:
     dates: list[DateMention]
 
 
+def assistant_voices(persons: Iterable[str]) -> frozenset[str]:
+    """The speakers (casefolded) whose turns are an assistant's: the chat roles that
+    are not the person's (``persons``)."""
+    return ROLES - {p.casefold() for p in persons}
+
+
 def read(
     text: str,
     written_at: float,
@@ -87,7 +93,7 @@ def read(
     own = {p.casefold() for p in persons}
     me = SELF if speaker is None or speaker.strip().casefold() in own else None
     found = extract(text, me=me, casing=casing)
-    if me is None and speaker is not None and is_role(speaker):
+    if speaker is not None and speaker.casefold() in assistant_voices(persons):
         # An assistant's answer names things but states nothing of the user's world:
         # "Use Flask's error handling", "Mongoose is unable to connect" read as relations
         # were three in four wrong on BEAM's answers, where the user's own were right.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from hermes_memory.text.letters import CAPITALISED
 from hermes_memory.text.lexicon import IMPERATIVES, NOMINAL, STARTERS
 
 _OPEN = frozenset({'"', "“"})
@@ -36,7 +35,7 @@ def quoted_title(toks: list[tuple[str, int, int]], i: int) -> tuple[int, int, in
         if w in _CLOSE:
             break
         first = j == i + 1
-        if CAPITALISED.fullmatch(w) or w.isdigit() or w[:1].isupper():
+        if w[:1].isupper() or w.isdigit():
             words += 1
         elif first or (w.lower() not in _SMALL and w not in ("'s", "’", "s")):
             return None  # speech or a phrase, not a title
