@@ -769,3 +769,20 @@ def test_a_title_in_quotes_is_one_name_and_no_person() -> None:
 def test_running_late_to_someone_is_no_platform() -> None:
     assert extract("We are running late to Sarah's party.").entities == {"Sarah": "person"}
     assert extract("We run the workers on Fargate.").entities == {"Fargate": "tech"}
+
+
+def test_a_change_log_line_opens_with_what_was_done_not_who() -> None:
+    log = (
+        "- Added Sentry to the worker\n- Used Wireshark to capture the traffic\n"
+        "- Migrated Redis config\n- Removed unused imports\n- Refactored auth module"
+    )
+    assert extract(log).entities == {
+        "Sentry": "tech",
+        "Wireshark": "tech",
+        "Redis": "tech",
+        "auth": "project",
+    }
+    assert extract("Tested it with Postman.").entities == {"Postman": "tech"}
+    assert extract("The postman came late.").entities == {}
+    # Names that end as a past tense does are still names.
+    assert extract("Jared and Fred went hiking.").entities == {"Jared": "person", "Fred": "person"}

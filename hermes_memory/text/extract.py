@@ -62,7 +62,9 @@ from hermes_memory.text.triggers import (
 # home, pets are no people, "Nina and her husband Raj moved" both moved, "host the site
 # on Netlify" is a use, developer tools written in lower case are known ("dbt", "pytest"),
 # a title in quotes is one concept ("Charlotte's Web", text/titles.py).
-EXTRACTOR_VERSION = 11
+# 12: a change log's line opens with what was done, not who ("- Added Sentry", "Removed
+# unused imports", "Refactored auth module"); Postman and Wireshark are known tools.
+EXTRACTOR_VERSION = 12
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.

@@ -122,6 +122,8 @@ _TECH = {
     "dbt": ["dbt"],
     "k6": ["k6"],
     "jq": ["jq"],
+    "Postman": ["postman"],
+    "Wireshark": ["wireshark"],
 }
 # Protocols and standards of computing, written as acronyms: without the list an acronym
 # alone is typed an organisation ("NASA"), and "HTTP" or "JWT" is none.
@@ -321,7 +323,7 @@ AMBIGUOUS = frozenset(
     + ["turkey", "china", "chile", "guinea", "niger", "maine", "wales", "congo", "mali"]
     + ["polish", "latin"]  # "polish the draft", "latin square"
     + ["chrome", "safari"]  # "chrome trim", "a safari"
-    + ["ruff", "jest", "pip"]  # "a ruff collar", "in jest", "an apple pip"
+    + ["ruff", "jest", "pip", "postman"]  # "a ruff collar", "in jest", "the postman"
     + ["uber", "zoom", "discord", "twitch", "oracle", "tesla"]  # "zoom in", "an oracle"
 )
 

@@ -107,6 +107,23 @@ IMPERATIVES = frozenset(
     "track train transfer translate try turn type uninstall unit update upgrade upload use "
     "utilize utilise validate verify visit visualize visualise wait watch wrap write".split()
 )
+
+
+def past_of_step(word: str) -> bool:
+    """Whether ``word`` is the past tense of an instruction's verb ("Added", "Used",
+    "Stopped", "Applied"): a change log's line opens with one before what it changed."""
+    w = word.lower()
+    if len(w) < 4 or not w.endswith("ed"):
+        return False
+    stem = w[:-2]
+    return (
+        stem in IMPERATIVES  # added, fixed
+        or w[:-1] in IMPERATIVES  # used, removed
+        or (stem[-1:] == stem[-2:-1] and stem[:-1] in IMPERATIVES)  # stopped, planned
+        or (w.endswith("ied") and w[:-3] + "y" in IMPERATIVES)  # applied
+    )
+
+
 # Endings of abstract nouns that no person's name has ("Mathematical Induction", "Data
 # Integrity", "Performance"): a capitalised phrase ending so is a concept. Endings that
 # surnames share count only when long (-ance, -ence, -ment: "Lawrence", "Clement") or

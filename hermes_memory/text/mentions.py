@@ -38,6 +38,7 @@ from hermes_memory.text.lexicon import (
     SHOUTED,
     SIGN_OFFS,
     STARTERS,
+    past_of_step,
 )
 from hermes_memory.text.products import after_model, after_status, model_end
 from hermes_memory.text.titles import quoted_title, title_line
@@ -343,8 +344,8 @@ def _project(
     ):
         return None  # no head noun in reach: most words, checked first for speed
     plain = _PLAIN.fullmatch(word) and low not in _NOT_NAMES
-    if not plain and low not in COMPONENTS:
-        return None
+    if (not plain and low not in COMPONENTS) or past_of_step(word):
+        return None  # "refactored auth module": the component is "auth"
     prev = toks[i - 1][0].lower() if i else ""
     nxt = toks[i + 1][0].lower() if i + 1 < len(toks) else ""
     if low in COMPONENTS and nxt in ROLE_NOUNS:
@@ -440,8 +441,12 @@ def _name(
         return None, j  # "Ensure users can ...", "Remove Outliers": a step, not a name
     verb = at_open and len(words) > 1 and _VERB_FORM.fullmatch(words[0][0])
     gerund = verb and words[0][0].endswith("ing")
-    if verb and ((gerund and _known(toks, i + 1)) or (common is not None and common(words[0][0]))):
-        return None, i + 1  # "Using Docker", "Watched Breaking Bad": the name follows
+    if verb and (
+        (gerund and _known(toks, i + 1))
+        or past_of_step(words[0][0])
+        or (common is not None and common(words[0][0]))
+    ):
+        return None, i + 1  # "Using Docker", "Added Sentry", "Watched Breaking Bad"
     if title_line(sentence, start):
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
@@ -459,7 +464,9 @@ def _name(
         ), titled
     # A quotation opens a sentence of its own ('getting "Error: Invalid ..."').
     opens = len(words) == 1 and (at_open or before.endswith(('"', "“")))
-    if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
+    if opens and (
+        not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name) or past_of_step(name)
+    ):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     prev = toks[i - 1][0] if i else ""
     if after_status(toks, i):
