@@ -786,3 +786,50 @@ def test_a_change_log_line_opens_with_what_was_done_not_who() -> None:
     assert extract("The postman came late.").entities == {}
     # Names that end as a past tense does are still names.
     assert extract("Jared and Fred went hiking.").entities == {"Jared": "person", "Fred": "person"}
+
+
+def test_an_entity_takes_the_type_most_of_its_texts_give(api: MemoryAPI) -> None:
+    def kind(name: str) -> str:
+        found = {e["name"]: e["entity_type"] for e in unwrap(api.entity_query(limit=50))}
+        return found[name]
+
+    turns = [
+        "Fargate is great for this.",  # read alone, a person
+        "I talked to Fargate yesterday.",
+        # A tool, twice: the turn and the fact it states. A tie keeps the type it has.
+        "We run the workers on Fargate.",
+        "We deploy the api on Fargate.",
+    ]
+    for i, said in enumerate(turns):
+        unwrap(api.ingest_turn("user", said, session_id="s1", message_id=f"m{i}"))
+        if i < 3:
+            assert kind("Fargate") == "person"
+    assert kind("Fargate") == "tech"
+    audited = api.db.query("SELECT diff FROM audit_log WHERE action = 'entity_update'")
+    assert sum('"new": {"entity_type": "tech"' in r["diff"] for r in audited) == 1
+    # A type given by hand stays, whatever the texts say.
+    unwrap(api.entity_ensure("Nomad", "tech"))
+    for i in range(3):
+        said = f"I talked to Nomad yesterday, round {i}."
+        unwrap(api.ingest_turn("user", said, session_id="s1", message_id=f"n{i}"))
+    assert kind("Nomad") == "tech"
+
+
+def test_a_fields_type_a_numbered_article_and_more_known_tools() -> None:
+    code = "I created fields {userId:ObjectId, token:String, expiryDate:Date}."
+    assert extract(code).entities == {"ObjectId": "tech"}
+    assert extract("Note: Sarah lives in Oslo.").entities == {"Sarah": "person", "Oslo": "place"}
+    assert extract("Deleted within 24 hours as per Article 17.").entities == {}
+    found = extract("I moved certs to Let's Encrypt and the layout to CSS Grid.").entities
+    assert found == {"Let's Encrypt": "tech", "CSS Grid": "tech"}
+    assert extract("Show me examples of Dockerfiles.").entities == {"Dockerfile": "tech"}
+    assert extract("a React frontend with Tailwind CSS").entities["Tailwind CSS"] == "tech"
+    assert extract("We had a nice tailwind today.").entities == {}
+    # After a label's colon, a past tense opens what was done.
+    found = extract("Strategies: Used Wireshark to capture it. Fixes: Added retries.")
+    assert found.entities == {"Wireshark": "tech"}
+    assert extract("Attendees: Sarah, Tom and Ahmed.").entities == {
+        "Sarah": "person",
+        "Tom": "person",
+        "Ahmed": "person",
+    }

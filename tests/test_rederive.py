@@ -86,7 +86,8 @@ def test_consolidate_reads_the_text_again_and_drops_what_it_no_longer_finds(
     unwrap(api.entity_link("Zed", "Bob", "knows"))
     with api.db.transaction() as conn:  # a name the old extractor saw in the fact
         conn.execute(
-            "INSERT INTO mentions SELECT e.id, 'fact', f.id FROM entities e, facts f "
+            "INSERT INTO mentions(entity_id, item_kind, item_id) "
+            "SELECT e.id, 'fact', f.id FROM entities e, facts f "
             "WHERE e.name = 'Zed' AND f.uuid = ?",
             (fact,),
         )
@@ -220,7 +221,8 @@ def test_names_no_text_yields_any_more_are_dropped_unless_stated_or_related(
                 (name.lower(), name),
             )
             conn.execute(
-                "INSERT INTO mentions SELECT e.id, 'fact', f.id FROM entities e, facts f "
+                "INSERT INTO mentions(entity_id, item_kind, item_id) "
+                "SELECT e.id, 'fact', f.id FROM entities e, facts f "
                 "WHERE e.name = ?",
                 (name,),
             )
@@ -385,3 +387,23 @@ def test_reading_again_makes_concepts_of_the_people_only_an_assistant_named(
     assert kinds["Gorilla Glass Victus"] == kinds["Lorna"] == "concept"
     audited = api.db.query("SELECT diff FROM audit_log WHERE action = 'entity_update'")
     assert sum('"concept"' in r["diff"] for r in audited) == 2
+
+
+def test_reading_again_gives_an_entity_the_type_its_texts_now_give(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    said = "We deploy the api on Fargate. Priya set it up."
+    unwrap(api.ingest_turn("user", said, session_id="s1", message_id="m1"))
+    with api.db.transaction() as conn:  # an older extractor took Fargate for a person
+        conn.execute("UPDATE entities SET entity_type = 'person' WHERE name = 'Fargate'")
+        conn.execute("UPDATE mentions SET entity_type = NULL")
+        conn.execute("UPDATE entities SET derived_by = ? WHERE derived_by IS NOT NULL", (OLD,))
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=OLD)
+
+    clock.advance(60)
+    consolidate.run(Maintenance(api), clock())
+
+    kinds = {e["name"]: e["entity_type"] for e in unwrap(api.entity_query(limit=50))}
+    assert kinds == {"Fargate": "tech", "Priya": "person"}
+    votes = api.db.query("SELECT entity_type FROM mentions WHERE entity_type IS NULL")
+    assert votes == []

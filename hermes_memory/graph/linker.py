@@ -215,8 +215,9 @@ class Linker:
                 # turn being linked is still written.
                 report.skipped.append(name)
                 continue
-            ids[m.name] = ent
-            self.entities.mention(conn, ent, kind, row_id)
+            ids[m.name] = self.entities.mention(
+                conn, ent, kind, row_id, read_as=m.type, now=now, actor=actor
+            )
             report.entities.append(ent.name)
         for r in found.relations:
             if r.head not in ids or r.tail not in ids:

@@ -64,7 +64,10 @@ from hermes_memory.text.triggers import (
 # a title in quotes is one concept ("Charlotte's Web", text/titles.py).
 # 12: a change log's line opens with what was done, not who ("- Added Sentry", "Removed
 # unused imports", "Refactored auth module"); Postman and Wireshark are known tools.
-EXTRACTOR_VERSION = 12
+# 13: a field's type in code is no name ("token:String"), "Article 17" is a numbered
+# part, and a past tense after a label's colon opens a clause ("Fixes: Added ..."); CSS
+# Grid, Tailwind CSS, Dockerfile and Let's Encrypt are known.
+EXTRACTOR_VERSION = 13
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.

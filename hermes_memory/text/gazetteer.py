@@ -124,6 +124,11 @@ _TECH = {
     "jq": ["jq"],
     "Postman": ["postman"],
     "Wireshark": ["wireshark"],
+    "CSS Grid": ["css grid"],
+    "Tailwind CSS": ["tailwind", "tailwindcss", "tailwind css"],
+    "Dockerfile": ["dockerfile", "dockerfiles"],
+    # The second alias is the name as the tokenizer splits it (text/mentions.py).
+    "Let's Encrypt": ["letsencrypt", "let 's encrypt"],
 }
 # Protocols and standards of computing, written as acronyms: without the list an acronym
 # alone is typed an organisation ("NASA"), and "HTTP" or "JWT" is none.
@@ -324,6 +329,7 @@ AMBIGUOUS = frozenset(
     + ["polish", "latin"]  # "polish the draft", "latin square"
     + ["chrome", "safari"]  # "chrome trim", "a safari"
     + ["ruff", "jest", "pip", "postman"]  # "a ruff collar", "in jest", "the postman"
+    + ["tailwind"]  # "a tailwind"
     + ["uber", "zoom", "discord", "twitch", "oracle", "tesla"]  # "zoom in", "an oracle"
 )
 

@@ -115,7 +115,8 @@ _OBJECT_END = _NP_STOP | frozenset(
 )
 # Words that number the stages of something ("Phase 2", "Sprint 4").
 _NUMBERED = frozenset(
-    "phase step part sprint week chapter stage level round day milestone section".split()
+    "phase step part sprint week chapter stage level round day milestone section article "
+    "clause lesson page".split()
 )
 # A light verb alone ("I love having you here") names no preference.
 _LIGHT_GERUNDS = frozenset(
@@ -156,6 +157,8 @@ _BOLD_LABEL = re.compile(
 # numbering, emphasis, quotes, and a short label ending in a colon ("### Step 1: Ensure
 # ...", "- **10:00 - 11:00 AM:** Set up ...", 'error: "Invalid ...'). Assistants'
 # answers are markdown; read as prose, their imperatives became people ("Ensure").
+# A label's colon just before a word: what follows opens a clause ("Fixes: Added ...").
+_AFTER_COLON = re.compile(r":\s*[\"'“‘*_]*$")
 _OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“‘(]*")
 _TOKEN = re.compile(r"[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
 
@@ -439,14 +442,13 @@ def _name(
     at_open = len(before) == start and _OPENER.fullmatch(before) is not None
     if at_open and words[0][0].lower() in IMPERATIVES:
         return None, j  # "Ensure users can ...", "Remove Outliers": a step, not a name
+    if past_of_step(words[0][0]) and (at_open or _AFTER_COLON.search(before)):
+        # "- Added Sentry", "Strategies: Used Wireshark to ...": what was done, not who
+        return (None, i + 1) if len(words) > 1 else None
     verb = at_open and len(words) > 1 and _VERB_FORM.fullmatch(words[0][0])
     gerund = verb and words[0][0].endswith("ing")
-    if verb and (
-        (gerund and _known(toks, i + 1))
-        or past_of_step(words[0][0])
-        or (common is not None and common(words[0][0]))
-    ):
-        return None, i + 1  # "Using Docker", "Added Sentry", "Watched Breaking Bad"
+    if verb and ((gerund and _known(toks, i + 1)) or (common is not None and common(words[0][0]))):
+        return None, i + 1  # "Using Docker", "Watched Breaking Bad"
     if title_line(sentence, start):
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
@@ -464,13 +466,13 @@ def _name(
         ), titled
     # A quotation opens a sentence of its own ('getting "Error: Invalid ..."').
     opens = len(words) == 1 and (at_open or before.endswith(('"', "“")))
-    if opens and (
-        not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name) or past_of_step(name)
-    ):
+    if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     prev = toks[i - 1][0] if i else ""
     if after_status(toks, i):
         return None, j  # "401 Unauthorized", "500 Internal Server Error"
+    if prev == ":" and i > 1 and toks[i - 2][2] == toks[i - 1][1] and toks[i - 1][2] == start:
+        return None, j  # "token:String", "expiryDate:Date": a field's type, in code
     end = model_end(toks, j)
     if end > j or after_model(toks, i):
         last = toks[end - 1][2]

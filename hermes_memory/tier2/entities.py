@@ -17,6 +17,8 @@ from hermes_memory.tier2.records import Entity, Owner, Relation, new_uuid, owner
 ENTITY_TYPES = (
     "person", "project", "service", "tech", "org", "place", "concept", "event", "other",
 )  # fmt: skip
+# Types a text gives when it cannot tell: they vote for no type of an entity's.
+_NO_VOTE = frozenset({"concept", "other"})
 
 # A relation's name: the extractor's types (text/triggers.py) or any other snake_case.
 RELATION_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
@@ -243,11 +245,50 @@ class EntityStore:
             return Relation.from_row(row), created
 
     @staticmethod
-    def mention(conn: sqlite3.Connection, entity: Entity, kind: str, row_id: int) -> None:
-        """Record that the fact or turn ``row_id`` (``kind``) names ``entity``."""
+    def mention(
+        conn: sqlite3.Connection,
+        entity: Entity,
+        kind: str,
+        row_id: int,
+        *,
+        read_as: str | None = None,
+        now: float = 0.0,
+        actor: str = "",
+    ) -> Entity:
+        """Record that the fact or turn ``row_id`` (``kind``) names ``entity``, read as
+        type ``read_as``. An entity read from text takes the specific type most of its
+        texts give (the one it has wins a tie), so a first misreading ("Fargate" a
+        person) gives way to what later texts say; a concept reading votes for nothing,
+        and a type stated by hand is never changed. The entity, retyped or not."""
         conn.execute(
-            "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (entity.rowid, kind, row_id)
+            "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type) "
+            "VALUES (?, ?, ?, ?)",
+            (entity.rowid, kind, row_id, read_as),
         )
+        if read_as in (None, entity.entity_type) or read_as in _NO_VOTE:
+            return entity
+        row = conn.execute(
+            "SELECT derived_by FROM entities WHERE id = ?", (entity.rowid,)
+        ).fetchone()
+        if row is None or row["derived_by"] is None:
+            return entity
+        votes = dict(
+            conn.execute(
+                "SELECT entity_type, count(*) FROM mentions WHERE entity_id = ? "
+                "AND entity_type IS NOT NULL GROUP BY entity_type",
+                (entity.rowid,),
+            ).fetchall()
+        )
+        if votes.get(read_as, 0) <= votes.get(entity.entity_type, 0):
+            return entity
+        conn.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (read_as, entity.rowid))
+        journal.audit(
+            conn, now=now, action="entity_update", actor=actor, target_uuid=entity.uuid,
+            diff={"old": {"entity_type": entity.entity_type}, "new": {"entity_type": read_as},
+                  "reason": f"{votes[read_as]} texts read it as {read_as}"},
+        )  # fmt: skip
+        journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=entity.uuid)
+        return dataclasses.replace(entity, entity_type=read_as)
 
     @staticmethod
     def forget_mentions(conn: sqlite3.Connection, kind: str, row_id: int) -> None:

@@ -65,8 +65,9 @@ def merge_fact(
         (s_id, l_id),
     )
     conn.execute(
-        "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id) "
-        "SELECT entity_id, 'fact', ? FROM mentions WHERE item_kind = 'fact' AND item_id = ?",
+        "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type) "
+        "SELECT entity_id, 'fact', ?, entity_type FROM mentions "
+        "WHERE item_kind = 'fact' AND item_id = ?",
         (s_id, l_id),
     )
     conn.execute("DELETE FROM mentions WHERE item_kind = 'fact' AND item_id = ?", (l_id,))
@@ -151,8 +152,8 @@ def merge_entity(
     )
     conn.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (l_id,))
     conn.execute(
-        "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id) "
-        "SELECT ?, item_kind, item_id FROM mentions WHERE entity_id = ?",
+        "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type) "
+        "SELECT ?, item_kind, item_id, entity_type FROM mentions WHERE entity_id = ?",
         (s_id, l_id),
     )
     conn.execute("DELETE FROM mentions WHERE entity_id = ?", (l_id,))

@@ -269,6 +269,13 @@ def _v15_entity_derivation(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE entities SET derived_by = 0 WHERE id IN (SELECT entity_id FROM mentions)")
 
 
+def _v16_mention_types(conn: sqlite3.Connection) -> None:
+    """The type each text read its name as, so an entity read from text takes the type
+    most of its texts give (NULL: recorded before, which votes for nothing until the
+    text is read again)."""
+    conn.execute("ALTER TABLE mentions ADD COLUMN entity_type TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "core_schema", core_schema.create),
     (2, "graph_links", _v2_graph_links),
@@ -285,6 +292,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (13, "relation_derivation", _v13_relation_derivation),
     (14, "turn_neighbours", _v14_turn_neighbours),
     (15, "entity_derivation", _v15_entity_derivation),
+    (16, "mention_types", _v16_mention_types),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]
