@@ -75,7 +75,7 @@ def score(path: Path = GOLD, *, errors: bool = False) -> dict[str, Any]:
         row = json.loads(line)
         sentences += 1
         got = extract(row["text"], me=None if path in WITHOUT_SELF else SELF)
-        pairs = {
+        pairs: dict[str, tuple[set[Any], set[Any]]] = {
             "entities": (
                 {n.lower() for n, _ in row["entities"]},
                 {n.lower() for n in got.entities},

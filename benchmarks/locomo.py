@@ -156,8 +156,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for cat, rows in sorted(ours.items()):
         report["categories"][CATEGORIES[cat]] = _summary(rows)
     report["overall"] = _summary(everything)
-    plain = [n for n in NAMES if n in per_cat]
-    if plain:
+    shown = [n for n in NAMES if n in per_cat]
+    if shown:
         report["baselines"] = {
             name: {
                 "overall": _summary([r for rows in per_cat[name].values() for r in rows]),
@@ -165,9 +165,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     CATEGORIES[c]: _summary(rows) for c, rows in sorted(per_cat[name].items())
                 },
             }
-            for name in plain
+            for name in shown
         }
-        best = max(plain, key=lambda n: report["baselines"][n]["overall"]["recall@10"])
+        best = max(shown, key=lambda n: report["baselines"][n]["overall"]["recall@10"])
         report["best_baseline"] = best
         report["ratio_to_best"] = round(
             report["overall"]["recall@10"]
