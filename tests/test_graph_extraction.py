@@ -833,3 +833,10 @@ def test_a_fields_type_a_numbered_article_and_more_known_tools() -> None:
         "Tom": "person",
         "Ahmed": "person",
     }
+
+
+def test_a_describing_adjective_names_no_component() -> None:
+    found = extract("I chose Flask over Django for my lightweight API needs.")
+    assert "lightweight" not in found.entities
+    assert not [r for r in found.relations if r.tail == "Django"]
+    assert extract("We split the billing service out.").entities == {"billing": "project"}

@@ -67,7 +67,8 @@ from hermes_memory.text.triggers import (
 # 13: a field's type in code is no name ("token:String"), "Article 17" is a numbered
 # part, and a past tense after a label's colon opens a clause ("Fixes: Added ..."); CSS
 # Grid, Tailwind CSS, Dockerfile and Let's Encrypt are known.
-EXTRACTOR_VERSION = 13
+# 14: a describing adjective names no component ("my lightweight API", "a custom service").
+EXTRACTOR_VERSION = 14
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.

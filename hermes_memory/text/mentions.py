@@ -60,7 +60,8 @@ _KEEP_HEAD = frozenset({"app", "bot", "site", "website", "client"})
 # services" name nothing.
 _WHICH_ONE = frozenset(
     "new old big small main current previous next last first same other whole entire "
-    "existing potential important different separate single".split()
+    "existing potential important different separate single lightweight simple basic "
+    "large internal external public private custom legacy full".split()
 )
 # Where a preference's object can start: just past one of these verbs and its spaces.
 _PREF_VERBS = re.compile(
