@@ -158,9 +158,9 @@ _BOLD_LABEL = re.compile(
 # numbering, emphasis, quotes, and a short label ending in a colon ("### Step 1: Ensure
 # ...", "- **10:00 - 11:00 AM:** Set up ...", 'error: "Invalid ...'). Assistants'
 # answers are markdown; read as prose, their imperatives became people ("Ensure").
+_OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“‘(]*")
 # A label's colon just before a word: what follows opens a clause ("Fixes: Added ...").
 _AFTER_COLON = re.compile(r":\s*[\"'“‘*_]*$")
-_OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“‘(]*")
 _TOKEN = re.compile(r"[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
 
 

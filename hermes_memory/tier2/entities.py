@@ -281,13 +281,9 @@ class EntityStore:
         )
         if votes.get(read_as, 0) <= votes.get(entity.entity_type, 0):
             return entity
-        conn.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (read_as, entity.rowid))
-        journal.audit(
-            conn, now=now, action="entity_update", actor=actor, target_uuid=entity.uuid,
-            diff={"old": {"entity_type": entity.entity_type}, "new": {"entity_type": read_as},
-                  "reason": f"{votes[read_as]} texts read it as {read_as}"},
-        )  # fmt: skip
-        journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=entity.uuid)
+        reason = f"{votes[read_as]} texts read it as {read_as}"
+        _retype(conn, entity.rowid, entity.uuid, entity.entity_type, read_as, reason,
+                now=now, actor=actor)  # fmt: skip
         return dataclasses.replace(entity, entity_type=read_as)
 
     @staticmethod
@@ -427,12 +423,7 @@ class EntityStore:
             (version, *[v.casefold() for v in voices]),
         ).fetchall()
         for r in rows:
-            conn.execute("UPDATE entities SET entity_type = 'concept' WHERE id = ?", (r["id"],))
-            journal.audit(
-                conn, now=now, action="entity_update", actor=actor, target_uuid=r["uuid"],
-                diff={"old": {"entity_type": "person"}, "new": {"entity_type": "concept"}},
-            )  # fmt: skip
-            journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=r["uuid"])
+            _retype(conn, r["id"], r["uuid"], "person", "concept", None, now=now, actor=actor)
         return len(rows)
 
     @staticmethod
@@ -574,6 +565,26 @@ def _unlink(
         conn, now=now, action="entity_unlink", actor=actor, target_uuid=r["uuid"],
         diff={"old": old, "reason": reason},
     )  # fmt: skip
+
+
+def _retype(
+    conn: sqlite3.Connection,
+    entity_id: int,
+    uuid: str,
+    old: str,
+    new: str,
+    reason: str | None,
+    *,
+    now: float,
+    actor: str,
+) -> None:
+    """Give the entity a new type, audited, its vector made again."""
+    conn.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (new, entity_id))
+    diff: dict[str, Any] = {"old": {"entity_type": old}, "new": {"entity_type": new}}
+    if reason is not None:
+        diff["reason"] = reason
+    journal.audit(conn, now=now, action="entity_update", actor=actor, target_uuid=uuid, diff=diff)
+    journal.enqueue_embedding(conn, now=now, kind="entity", item_uuid=uuid)
 
 
 def _forget(
