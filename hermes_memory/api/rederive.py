@@ -27,8 +27,7 @@ from hermes_memory.graph.word_use import WordUse
 from hermes_memory.text.casing import is_common
 from hermes_memory.text.extract import EXTRACTOR_VERSION, Extraction
 from hermes_memory.tier2 import health as tier2_health
-from hermes_memory.tier2 import upkeep
-from hermes_memory.tier2.entities import EntityStore
+from hermes_memory.tier2 import reread, upkeep
 from hermes_memory.tier2.records import Owner
 
 if TYPE_CHECKING:
@@ -99,14 +98,14 @@ def rederive(
             after = rows[-1]["id"]
     check()
     with api.db.transaction() as conn:
-        out["dropped"] = EntityStore.drop_underived(
+        out["dropped"] = reread.drop_underived(
             conn, EXTRACTOR_VERSION, now=api.clock(), actor=api.actor
         )
-        out["entities_dropped"] = EntityStore.drop_unread(
+        out["entities_dropped"] = reread.drop_unread(
             conn, EXTRACTOR_VERSION, now=api.clock(), actor=api.actor
         )
         voices = sorted(assistant_voices(api.config.formation.speakers))
-        out["entities_retyped"] = EntityStore.retype_unvouched(
+        out["entities_retyped"] = reread.retype_unvouched(
             conn, EXTRACTOR_VERSION, voices, now=api.clock(), actor=api.actor
         )
     tier2_health.set_derived_status(
@@ -156,7 +155,7 @@ def settle_names(api: MemoryAPI, *, check: Callable[[], None] = lambda: None) ->
         else:
             with api.db.transaction() as conn:
                 reason = f"a common word in this memory, not a name ('{e['name']}')"
-                if EntityStore.drop_misread(
+                if reread.drop_misread(
                     conn, e["id"], reason=reason, now=api.clock(), actor=api.actor
                 ):
                     dropped += 1
