@@ -537,6 +537,20 @@ def test_a_sentence_opening_word_the_writer_also_writes_in_lower_case_is_no_name
     assert extract("Using Docker is fine.").entities == {"Docker": "tech"}
     assert extract("Learning German is tough.", me="Mel").entities == {"German": "concept"}
     assert extract("Meeting Alice was fun. A meeting!", me="Mel").entities == {"Alice": "person"}
+    # A light verb's gerund opens a clause even before a name nothing knows.
+    found = extract("Using Morgan for HTTP logs.").entities
+    assert found["Morgan"] == "tech" and "Using Morgan" not in found
+    assert extract("Having Sarah on the team helps.").entities == {"Sarah": "person"}
+    # A capitalised label before its colon, whose last word the writer also writes in
+    # lower case, names nothing; a speaker's label stays a name.
+    label = "Key Features: fast startup. The features we need are small, and features ship."
+    assert extract(label).entities == {}
+    assert extract("Key Features: fast startup.").entities == {"Key Features": "person"}
+    assert extract("Key Features: fast.", casing=lambda w: (5, 0)).entities == {}
+    assert extract("Tom Harris: I think we ship. Harris agrees.").entities == {
+        "Tom Harris": "person",
+        "Harris": "person",
+    }
     # Only an opening guess is asked about: known names and names inside a sentence are not.
     asked: list[str] = []
     extract("Python is fast. I met Maria.", casing=lambda w: asked.append(w) or (9, 0))
@@ -823,6 +837,10 @@ def test_a_fields_type_a_numbered_article_and_more_known_tools() -> None:
     found = extract("I moved certs to Let's Encrypt and the layout to CSS Grid.").entities
     assert found == {"Let's Encrypt": "tech", "CSS Grid": "tech"}
     assert extract("Show me examples of Dockerfiles.").entities == {"Dockerfile": "tech"}
+    # A capitalised word before what code calls a part of a request or a record is code.
+    assert extract("Set the Secure flag on the cookie.").entities == {"Secure": "tech"}
+    assert extract("It needs a Content-Type header.").entities == {"Content-Type": "tech"}
+    assert extract("Sarah fields the questions.").entities == {"Sarah": "person"}
     assert extract("a React frontend with Tailwind CSS").entities["Tailwind CSS"] == "tech"
     assert extract("We had a nice tailwind today.").entities == {}
     # After a label's colon, a past tense opens what was done.

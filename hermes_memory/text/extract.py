@@ -68,7 +68,10 @@ from hermes_memory.text.triggers import (
 # part, and a past tense after a label's colon opens a clause ("Fixes: Added ..."); CSS
 # Grid, Tailwind CSS, Dockerfile and Let's Encrypt are known.
 # 14: a describing adjective names no component ("my lightweight API", "a custom service").
-EXTRACTOR_VERSION = 14
+# 15: a light verb's gerund opens a clause ("Using Morgan for logs"), a capitalised label
+# before its colon whose last word the writer also writes in lower case names nothing
+# ("Key Features:"), a capitalised word before "header" or "flag" is code ("Secure").
+EXTRACTOR_VERSION = 15
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.

@@ -448,8 +448,14 @@ def _name(
         return (None, i + 1) if len(words) > 1 else None
     verb = at_open and len(words) > 1 and _VERB_FORM.fullmatch(words[0][0])
     gerund = verb and words[0][0].endswith("ing")
-    if verb and ((gerund and _known(toks, i + 1)) or (common is not None and common(words[0][0]))):
-        return None, i + 1  # "Using Docker", "Watched Breaking Bad"
+    light = gerund and words[0][0].lower() in _LIGHT_GERUNDS
+    if verb and (
+        (gerund and _known(toks, i + 1)) or light or (common is not None and common(words[0][0]))
+    ):
+        return None, i + 1  # "Using Docker", "Using Morgan for logs", "Watched Breaking Bad"
+    labelled = at_open and len(words) > 1 and j < len(toks) and toks[j][0] == ":"
+    if labelled and common is not None and common(words[-1][0]):
+        return None, j  # "Key Features:", "Compliance Labels:": a label, not a name
     if title_line(sentence, start):
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
