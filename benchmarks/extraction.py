@@ -11,7 +11,7 @@
     python benchmarks/extraction.py --fresh        # written after version 10, held back (42)
     python benchmarks/extraction.py --all          # every set, one line each
     python benchmarks/extraction.py --errors       # and every miss / false positive
-    python benchmarks/extraction.py --speed        # hostile messages of up to 20,000 chars
+    python benchmarks/extraction.py --speed        # hostile messages and 500,000-char turns
     python benchmarks/extraction.py --census       # what the benchmarks' own text yields
     python benchmarks/extraction.py --sample 25    # relations read from BEAM, to judge
 
@@ -109,10 +109,11 @@ def score(path: Path = GOLD, *, errors: bool = False) -> dict[str, Any]:
     return report
 
 
-def hostile_texts(limit: int = 20_000) -> dict[str, str]:
-    """Messages up to the size a turn's extraction reads, made to be slow: long lists of
-    names in one sentence and in many, a name repeated, tool names, a long code-like
-    message of identifiers."""
+def hostile_texts(limit: int = 20_000, turn: int = 500_000) -> dict[str, str]:
+    """Messages made to be slow, up to ``limit`` characters (a fact's content limit):
+    long lists of names in one sentence and in many, a name repeated, tool names,
+    identifiers, thousands of one-word lines and of dates; and turns of up to ``turn``
+    characters (the turn limit), of which the graph reads the opening."""
     first = "Alice Bob Carol Dmitri Elena Farid Grace Hiro Ines Jonas Kavya Liam Mei Nadia"
     last = "Smith Jones Brown Garcia Miller Davis Wilson Moore Taylor Anderson Thomas"
     names = [f"{f} {n}" for f in first.split() for n in last.split()][:150]
@@ -126,21 +127,34 @@ def hostile_texts(limit: int = 20_000) -> dict[str, str]:
         "code-like identifiers": " ".join(
             f"svc_{i}-api calls ledger_{i}-service via GatewayClient{i}" for i in range(600)
         ),
+        "10,000 one-letter lines": "a\n" * 10_000,
+        "6,666 sentences of 'I.'": "I. " * 6_666,
+        "3,300 dates": "today " * 3_300,
+        "a table of names": "| Name | Team |\n| --- | --- |\n" + "| Alice Smith | Core |\n" * 900,
     }
-    return {k: v[:limit] for k, v in texts.items()}
+    out = {k: v[:limit] for k, v in texts.items()}
+    out["a turn of short statements"] = (
+        ". ".join(f"{n} moved to Berlin last March" for n in names) + ". "
+    ) * (turn // 10_000)
+    out["a turn of one-word lines"] = "ok\n" * (turn // 3)
+    out["a turn of dates"] = "on 2024-01-01, " * (turn // 15)
+    return {k: v[:turn] for k, v in out.items()}
 
 
 def speed(repeats: int = 5) -> dict[str, Any]:
-    """Median extraction time of each hostile message (ms), and the worst of them."""
+    """Median time (ms) of the graph's reading of each hostile message (graph/linker.read:
+    extraction and dates, what a write does before its transaction), and the worst."""
     import statistics
     import time
+
+    from hermes_memory.graph.linker import read
 
     out: dict[str, Any] = {}
     for name, text in hostile_texts().items():
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
-            extract(text)
+            read(text, 0.0)
             times.append((time.perf_counter() - started) * 1000)
         out[name] = round(statistics.median(times), 2)
     out["worst_ms"] = max(v for v in out.values())
@@ -209,14 +223,14 @@ def sample(n: int = 25, seed: int = 3, per_conversation: int = 200) -> dict[str,
     import beam
 
     from hermes_memory.graph.linker import read
-    from hermes_memory.text.extract import _sentences
+    from hermes_memory.text.bounds import sentences_of
 
     found: dict[str, list[dict[str, str]]] = {"user": [], "assistant": []}
     for folder in beam.conversations(beam.DATA):
         chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
         for t in beam.messages_of(chat)[:per_conversation]:
             role = "user" if t["speaker"] == "user" else "assistant"
-            for sentence in _sentences(t["text"][:6000]):
+            for sentence in sentences_of(t["text"][:6000]):
                 for r in read(sentence, 0.0, speaker=t["speaker"]).extraction.relations:
                     if r.stated and r.type != "related_to":
                         said = sentence.strip()[:200]
@@ -231,9 +245,7 @@ def sample(n: int = 25, seed: int = 3, per_conversation: int = 200) -> dict[str,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument(
-        "--speed", action="store_true", help="time hostile messages of up to 20,000 chars"
-    )
+    parser.add_argument("--speed", action="store_true", help="time hostile messages and turns")
     parser.add_argument(
         "--census", action="store_true", help="entities found in the benchmarks' own text"
     )

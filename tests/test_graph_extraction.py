@@ -8,9 +8,11 @@ import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
 from hermes_memory.clock import DAY
+from hermes_memory.graph.linker import read
+from hermes_memory.text.bounds import MAX_SENTENCES, READ_CHARS, opening
 from hermes_memory.text.casing import counts_in, lookup_in, word_counts
 from hermes_memory.text.extract import Claim, Extraction, extract
-from hermes_memory.text.temporal import contradicts, query_window, resolve_dates
+from hermes_memory.text.temporal import MAX_DATES, contradicts, query_window, resolve_dates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -158,6 +160,40 @@ def test_a_month_named_relative_to_the_message_is_the_nearest_such_month() -> No
 def test_every_kind_of_date_is_found_alone_in_a_text(text: str) -> None:
     # Each text holds one expression and nothing else the one-pass pre-check knows.
     assert len(resolve_dates(text, datetime(2026, 3, 4, tzinfo=UTC).timestamp())) == 1
+
+
+def test_a_long_text_is_read_by_its_opening() -> None:
+    filler = "nothing to see here. " * (READ_CHARS // 20)
+    assert extract("Alice works at Acme. " + filler + "Bob works at Initech.").entities == {
+        "Alice": "person",
+        "Acme": "org",
+    }
+    assert opening("alpha beta gamma", 10) == "alpha beta"  # cut after a whole word
+    assert opening("alphabetagamma", 10) == "alphabetag"
+    lines = "ok\n" * (MAX_SENTENCES - 1)
+    assert "Bob" in extract(lines + "Bob met Carol.").entities
+    assert extract("ok\n" + lines + "Bob met Carol.").entities == {}
+
+
+def test_a_text_gives_its_first_dates_only() -> None:
+    now = datetime(2026, 3, 4, tzinfo=UTC).timestamp()
+    # Patterns are tried in turn, so the first dates come from several of them.
+    text = "on 2024-01-01, yesterday and 8 May 2023. " * (MAX_DATES // 2)
+    every = resolve_dates(text, now)
+    assert len(every) == 3 * (MAX_DATES // 2)
+    assert resolve_dates(text, now, limit=MAX_DATES) == every[:MAX_DATES]
+    assert len(read(text, now).dates) == MAX_DATES
+
+
+def test_a_tables_header_row_names_no_one() -> None:
+    table = "| Owner | Status |\n| --- | :-: |\n| Alice Smith | done |"
+    assert extract(table).entities == {"Alice Smith": "person"}
+    # A comparison's columns are what it compares: names a rule knows stay.
+    compared = "| Feature | MacBook Pro | Dell XPS |\n|---|---|---|\n| RAM | 16 GB | 32 GB |"
+    assert {"MacBook Pro", "XPS"} <= set(extract(compared).entities)
+    assert "Feature" not in extract(compared).entities
+    # Without the rule under it a row is a row.
+    assert "Owner" in extract("| Owner | Status |\n| Alice Smith | done |").entities
 
 
 def test_a_question_names_the_period_it_asks_about() -> None:

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hermes_memory.errors import CapacityError
+from hermes_memory.text.bounds import opening
 from hermes_memory.text.casing import Lookup
 from hermes_memory.text.extract import EXTRACTOR_VERSION, SELF, Extraction, extract
 from hermes_memory.text.mentions import ROLES, Mention, is_role
 from hermes_memory.text.temporal import (
+    MAX_DATES,
     DateMention,
     ended_by,
     ends_holders,
@@ -109,7 +111,7 @@ def read(
     if named and speaker:
         who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
         found.mentions.insert(0, who)
-    return Reading(found, resolve_dates(text, written_at))
+    return Reading(found, resolve_dates(opening(text), written_at, limit=MAX_DATES))
 
 
 class Linker:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims
 from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
@@ -71,7 +72,9 @@ from hermes_memory.text.triggers import (
 # 15: a light verb's gerund opens a clause ("Using Morgan for logs"), a capitalised label
 # before its colon whose last word the writer also writes in lower case names nothing
 # ("Key Features:"), a capitalised word before "header" or "flag" is code ("Secure").
-EXTRACTOR_VERSION = 15
+# 16: a table's header row gives no guessed names (column names), and a text is read
+# by its opening (READ_CHARS, MAX_SENTENCES).
+EXTRACTOR_VERSION = 16
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.
@@ -176,7 +179,9 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
     """Entities, relations and claims of ``text`` (one or more sentences). ``me`` is who
     "I" and "my" are: the user (the default), a named speaker, or None (an assistant's
     "I" states nothing about anyone in the memory). ``casing`` counts how the rest of
-    the memory writes a word (text/casing.py); ``text`` itself is always counted."""
+    the memory writes a word (text/casing.py); ``text`` itself is always counted. Only
+    its opening (``READ_CHARS``) is read."""
+    text = opening(text)
     out = Extraction()
     own: list[Lookup] = []
 
@@ -191,12 +196,16 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
     names: set[str] = set()
     seen_rels: set[Relation] = set()
     seen_claims: set[Claim] = set()
-    for sentence in _sentences(text):
+    headers = header_rows(text)
+    for sentence in sentences_of(text)[:MAX_SENTENCES]:
         room = MAX_MENTIONS - len(out.mentions)
         if room <= 0:
             break
         kept = []
+        header = sentence.strip() in headers
         for m in find_mentions(sentence, limit=room, common=common):
+            if header and m.guessed:
+                continue  # a column's name, not someone's ("| Owner | Status |")
             if m.name in names or len(names) < MAX_ENTITIES:
                 names.add(m.name)
                 kept.append(m)
@@ -204,6 +213,8 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
             Mention(SELF, "person", m.start(), m.end(), SELF)  # "I" is no alias
             for m in (_FIRST_PERSON.finditer(sentence) if me else ())
         ][:2]
+        if not kept and not selves:
+            continue  # nothing to relate (most lines of a log or a table)
         rels, claims, retyped = _relations(sentence, kept[:MAX_RELATED_MENTIONS] + selves)
         if retyped:
             kept = [replace(m, type=retyped[m.name]) if m.name in retyped else m for m in kept]
@@ -252,17 +263,6 @@ def _append_new(out: list[T], items: list[T], seen: set[T]) -> None:
         if item not in seen:
             seen.add(item)
             out.append(item)
-
-
-# A fenced block of code: its words are identifiers and keywords, not names said.
-_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
-
-
-def _sentences(text: str) -> list[str]:
-    """The sentences and lines of ``text``, fenced code left out."""
-    if "```" in text:
-        text = _FENCED.sub("\n", text)
-    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
 
 
 # -- relations ---------------------------------------------------------------------------------

@@ -1,0 +1,49 @@
+"""How much of a text extraction reads, and which of its lines: its opening, cut at a
+bound whatever a turn's size, its sentences and lines without fenced code, and its tables'
+header rows (pure functions)."""
+
+from __future__ import annotations
+
+import re
+
+# What of a text is read: its opening, up to this many characters (a turn may hold
+# 500,000; read whole, a long one of short lines took ~2 s), and of those its first
+# MAX_SENTENCES sentences and lines (10,000 one-word lines took 40-90 ms; long answers
+# hold a few hundred).
+READ_CHARS = 20_000
+MAX_SENTENCES = 2_000
+
+
+def opening(text: str, limit: int = READ_CHARS) -> str:
+    """``text`` up to ``limit`` characters, cut after its last whole word there."""
+    if len(text) <= limit:
+        return text
+    cut = max(text.rfind(" ", 0, limit + 1), text.rfind("\n", 0, limit + 1))
+    return text[: cut if cut > limit // 2 else limit]
+
+
+# A fenced block of code: its words are identifiers and keywords, not names said.
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
+
+
+# A sentence or line names something only if it holds a letter ("---", "| |", "...").
+_LETTER = re.compile(r"[^\W\d_]")
+# A markdown table's header row: the line just above its "| --- | :-: |" rule.
+_TABLE_HEADER = re.compile(
+    r"^(?=[^\n]*\|)[^\n]*+(?=\n[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[^\n]*)?$)", re.M
+)
+
+
+def sentences_of(text: str) -> list[str]:
+    """The sentences and lines of ``text``, fenced code left out."""
+    if "```" in text:
+        text = _FENCED.sub("\n", text)
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if _LETTER.search(s)]
+
+
+def header_rows(text: str) -> set[str]:
+    """The header rows of ``text``'s markdown tables: column names ("| Test | Status |"),
+    though a comparison's columns may be products ("| Feature | Dell XPS |")."""
+    if "|" not in text or "---" not in text:
+        return set()
+    return {m.group().strip() for m in _TABLE_HEADER.finditer(text)}
