@@ -192,6 +192,9 @@ def test_a_tables_header_row_names_no_one() -> None:
     compared = "| Feature | MacBook Pro | Dell XPS |\n|---|---|---|\n| RAM | 16 GB | 32 GB |"
     assert {"MacBook Pro", "XPS"} <= set(extract(compared).entities)
     assert "Feature" not in extract(compared).entities
+    # A cell opens like a line: its first word is a name only as one ("| Bob |").
+    assert extract("| joinRoom | Test joining a room |").entities == {}
+    assert extract("| Bob owns it | Alice |").entities == {"Bob": "person", "Alice": "person"}
     # Without the rule under it a row is a row.
     assert "Owner" in extract("| Owner | Status |\n| Alice Smith | done |").entities
 

@@ -74,7 +74,8 @@ from hermes_memory.text.triggers import (
 # ("Key Features:"), a capitalised word before "header" or "flag" is code ("Secure").
 # 16: a table's header row gives no guessed names (column names), and a text is read
 # by its opening (READ_CHARS, MAX_SENTENCES).
-EXTRACTOR_VERSION = 16
+# 17: a table's cell opens like a line ("| Test joining a room |": no name; "| Bob |" one).
+EXTRACTOR_VERSION = 17
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.

@@ -471,8 +471,9 @@ def _name(
         return Mention(
             said, OF_KINDS.get(words[0][0].lower(), "concept"), start, last, said
         ), titled
-    # A quotation opens a sentence of its own ('getting "Error: Invalid ..."').
-    opens = len(words) == 1 and (at_open or before.endswith(('"', "“")))
+    # A quotation or a table's cell opens a sentence ('"Error: ...', "| Test joining |").
+    cell = before.rstrip(" \t").endswith("|") and j < len(toks) and toks[j][0] != "|"
+    opens = len(words) == 1 and (at_open or cell or before.endswith(('"', "“")))
     if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     prev = toks[i - 1][0] if i else ""
