@@ -293,12 +293,12 @@ class KnowledgeGraph:
 
     def find(self, names: Iterable[str]) -> list[str]:
         """Node uuids of the names that are known (unknown ones are skipped)."""
-        out = []
+        out: dict[str, None] = {}  # ordered, and a long query's many names stay linear
         for name in names:
             uuid = self._by_alias.get(normalize_name(name))
-            if uuid is not None and uuid in self.g and uuid not in out:
-                out.append(uuid)
-        return out
+            if uuid is not None and uuid in self.g:
+                out.setdefault(uuid)
+        return list(out)
 
     def node(self, uuid: str) -> dict[str, Any]:
         data = self.g.nodes[uuid]

@@ -195,7 +195,7 @@ def query_window(text: str, now: float) -> tuple[float, float] | None:
     today = datetime.fromtimestamp(now, tz=UTC)
     if (part := _PART_OF.search(text)) and (bounds := _part_window(part, today)):
         start, span = bounds
-    elif found := resolve_dates(text, now):
+    elif found := resolve_dates(text, now, limit=1):
         start = datetime.fromtimestamp(found[0].timestamp, tz=UTC)
         span = _SPAN[found[0].precision]
     elif alone := _MONTH_ALONE.search(text):
