@@ -31,7 +31,7 @@ def query_entities(graph: KnowledgeGraph, query: str) -> list[str]:
     a known name or alias (catches lowercase names like "billing")."""
     names = list(extract(query).entities)
     names += [span for _, span in spans(query)]
-    return graph.find(dict.fromkeys(names))  # each once: a long query repeats its words
+    return graph.find(names)
 
 
 def spans(text: str) -> list[tuple[int, str]]:
