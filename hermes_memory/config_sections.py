@@ -106,6 +106,11 @@ class AgentConfig(Section):
     prefetch_chars: int = Field(1500, ge=200, le=20_000)
     # At most this many memories in that block.
     prefetch_limit: int = Field(8, ge=1, le=50)
+    # A longer message is recalled by its opening and close, this many characters in
+    # all: a pasted log or file asks its question before or after itself, the query's
+    # vector reads ~1,000 characters, and recall refuses a query over
+    # tier2.max_content_chars.
+    prefetch_query_chars: int = Field(4000, ge=200, le=20_000)
     # Memories scoring below this share of the best one are left out of the block.
     prefetch_min_relative: float = Field(0.5, ge=0.0, le=1.0)
     # How long prefetch waits for the embedding model (still loading at start-up)

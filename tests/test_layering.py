@@ -19,7 +19,7 @@ ALLOWED: dict[str, set[str]] = {
     "graph": {"tier2", "text"},
     "api": {"tier1", "tier2", "tier3", "graph", "text"},
     "cron": {"api", "tier2", "tier3", "graph", "text"},
-    "tools": {"api", "cron", "tier2"},
+    "tools": {"api", "cron", "tier2", "text"},
     "hermes": {"api", "cron", "tools", "tier2"},
     "mcp": {"api", "tools"},
     "cli": {"api", "cron", "graph", "hermes", "mcp", "tier2", "tools"},

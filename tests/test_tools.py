@@ -188,6 +188,33 @@ def test_cli_context_for_a_skill(api: MemoryAPI, home: Path) -> None:
     assert "9:30 in the Oak room" in run.stdout
 
 
+def test_a_message_longer_than_a_query_still_gets_its_context(api: MemoryAPI) -> None:
+    from hermes_memory.tools.context import prefetch_block
+
+    assert api.fact_store("The nightly export job writes to the reporting bucket")["success"]
+    pasted = "worker-3 ConnectionResetError: peer reset at 12:00:01\n" * 600
+    limit = api.config.tier2.max_content_chars
+    for message in (
+        pasted + "Where does the nightly export job write?",  # question after the paste
+        "Where does the nightly export job write? Log:\n" + pasted,  # ... or before it
+    ):
+        assert len(message) > limit
+        assert not api.recall(message)["success"]  # too long for a query of its own
+        assert "reporting bucket" in prefetch_block(api, message)
+
+
+def test_a_long_text_is_bounded_by_its_opening_and_close() -> None:
+    from hermes_memory.text.bounds import ends
+
+    assert ends("short enough", 200) == "short enough"
+    text = "first words " + "x " * 500 + "last words"
+    cut = ends(text, 200)
+    assert len(cut) <= 200
+    assert cut.startswith("first words") and cut.endswith("last words")
+    assert "\n…\n" in cut
+    assert not cut.split("\n…\n")[1].startswith(" ")  # the close starts at a whole word
+
+
 def test_injection_looking_memories_reach_prefetch_only_with_a_marker(api: MemoryAPI) -> None:
     from hermes_memory.tools.context import prefetch_block
 

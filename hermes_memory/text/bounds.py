@@ -22,6 +22,21 @@ def opening(text: str, limit: int = READ_CHARS) -> str:
     return text[: cut if cut > limit // 2 else limit]
 
 
+def ends(text: str, limit: int) -> str:
+    """``text`` if it fits in ``limit`` characters, else its opening and its close (half
+    the room each, cut at whole words) joined by an ellipsis: a long message asks its
+    question before or after what it pastes."""
+    if len(text) <= limit:
+        return text
+    half = max(1, (limit - 3) // 2)
+    head = opening(text, half)
+    tail = text[len(text) - half :]
+    space = min((i for i in (tail.find(" "), tail.find("\n")) if i >= 0), default=-1)
+    if 0 <= space < half // 2:
+        tail = tail[space + 1 :]
+    return f"{head}\n…\n{tail}"
+
+
 # A fenced block of code: its words are identifiers and keywords, not names said.
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
 

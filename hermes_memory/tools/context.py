@@ -17,6 +17,7 @@ import yaml
 
 from hermes_memory.api.memory_api import MemoryAPI
 from hermes_memory.errors import NotFoundError, ValidationError
+from hermes_memory.text.bounds import ends
 from hermes_memory.validation import require_choice
 
 TIERS = ("tier1", "tier2", "tier3", "graph")
@@ -105,7 +106,7 @@ def prefetch_block(
     """What the agent should see before answering ``query`` (Hermes ``prefetch``)."""
     cfg = api.config.agent
     env = api.recall(
-        query,
+        ends(query, cfg.prefetch_query_chars),
         limit_per_tier=cfg.prefetch_limit,
         limit=cfg.prefetch_limit + len(skip_content),
         embed_wait=embed_wait,
