@@ -568,10 +568,31 @@ class MemoryAPI:
         if self.semantic is not None:
             self.semantic.warm()
 
-    def embed_now(self, uuids: list[str]) -> int:
+    def embedding_of(self, uuids: list[str]) -> Callable[[], dict[str, Any]]:
+        """The model's work for ``embed_now(uuids)``, its texts read now. It touches no
+        database, so a caller that serialises its use of this API runs it outside its
+        lock, and hands the result to ``embed_now`` (empty if the model failed)."""
+        sem = self.semantic
+        if sem is None:
+            return dict
+        texts = sem.pending_texts(uuids)
+
+        def work() -> dict[str, Any]:
+            try:
+                return dict(sem.embed_chunks(texts))
+            except Exception:  # embed_now runs the model again and reports the failure
+                return {}
+
+        return work
+
+    def embed_now(self, uuids: list[str], *, vectors: dict[str, Any] | None = None) -> int:
         """Embed these stored items now, whatever ``tier3.embed_inline`` says (for a
-        caller embedding off the agent's thread); how many were indexed."""
-        return 0 if self.semantic is None else self.semantic.drain(items=uuids).indexed
+        caller embedding off the agent's thread), taking ``embedding_of``'s vectors for
+        the texts they cover; how many were indexed."""
+        if self.semantic is None:
+            return 0
+        with self.semantic.precomputed(vectors or {}, new_items=False):
+            return self.semantic.drain(items=uuids).indexed
 
     def index_now(self, uuids: list[str]) -> dict[str, Any]:
         """Embed just-written items inline; a failure marks tier 3, never the write."""

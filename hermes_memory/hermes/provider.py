@@ -203,13 +203,18 @@ class HermesMemoryProvider(MemoryProvider):
             self._index(stored)
 
     def _index(self, uuids: list[str]) -> None:
-        """Embed stored turns once the model is ready; left queued for the embed job
-        if it is not (or fails)."""
+        """Embed stored turns once the model is ready, the model run outside the lock
+        (a pasted file takes it seconds, and prefetch would wait on the lock); left
+        queued for the embed job if the model is not ready (or fails)."""
         api = self._api
         if api is None or not self._ready.wait(30.0):
             return
-        with self._lock, contextlib.suppress(HermesMemoryError):
-            api.embed_now(uuids)
+        with contextlib.suppress(HermesMemoryError):
+            with self._lock:
+                work = api.embedding_of(uuids)
+            vectors = work()
+            with self._lock:
+                api.embed_now(uuids, vectors=vectors)
 
     def on_memory_write(
         self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None

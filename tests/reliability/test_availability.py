@@ -4,6 +4,7 @@ error, and a turn that could not be stored is kept, never lost."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -244,4 +245,55 @@ def test_a_read_only_agents_reads_change_nothing(tmp_path: Path) -> None:
     api = provider._api
     assert api is not None
     assert api.db.scalar("SELECT SUM(access_count) FROM facts") == 0
+    provider.shutdown()
+
+
+class _HeldEmbedder(HashingEmbedder):
+    """Holds the model on any text marked PASTE until released: a pasted file that
+    takes the model seconds, made deterministic."""
+
+    def __init__(self) -> None:
+        super().__init__(64)
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def embed_batch(self, texts: list[str]) -> Any:
+        if any("PASTE" in t for t in texts):
+            self.started.set()
+            self.release.wait(30)
+        return super().embed_batch(texts)
+
+
+def test_prefetch_does_not_wait_while_the_model_embeds_a_long_turn(tmp_path: Path) -> None:
+    pytest.importorskip("agent.memory_provider")
+    from hermes_memory.hermes.provider import HermesMemoryProvider
+
+    model = _HeldEmbedder()
+    provider = HermesMemoryProvider(
+        api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=model, **kw)
+    )
+    provider.initialize("chat-1", hermes_home=str(tmp_path), platform="cli")
+    api = provider._api
+    assert api is not None
+    provider.sync_turn("We deploy on Fridays.", "Noted.", session_id="chat-1")
+    paste = "PASTE " + "line of a long log file\n" * 2000
+    syncing = threading.Thread(
+        target=provider.sync_turn, args=(paste, "Read it."), kwargs={"session_id": "chat-1"}
+    )
+    syncing.start()
+    try:
+        assert model.started.wait(10), "the paste never reached the model"
+        answers: list[str] = []
+        asking = threading.Thread(target=lambda: answers.append(provider.prefetch("deploy day?")))
+        asking.start()
+        asking.join(10)
+        # Answered while the model still holds the paste: the lock was free.
+        assert not asking.is_alive() and not model.release.is_set()
+        assert "We deploy on Fridays." in answers[0]
+    finally:
+        model.release.set()
+        syncing.join(30)
+    assert api.stats()["success"]
+    pasted = api.db.scalar("SELECT uuid FROM episodes WHERE text LIKE 'PASTE%'")
+    assert api.embed_now([pasted]) == 0  # indexed already: nothing left queued for it
     provider.shutdown()
