@@ -8,7 +8,9 @@ installs the provider, then measures through Hermes' own plugin loader:
 - warm: ``prefetch`` on distinct queries in one process after start-up (median, p95);
 - cold: in each of ``--cold-runs`` fresh processes, ``initialize`` then the first
   ``prefetch`` at once, as Hermes does on a first turn (the model may still be
-  loading: prefetch then answers from the lexical tiers, and says so in the log).
+  loading: prefetch then answers from the lexical tiers, and says so in the log);
+- during a paste: ``prefetch`` while ``sync_turn`` (on its own thread, as Hermes' sync
+  worker runs it) embeds a pasted log of ``--paste-chars`` characters.
 
 Needs hermes-agent installed (the ``hermes`` extra).
 """
@@ -23,8 +25,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -49,7 +53,34 @@ print(json.dumps({"load_ms": (t1 - t0) * 1000, "init_ms": (t2 - t1) * 1000,
 """
 
 
-def warm(home: Path, queries: list[str]) -> tuple[list[float], list[int]]:
+def during_paste(provider: Any, queries: list[str], chars: int) -> tuple[list[float], list[float]]:
+    """Prefetch while ``sync_turn`` embeds a pasted log of ``chars`` characters on
+    Hermes' sync worker: (prefetch ms, sync_turn s) of each run whose prefetch began
+    while the turn was still being stored or embedded."""
+    waits, syncs = [], []
+    for i, q in enumerate(queries):
+        paste = " ".join(
+            f"run {i} line {n}: compiled module_{n % 50} in {n % 97} ms, cache hit"
+            for n in range(chars // 60)
+        )[:chars]
+        worker = threading.Thread(target=provider.sync_turn, args=(paste, "Read it."))
+        started = time.perf_counter()
+        worker.start()
+        time.sleep(0.5)  # the turn is stored by then, and its embedding under way
+        overlapped = worker.is_alive()
+        t = time.perf_counter()
+        provider.prefetch(q)
+        waited = (time.perf_counter() - t) * 1000
+        worker.join()
+        if overlapped:
+            waits.append(waited)
+            syncs.append(time.perf_counter() - started)
+    return waits, syncs
+
+
+def warm(
+    home: Path, queries: list[str], paste_chars: int, paste_runs: int
+) -> tuple[list[float], list[int]]:
     os.environ["HERMES_HOME"] = str(home)
     from plugins.memory import load_memory_provider
 
@@ -64,6 +95,16 @@ def warm(home: Path, queries: list[str]) -> tuple[list[float], list[int]]:
         block = provider.prefetch(q)
         times.append((time.perf_counter() - t) * 1000)
         sizes.append(len(block))
+    if paste_runs:
+        waits, syncs = during_paste(provider, queries[:paste_runs], paste_chars)
+        if waits:
+            print(
+                f"while a {paste_chars:,}-char paste is embedded ({len(waits)} of {paste_runs} "
+                f"runs overlapped): prefetch median {statistics.median(waits):.0f} ms "
+                f"(max {max(waits):.0f}); sync_turn median {statistics.median(syncs):.1f} s"
+            )
+        else:
+            print(f"no paste of {paste_chars:,} chars was still being embedded after 0.5 s")
     provider.shutdown()
     return times, sizes
 
@@ -74,6 +115,10 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--cold-runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--paste-chars", type=int, default=100_000, help="a pasted log's size (prefetch meanwhile)"
+    )
+    parser.add_argument("--paste-runs", type=int, default=5, help="0: skip the paste runs")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -93,7 +138,7 @@ def main() -> None:
                 env={**os.environ, "HERMES_HOME": str(home)},
             )  # fmt: skip
             cold.append(json.loads(run.stdout.strip().splitlines()[-1]))
-        times, sizes = warm(home, queries)
+        times, sizes = warm(home, queries, args.paste_chars, args.paste_runs)
         times.sort()
         print(
             f"memories={args.memories} warm prefetch over {len(times)} distinct queries: "
