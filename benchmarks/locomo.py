@@ -6,6 +6,7 @@
     python benchmarks/locomo.py --conversations 3             # tune on 0-2 ...
     python benchmarks/locomo.py --skip 3                      # ... check on 3-4
     python benchmarks/locomo.py --profiles /tmp/locomo        # keep the stores, rank again
+    python benchmarks/locomo.py --pastes --profiles /tmp/lp-pastes   # four pastes per chat
 
 Reads ../shared/data/locomo/locomo_dev.json (CC BY-NC; never copied into the
 project). Each conversation gets a fresh profile; every turn goes in through
@@ -23,14 +24,16 @@ has its ratio to the best of them; ``--no-baselines`` skips them.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
+import random
 import re
 import shutil
 import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -95,6 +98,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     n_turns = 0
     latencies: list[float] = []
     stage_ms: dict[str, list[float]] = defaultdict(list)
+    paste_places: Counter[str] = Counter()
     for sample in samples:
         turns, last = turns_of(sample["conversation"])
         valid = {t["message_id"] for t in turns}
@@ -114,6 +118,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     t0 = time.perf_counter()
                     for start in range(0, len(turns), 256):
                         unwrap(api.ingest_turns(turns[start : start + 256]))
+                    if args.pastes:
+                        speaker = sample["conversation"]["speaker_a"]
+                        unwrap(api.ingest_turns(pastes(speaker, last)))
                     ingest_s += time.perf_counter() - t0
                     n_turns += len(turns)
                     if kept is not None:
@@ -135,6 +142,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     results = unwrap(env)
                     for stage, ms in env["meta"].get("timings_ms", {}).items():
                         stage_ms[stage].append(ms)
+                    for r in results:
+                        if str(r.get("source_id")).startswith(PASTE):
+                            paste_places[str(r["source_id"])] += 1
                     ranked = {"hermes": pointed_at(results)}
                     if base is not None:
                         plain = base.rankings(str(qa["question"]))
@@ -174,12 +184,38 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             / max(report["baselines"][best]["overall"]["recall@10"], 1e-9),
             3,
         )
+    if args.pastes:
+        report["paste_places_in_top10"] = dict(sorted(paste_places.items()))
     if ingest_s:
         report["ingest_turns_per_s"] = round(n_turns / ingest_s, 1)
     report["recall_ms_median"] = round(statistics.median(latencies), 2)
     report["recall_ms_p95"] = round(sorted(latencies)[int(len(latencies) * 0.95) - 1], 2)
     report["stage_ms_median"] = {k: round(statistics.median(v), 3) for k, v in stage_ms.items()}
     return report
+
+
+PASTE = "paste-"
+
+
+def pastes(speaker: str, at: float) -> list[dict[str, Any]]:
+    """Four things a person may paste into a chat, as ``speaker``'s turns of a session
+    of their own at ``at`` (``--pastes``): base64, a column of numbers, a hex dump and a
+    request log, ~100k characters each."""
+    rng = random.Random(7)
+    texts = {
+        "base64": base64.b64encode(rng.randbytes(75_000)).decode(),
+        "numbers": ",".join(str(n) for n in range(20_000)),
+        "hex": " ".join(f"{rng.getrandbits(32):08x}" for _ in range(11_000)),
+        "log": "\n".join(
+            f"2023-08-{n % 28 + 1:02d} 12:{n % 60:02d}:01 INFO GET /api/v1/items/{n} 200 ms"
+            for n in range(1_800)
+        ),
+    }
+    return [
+        {"speaker": speaker, "text": text, "session_id": "pastes", "message_id": PASTE + name,
+         "timestamp": at + i}
+        for i, (name, text) in enumerate(texts.items())
+    ]  # fmt: skip
 
 
 def pointed_at(results: list[dict[str, Any]]) -> list[set[str]]:
@@ -217,6 +253,12 @@ def main() -> None:
         help="baseline vectors are cached here",
     )
     parser.add_argument("--no-baselines", action="store_true", help="skip the plain baselines")
+    parser.add_argument(
+        "--pastes",
+        action="store_true",
+        help="also store four ~100k-char pastes (base64, numbers, a hex dump, a log) per "
+        "conversation, and count the top-10 places they take (use its own --profiles)",
+    )
     parser.add_argument(
         "--set",
         action="append",

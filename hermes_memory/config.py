@@ -140,6 +140,11 @@ class RecallConfig(Section):
     # of its similarity: "Wow, love it!" matches many questions and answers none
     # (chosen on LoCoMo conversations 0-2 from 8-12; 0 turns it off).
     short_turn_words: int = Field(10, ge=0)
+    # A turn whose opening is less than this share words (text/prose.py: base64, a hex
+    # dump, numbers) counts as a turn of no words: pasted into a chat under a person's
+    # name, its vector stood near every question about them. Every turn of both
+    # benchmarks has 0.53 or more, a log or JSON ~0.4, base64 0.02 (0 turns it off).
+    min_word_share: float = Field(0.2, ge=0.0, le=1.0)
     # Pseudo-relevance feedback (api/feedback.py): this many words of the first
     # ranking's best matches search tier 2 again for more candidates. Off (0) by
     # default: on LoCoMo 5 words add ~0.01 R@10 on both halves for ~8 ms a recall, but

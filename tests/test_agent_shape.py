@@ -3,6 +3,8 @@ roles), long turns, attachments kept beside the words."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
 from hermes_memory.api.adjust import (
     asks_order,
     discount_questions,
+    discount_short_turns,
     favour_named_speaker,
     favour_order,
     question_share,
@@ -20,6 +23,7 @@ from hermes_memory.api.adjust import (
 )
 from hermes_memory.api.candidates import Candidate, excerpt_of
 from hermes_memory.text.excerpt import ELLIPSIS, SCAN_CHARS, excerpt
+from hermes_memory.text.prose import word_share
 from hermes_memory.tier2.fts import content_words, presence_counter, query_terms, terms_missing
 from hermes_memory.tier3.embedder import HashingEmbedder
 from hermes_memory.tools import memory_tool
@@ -96,6 +100,30 @@ def test_a_question_is_discounted_in_the_measure_it_is_the_turn() -> None:
     # The sentence end is before the tail: the whole turn is read to find it.
     share = question_share("Intro. " + log + "why does it fail?", 10)
     assert share == pytest.approx((8 * 200 + 4) / (8 * 200 + 5))
+
+
+def test_a_pasted_dump_counts_as_a_turn_of_no_words() -> None:
+    digests = b"".join(hashlib.sha256(bytes([i])).digest() for i in range(64))
+    dump = base64.b64encode(digests).decode()  # ten "words" and more between + and /
+    numbers = ",".join(str(n) for n in range(400))
+    prose = "Priya moved our nightly export job onto the reporting bucket after Tuesday's outage."
+    code = 'def export(rows):\n    return [r["id"] for r in rows if r.get("ok")]  # 2 passes'
+    log = "2024-03-01 12:00:01 INFO GET /api/v1/items/7 200 12 ms"
+    assert word_share(dump) < 0.05 and word_share(numbers) == 0.0
+    assert word_share(prose) > 0.8 and word_share("我们使用新的数据库集群。") > 0.8
+    assert 0.3 < word_share(log) < word_share(code) and word_share("") == 1.0
+    pool = {
+        "dump": turn("dump", "Ana", dump),
+        "numbers": turn("numbers", "Ana", numbers),
+        "prose": turn("prose", "Ana", prose),
+    }
+    fused = dict.fromkeys(pool, 0.8)
+    discount_short_turns(pool, fused, 10, 0.3, 0.2)
+    assert fused["prose"] == 0.8  # ten content words: not short
+    assert fused["dump"] == fused["numbers"] == pytest.approx(0.8 * 0.1**0.3)
+    fused = dict.fromkeys(pool, 0.8)
+    discount_short_turns(pool, fused, 10, 0.3, 0.0)  # the share check off
+    assert fused == dict.fromkeys(pool, 0.8)
 
 
 class _Neighbours:

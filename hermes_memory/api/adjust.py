@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
 from hermes_memory.text.mentions import is_role
+from hermes_memory.text.prose import word_share
 from hermes_memory.tier2.fts import content_words
 
 if TYPE_CHECKING:
@@ -128,17 +129,25 @@ def question_share(text: str, long_words: int = 0, words: int | None = None) -> 
 
 
 def discount_short_turns(
-    pool: dict[str, Candidate], fused: dict[str, float], enough: int, floor: float
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    enough: int,
+    floor: float,
+    min_share: float = 0.0,
 ) -> None:
     """A turn of few content words ("Wow, love it!") is near many questions and the
-    answer to none: under ``enough`` words it keeps ``(words / enough) ** 0.3``.
-    Turns already under the similarity ``floor`` are left as they are (not counted)."""
+    answer to none: under ``enough`` words it keeps ``(words / enough) ** 0.3``. A
+    dump pasted as a turn (less than ``min_share`` of its opening in words: base64,
+    a hex dump, numbers) says nothing either, and counts as no words. Turns already
+    under the similarity ``floor`` are left as they are (not counted)."""
     if enough <= 0:
         return
     for key, cand in pool.items():
         if cand.speaker is None or fused[key] < floor:
             continue
         words = content_words(cand.said, enough)
+        if words and min_share > 0 and word_share(cand.said) < min_share:
+            words = 0
         if words < enough:
             fused[key] *= (max(words, 1) / enough) ** SHORT_TURN_EXPONENT
 

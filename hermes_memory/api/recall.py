@@ -250,7 +250,7 @@ def _ranked(
         ("question", lambda: adjust.discount_questions(
             pool, fused, cfg.question_factor, cfg.long_turn_words)),
         ("short_turn", lambda: adjust.discount_short_turns(
-            pool, fused, cfg.short_turn_words, cfg.min_similarity)),
+            pool, fused, cfg.short_turn_words, cfg.min_similarity, cfg.min_word_share)),
         ("standing", lambda: adjust.favour_standing(pool, fused, cfg.standing_boost)),
         ("speaker", lambda: adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)),
         ("time", lambda: adjust.favour_window(window, pool, fused, cfg.time_boost)),
