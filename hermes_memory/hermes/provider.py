@@ -214,6 +214,7 @@ class HermesMemoryProvider(MemoryProvider):
                 work = api.embedding_of(uuids)
             vectors = work()
             with self._lock:
+                # Shut down meanwhile: its flush embedded them, and this is a StorageError.
                 api.embed_now(uuids, vectors=vectors)
 
     def on_memory_write(

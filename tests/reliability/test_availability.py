@@ -297,3 +297,39 @@ def test_prefetch_does_not_wait_while_the_model_embeds_a_long_turn(tmp_path: Pat
     pasted = api.db.scalar("SELECT uuid FROM episodes WHERE text LIKE 'PASTE%'")
     assert api.embed_now([pasted]) == 0  # indexed already: nothing left queued for it
     provider.shutdown()
+
+
+def test_a_shutdown_while_the_model_embeds_a_turn_is_clean(tmp_path: Path) -> None:
+    pytest.importorskip("agent.memory_provider")
+    from hermes_memory.hermes.provider import HermesMemoryProvider
+
+    class FirstHeld(_HeldEmbedder):
+        """Holds only the first run on the paste (the turn's own), not the flush's."""
+
+        def embed_batch(self, texts: list[str]) -> Any:
+            if self.started.is_set():
+                return HashingEmbedder.embed_batch(self, texts)
+            return super().embed_batch(texts)
+
+    model = FirstHeld()
+    provider = HermesMemoryProvider(
+        api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=model, **kw)
+    )
+    provider.initialize("chat-1", hermes_home=str(tmp_path), platform="cli")
+    failures: list[BaseException] = []
+
+    def sync() -> None:
+        try:
+            provider.sync_turn("PASTE " + "a long log line\n" * 500, "Read it.")
+        except BaseException as exc:  # what Hermes' sync worker would see
+            failures.append(exc)
+
+    syncing = threading.Thread(target=sync)
+    syncing.start()
+    assert model.started.wait(10)
+    provider.shutdown()  # its flush embeds the turn; the memory is closed
+    model.release.set()  # only now does the turn's own model run end
+    syncing.join(30)
+    assert not syncing.is_alive() and failures == []
+    with MemoryAPI(load_config(tmp_path, env={}), embedder=HashingEmbedder(64)) as api:
+        assert api.db.scalar("SELECT COUNT(*) FROM episodes") == 2  # both sides kept
