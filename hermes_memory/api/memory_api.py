@@ -572,27 +572,13 @@ class MemoryAPI:
         """The model's work for ``embed_now(uuids)``, its texts read now. It touches no
         database, so a caller that serialises its use of this API runs it outside its
         lock, and hands the result to ``embed_now`` (empty if the model failed)."""
-        sem = self.semantic
-        if sem is None:
-            return dict
-        texts = sem.pending_texts(uuids)
-
-        def work() -> dict[str, Any]:
-            try:
-                return dict(sem.embed_chunks(texts))
-            except Exception:  # embed_now runs the model again and reports the failure
-                return {}
-
-        return work
+        return semantic_ops.embedding_of(self.semantic, uuids)
 
     def embed_now(self, uuids: list[str], *, vectors: dict[str, Any] | None = None) -> int:
         """Embed these stored items now, whatever ``tier3.embed_inline`` says (for a
         caller embedding off the agent's thread), taking ``embedding_of``'s vectors for
         the texts they cover; how many were indexed."""
-        if self.semantic is None:
-            return 0
-        with self.semantic.precomputed(vectors or {}, new_items=False):
-            return self.semantic.drain(items=uuids).indexed
+        return semantic_ops.embed_now(self.semantic, uuids, vectors or {})
 
     def index_now(self, uuids: list[str]) -> dict[str, Any]:
         """Embed just-written items inline; a failure marks tier 3, never the write."""

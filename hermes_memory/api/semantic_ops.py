@@ -4,7 +4,7 @@ rebuild and repair of the vector index."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.api import recall as recall_mod
@@ -78,6 +78,29 @@ def open_index(
             "chunk_overlap: doctor --repair rebuilds it",
         )
     return semantic
+
+
+def embedding_of(sem: SemanticIndex | None, uuids: list[str]) -> Callable[[], dict[str, Any]]:
+    """``MemoryAPI.embedding_of``: the texts read now, the model run when called."""
+    if sem is None:
+        return dict
+    texts = sem.pending_texts(uuids)
+
+    def work() -> dict[str, Any]:
+        try:
+            return dict(sem.embed_chunks(texts))
+        except Exception:  # embed_now runs the model again and reports the failure
+            return {}
+
+    return work
+
+
+def embed_now(sem: SemanticIndex | None, uuids: list[str], vectors: dict[str, Any]) -> int:
+    """``MemoryAPI.embed_now``: drain these items, with ``vectors`` for their texts."""
+    if sem is None:
+        return 0
+    with sem.precomputed(vectors, new_items=False):
+        return sem.drain(items=uuids).indexed
 
 
 def index(api: MemoryAPI) -> SemanticIndex:
