@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.api import semantic_ops
 from hermes_memory.errors import HermesMemoryError, StorageError, ValidationError
 from hermes_memory.tier2 import imports
-from hermes_memory.tier3.segments import Embedded
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -175,7 +175,7 @@ def import_jsonl(
     # (native threads, no GIL, no database lock held: the texts are read first). Two
     # batches are with the model at once, so it starts the next one while finishing
     # the last pieces of the one before, and is never idle while there is work.
-    in_flight: tuple[list[str], Future[dict[str, Embedded]]] | None = None
+    in_flight: tuple[list[str], Future[dict[str, Any]]] | None = None
     worker = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hermes-import-embed")
 
     def to_model(written: list[str]) -> None:
@@ -183,22 +183,15 @@ def import_jsonl(
         nonlocal in_flight
         done, in_flight = in_flight, None
         if sem is not None and written:
-            texts = sem.pending_texts(written)
-            future = worker.submit(sem.embed_chunks, texts)
-            in_flight = (written, future)
+            in_flight = (written, worker.submit(semantic_ops.embedding_of(sem, written)))
         if done is not None:
             write(*done)
 
-    def write(written: list[str], future: Future[dict[str, Embedded]]) -> None:
-        assert sem is not None
-        try:
-            vectors = future.result()
-        except Exception:  # the drain below embeds again, item by item if it must
-            vectors = {}
-        # Only items this import created are queued (a duplicate line is not), so
+    def write(written: list[str], future: Future[dict[str, Any]]) -> None:
+        # A failed model run came back empty: the drain embeds again, item by item if it
+        # must. Only items this import created are queued (a duplicate line is not), so
         # none of them has vector rows yet.
-        with sem.precomputed(vectors, new_items=True):
-            report.embedded += sem.drain(items=written).indexed
+        report.embedded += semantic_ops.embed_now(sem, written, future.result(), new_items=True)
 
     def commit(lines: list[tuple[int, str]], offset: int) -> None:
         length = min(offset, _HEAD)

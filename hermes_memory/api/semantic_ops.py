@@ -88,18 +88,21 @@ def embedding_of(sem: SemanticIndex | None, uuids: list[str]) -> Callable[[], di
 
     def work() -> dict[str, Any]:
         try:
-            return dict(sem.embed_chunks(texts))
+            return sem.embed_chunks(texts)
         except Exception:  # embed_now runs the model again and reports the failure
             return {}
 
     return work
 
 
-def embed_now(sem: SemanticIndex | None, uuids: list[str], vectors: dict[str, Any]) -> int:
-    """``MemoryAPI.embed_now``: drain these items, with ``vectors`` for their texts."""
+def embed_now(
+    sem: SemanticIndex | None, uuids: list[str], vectors: dict[str, Any], *, new_items: bool = False
+) -> int:
+    """``MemoryAPI.embed_now``: drain these items, with ``vectors`` for their texts
+    (``new_items``: just created, so they have no rows to replace)."""
     if sem is None:
         return 0
-    with sem.precomputed(vectors, new_items=False):
+    with sem.precomputed(vectors, new_items=new_items):
         return sem.drain(items=uuids).indexed
 
 
