@@ -568,6 +568,11 @@ class MemoryAPI:
         if self.semantic is not None:
             self.semantic.warm()
 
+    def embed_queue_items(self, limit: int) -> list[str]:
+        """The stored items waiting for their vectors, oldest first: what to hand
+        ``embedding_of`` to drain the outbox with the model off a caller's lock."""
+        return self.semantic.due_items(limit) if self.semantic is not None else []
+
     def embedding_of(self, uuids: list[str]) -> Callable[[], dict[str, Any]]:
         """The model's work for ``embed_now(uuids)``, its texts read now. It touches no
         database, so a caller that serialises its use of this API runs it outside its

@@ -35,6 +35,8 @@ _DRAIN_ON_SHUTDOWN_S = 20.0
 _REFUSALS = frozenset({"invalid_argument", "content_refused"})
 # Turns kept in memory while the database is busy, to be stored with the next turn.
 _MAX_PENDING_TURNS = 256
+# Items the session-end flush embeds a round (the lock is free between rounds).
+_FLUSH_BATCH = 32
 
 
 class HermesMemoryProvider(MemoryProvider):
@@ -229,13 +231,28 @@ class HermesMemoryProvider(MemoryProvider):
         self._flush(30.0)
 
     def _flush(self, wait: float) -> None:
-        """Embed what the outbox holds, once the model is ready (at most ``wait`` s)."""
+        """Embed what the outbox holds, once the model is ready (at most ``wait`` s),
+        a batch at a time with the model outside the lock (a session's queue can hold
+        pasted files: minutes of model time, and prefetch waits on the lock)."""
         api = self._api
         if api is None or self._read_only or not api.config.tier3.enabled:
             return
         self._ready.wait(wait)
-        with self._lock:
-            api.embed_pending(limit=api.config.limits.max_embedding_queue)
+        limit = api.config.limits.max_embedding_queue
+        with contextlib.suppress(HermesMemoryError):
+            # Each round takes its items off the due list (indexed, or failed and
+            # retried later), so the rounds end; the bound is for a queue still filling.
+            for _ in range(-(-limit // _FLUSH_BATCH)):
+                with self._lock:
+                    uuids = api.embed_queue_items(_FLUSH_BATCH)
+                    if not uuids:
+                        break
+                    work = api.embedding_of(uuids)
+                vectors = work()
+                with self._lock:
+                    api.embed_now(uuids, vectors=vectors)
+            with self._lock:
+                api.embed_pending(limit=limit)  # deletions, and what came in meanwhile
 
     def on_session_switch(self, new_session_id: str, **kwargs: Any) -> None:
         self._session_id = new_session_id or self._session_id

@@ -268,6 +268,11 @@ class SemanticIndex:
                     )
         return rows
 
+    def due_items(self, limit: int) -> list[str]:
+        """The items a ``drain(limit=...)`` now would embed (its deletes left out)."""
+        rows = journal.due(self.db, self.clock(), limit)
+        return [r["item_uuid"] for r in rows if r["op"] == "upsert"]
+
     def pending_texts(self, items: list[str]) -> list[str]:
         """The texts ``drain(items=...)`` will embed for these queued items."""
         by_kind: dict[str, list[str]] = {}

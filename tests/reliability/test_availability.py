@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hermes_memory import MemoryAPI, load_config
+from hermes_memory import MemoryAPI, load_config, unwrap
 from hermes_memory.errors import StorageError
 from hermes_memory.graph import linker as linker_module
 from hermes_memory.text import extract as extract_module
@@ -296,6 +296,46 @@ def test_prefetch_does_not_wait_while_the_model_embeds_a_long_turn(tmp_path: Pat
     assert api.stats()["success"]
     pasted = api.db.scalar("SELECT uuid FROM episodes WHERE text LIKE 'PASTE%'")
     assert api.embed_now([pasted]) == 0  # indexed already: nothing left queued for it
+    provider.shutdown()
+
+
+def test_prefetch_does_not_wait_while_the_session_end_flush_embeds(tmp_path: Path) -> None:
+    pytest.importorskip("agent.memory_provider")
+    from hermes_memory.hermes.provider import HermesMemoryProvider
+
+    model = _HeldEmbedder()
+    provider = HermesMemoryProvider(
+        api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=model, **kw)
+    )
+    provider.initialize("chat-1", hermes_home=str(tmp_path), platform="cli")
+    api = provider._api
+    assert api is not None
+    provider.sync_turn("We deploy on Fridays.", "Noted.", session_id="chat-1")
+    # Left queued, as turns stored before the model was ready are.
+    queued = unwrap(
+        api.ingest_turns(
+            [{"speaker": "user", "text": f"PASTE {i} " + "a long log line\n" * 2000,
+              "session_id": "chat-1", "message_id": f"m{i}"} for i in range(40)],
+            embed=False,
+        )
+    )  # fmt: skip
+    assert sorted(api.embed_queue_items(100)) == sorted(queued)
+    ending = threading.Thread(target=provider.on_session_end, args=([],))
+    ending.start()
+    try:
+        assert model.started.wait(10), "the flush never reached the model"
+        answers: list[str] = []
+        asking = threading.Thread(target=lambda: answers.append(provider.prefetch("deploy day?")))
+        asking.start()
+        asking.join(10)
+        assert not asking.is_alive() and not model.release.is_set()
+        assert "We deploy on Fridays." in answers[0]
+    finally:
+        model.release.set()
+        ending.join(30)
+    assert not ending.is_alive()
+    assert api.embed_queue_items(100) == []  # all 40, over more than one round
+    assert api.embed_now(queued) == 0
     provider.shutdown()
 
 
