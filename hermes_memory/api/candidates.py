@@ -38,6 +38,8 @@ class Candidate:
     trace: list[tuple[str, float]] = field(default_factory=list)
     # The text of its vector row nearest the query (a chunk or sentence segment)
     passage: str | None = None
+    # Where in ``said`` its best window of the query's words is (long ones: passages.py)
+    lexical_span: tuple[int, int] | None = None
 
     @functools.cached_property
     def said(self) -> str:
@@ -120,7 +122,10 @@ class PassageScorer:
             self._stats = (stats.weights(), stats.avg_chars)
         weights, avg = self._stats
         for cand in todo:
-            cand.lexical_raw = -best_passage(cand.said, self.stems, weights, self.window, avg)
+            best = best_passage(cand.said, self.stems, weights, self.window, avg)
+            cand.lexical_raw = -best.score
+            if best.score > 0:
+                cand.lexical_span = (best.start, best.start + self.window)
             self.done.add(cand.key)
         return len(todo)
 
@@ -224,5 +229,5 @@ def excerpt_of(cand: Candidate, size: int, matches: Callable[[str], int]) -> str
     passage = cand.passage
     if passage and cand.speaker:  # a turn's first chunk was embedded after its speaker
         passage = passage.removeprefix(f"{cand.speaker}: ")
-    cut = excerpt(cand.said, size, matches=matches, passage=passage)
+    cut = excerpt(cand.said, size, matches=matches, passage=passage, span=cand.lexical_span)
     return f"{cand.speaker}: {cut}" if cand.speaker else cut

@@ -220,17 +220,19 @@ def stem_prefix(term: str) -> str:
     return stem
 
 
-def word_starts(folded: str, stem: str) -> Iterator[int]:
-    """Where a word of ``folded`` (casefolded text) starting with ``stem`` starts, found
-    by substring search rather than by splitting the text into words."""
+def word_starts(folded: str, stem: str, *, start: int = 0, end: int | None = None) -> Iterator[int]:
+    """Where a word of ``folded`` (casefolded text) starting with ``stem`` starts, from
+    ``start`` and before ``end``, found by substring search rather than by splitting the
+    text into words."""
     find = folded.find
-    i = find(stem)
+    stop = len(folded) if end is None else end + len(stem) - 1
+    i = find(stem, start, stop)
     while i != -1:
         # A word starts where the character before is not a letter or digit (_WORD's
         # [^\W_] is exactly str.isalnum, which is cheaper per character).
         if i == 0 or not folded[i - 1].isalnum():
             yield i
-        i = find(stem, i + 1)
+        i = find(stem, i + 1, stop)
 
 
 def _starts_a_word(folded: str, stem: str) -> bool:
