@@ -7,6 +7,7 @@
     python benchmarks/beam.py --conversations 6              # tune on the first six ...
     python benchmarks/beam.py --skip 6                       # ... check on the other six
     python benchmarks/beam.py --speed 200                    # per-turn ingest vs the model
+    python benchmarks/beam.py --merge 2                      # two conversations a profile
 
 Reads ../shared/data/beam/ (evaluation only; never copied into the project). Each
 conversation gets a fresh profile: every message goes in as a turn whose speaker is
@@ -23,6 +24,11 @@ stop words, Porter stemmer) and their reciprocal rank fusion (k = 60). Every fig
 is reported with its ratio to the best baseline.
 
 The BM25 baseline needs the ``bench`` extra: ``pip install -e ".[bench]"``.
+
+``--merge K`` puts K consecutive conversations in one profile, each starting a day after
+the one before ends, and asks every one's questions there: a user's year of projects
+rather than one project, so each question's evidence sits among twice (K times) the
+messages, many on the same kind of work. The baselines rank the same merged messages.
 
 ``--profiles DIR`` keeps each built store under DIR and reuses one that is complete,
 so a ranking change is measured in minutes; delete DIR after a change to what is
@@ -100,6 +106,37 @@ def messages_of(chat: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return turns
 
 
+def units(
+    folders: list[Path], merge: int
+) -> Iterator[tuple[str, list[dict[str, Any]], list[tuple[str, str, set[str]]]]]:
+    """(profile name, turns, questions) for each group of ``merge`` conversations. A
+    merged group's message and session ids carry their conversation's place in it, and
+    each conversation is moved in time to begin a day after the one before ends."""
+    for start in range(0, len(folders), max(1, merge)):
+        group = folders[start : start + max(1, merge)]
+        turns: list[dict[str, Any]] = []
+        questions: list[tuple[str, str, set[str]]] = []
+        for i, folder in enumerate(group):
+            chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
+            probing = json.loads((folder / "probing_questions.json").read_text(encoding="utf-8"))
+            own = messages_of(chat)
+            asked = list(questions_of(probing))
+            if len(group) > 1:
+                shift = (
+                    max(0.0, turns[-1]["timestamp"] + 86_400 - own[0]["timestamp"])
+                    if turns
+                    else 0.0
+                )
+                for t in own:
+                    t["message_id"] = f"{i}:{t['message_id']}"
+                    t["session_id"] = f"{i}:{t['session_id']}"
+                    t["timestamp"] += shift
+                asked = [(a, q, {f"{i}:{e}" for e in ev}) for a, q, ev in asked]
+            turns += own
+            questions += asked
+        yield "+".join(f.name for f in group), turns, questions
+
+
 def questions_of(probing: dict[str, list[dict[str, Any]]]) -> Iterator[tuple[str, str, set[str]]]:
     """(ability, question, evidence ids) of the retrieval questions."""
     for ability, items in probing.items():
@@ -162,13 +199,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     built_s = 0.0
     dump: list[dict[str, Any]] = []
     embedder = None
-    for folder in folders:
-        chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
-        probing = json.loads((folder / "probing_questions.json").read_text(encoding="utf-8"))
-        turns = messages_of(chat)
+    for unit, turns, questions in units(folders, args.merge):
         last = max(t["timestamp"] for t in turns)
         valid = {t["message_id"] for t in turns}
-        home = Path(args.profiles) / folder.name if args.profiles else None
+        home = Path(args.profiles) / unit if args.profiles else None
         reuse = home is not None and (home / DONE).exists()
         if home is not None and not reuse and home.exists():
             shutil.rmtree(home)  # a build cut short
@@ -187,7 +221,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             t0 = time.perf_counter()
             unwrap(api.recall("warm up", limit=10, limit_per_tier=10))
             first_ms.append((time.perf_counter() - t0) * 1000)
-            for ability, question, evidence in questions_of(probing):
+            for ability, question, evidence in questions:
                 evidence &= valid
                 if not evidence:
                     continue
@@ -204,10 +238,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     rows[name][ability].append(_score(ids, evidence))
                 dump.append(
                     {
-                        "conversation": folder.name,
+                        "conversation": unit,
                         "ability": ability,
                         "question": question,
-                        "evidence": sorted(evidence, key=int),
+                        "evidence": sorted(evidence, key=_numbers),
                         "hermes": [sorted(ids) for ids in ranked["hermes"]],
                         "r10": _score(ranked["hermes"], evidence)[1],
                         **{
@@ -224,7 +258,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     report["first_recall_ms_median"] = round(statistics.median(first_ms), 1)
     if embedder is not None:
         # The unit of the latency target: one query through the model, same run.
-        asked = [q for _, q, _ in questions_of(probing)]
+        asked = [q for _, q, _ in questions]
         embed_ms = []
         for q in asked * 3:
             t0 = time.perf_counter()
@@ -333,6 +367,10 @@ def _report(
     return report
 
 
+def _numbers(message_id: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", message_id)]
+
+
 def _mean(values: Any) -> float:
     vs = list(values)
     return round(sum(vs) / len(vs), 4) if vs else 0.0
@@ -351,6 +389,9 @@ def main() -> None:
         "--cache",
         default=str(Path(tempfile.gettempdir()) / "beam-cache"),
         help="baseline vectors are cached here",
+    )
+    parser.add_argument(
+        "--merge", type=int, default=1, metavar="K", help="K conversations to a profile"
     )
     parser.add_argument("--no-baselines", action="store_true")
     parser.add_argument("--dump", help="write every question's ranking to this JSON file")
