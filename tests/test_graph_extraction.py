@@ -12,7 +12,13 @@ from hermes_memory.graph.linker import read
 from hermes_memory.text.bounds import MAX_SENTENCES, READ_CHARS, opening
 from hermes_memory.text.casing import counts_in, lookup_in, word_counts
 from hermes_memory.text.extract import Claim, Extraction, extract
-from hermes_memory.text.temporal import MAX_DATES, contradicts, query_window, resolve_dates
+from hermes_memory.text.temporal import (
+    MAX_DATES,
+    contradicts,
+    query_window,
+    resolve_dates,
+    with_dates,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -117,6 +123,25 @@ def test_relative_dates_resolve_against_the_message_time() -> None:
         "next Friday": "2026-03-06",
         "2 days ago": "2026-03-02",
     }
+
+
+def test_relative_dates_are_followed_by_the_dates_they_mean() -> None:
+    monday = datetime(2023, 5, 8, 13, 56, tzinfo=UTC).timestamp()
+    assert with_dates(
+        "I joined a group last Tues, moved here last month, and we met two years ago.", monday
+    ) == (
+        "I joined a group last Tues (2023-05-02), moved here last month (April 2023), "
+        "and we met two years ago (2021)."
+    )
+    # Absolute dates, and what means the day, week, month or year of writing, stay.
+    kept = "On 8 May 2023 and today, this week, this month: in May 2023."
+    assert with_dates(kept, monday) == kept
+    # Abbreviated weekdays only when capitalised ("the sun came out last sun").
+    assert with_dates("the sun came out last sun", monday) == "the sun came out last sun"
+    assert [d.phrase for d in resolve_dates("next Thurs and on Fri", monday)] == [
+        "next Thurs",
+        "on Fri",
+    ]
 
 
 def test_a_month_named_relative_to_the_message_is_the_nearest_such_month() -> None:

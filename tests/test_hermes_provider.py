@@ -142,6 +142,8 @@ def test_recall_tool_call_returns_the_spec_json(manager: Any) -> None:
     )
     top = out["results"][0]
     assert top["content"] == "We migrated from PostgreSQL to MySQL last week"
+    # What "last week" means, worked out from when it was said (the content as stored).
+    assert list(top["dates"]) == ["last week"] and top["dates"]["last week"].startswith("week of ")
     for key in ("scope", "importance", "score", "match_reasons", "evidence_gaps", "created_at"):
         assert key in top
     assert top["scope"] == "/infrastructure/database"

@@ -141,6 +141,32 @@ def test_render_block_keeps_the_budget_and_the_best_first() -> None:
     assert render_block(results[:1], 600, skip_content={results[0]["content"]}) == ""
 
 
+def test_a_blocks_relative_dates_carry_the_dates_they_mean() -> None:
+    said = {
+        "content": "Caroline: I went to a support group yesterday, and I start a class next week.",
+        "score": 1.0,
+        "kind": "episode",
+        "created_at": "2023-05-08T13:56:00Z",
+    }
+    block = render_block([said], 600)
+    assert block == (
+        "- (earlier conversation, 2023-05-08) Caroline: I went to a support group yesterday "
+        "(2023-05-07), and I start a class next week (week of 2023-05-15)."
+    )
+    assert "(2023-05-07)" not in render_block([said], 600, dates=False)
+    # A fact formed from a turn speaks from the turn's day, not from when it was formed.
+    formed = {
+        **said,
+        "kind": "fact",
+        "created_at": "2023-10-01T00:00:00Z",
+        "valid_at": "2023-05-08T13:56:00Z",
+        "source_type": "formation",
+    }
+    assert "yesterday (2023-05-07)" in render_block([formed], 600)
+    curated = {**said, "kind": "curated_user", "created_at": None}
+    assert "(2023-05-07)" not in render_block([curated], 600)
+
+
 def test_manifest_front_matter_is_read_and_checked() -> None:
     text = "---\nname: tracker\nmemory_tiers: [tier2, graph]\nmemory_queries: [open tasks]\n---\n"
     m = parse_manifest("t", text)

@@ -30,13 +30,20 @@ _MONTHS = [
     "october", "november", "december",
 ]  # fmt: skip
 _MONTH_NAMES = [m.capitalize() for m in _MONTHS]
+# "last Tues", "on Fri": capitalised only ("this sun", "last wed").
+_DAY_ABBREVIATIONS = r"(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b"
 _UNIT = r"(day|week|month|year)s?"
 _NUM = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
 _PATTERNS = [
     ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", re.I)),
     ("in", re.compile(rf"\bin\s+{_NUM}\s+{_UNIT}\b", re.I)),
     ("rel_unit", re.compile(rf"\b(last|next|this|past)\s+{_UNIT}\b", re.I)),
-    ("rel_day", re.compile(rf"\b(last|next|this|on)\s+({'|'.join(_WEEKDAYS)})\b", re.I)),
+    (
+        "rel_day",
+        re.compile(
+            rf"\b(last|next|this|on)\s+((?:{'|'.join(_WEEKDAYS)})\b|{_DAY_ABBREVIATIONS})", re.I
+        ),
+    ),
     ("word", re.compile(r"\b(yesterday|today|tonight|tomorrow|last night|this morning)\b", re.I)),
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
     (
@@ -63,7 +70,7 @@ _PATTERNS = [
 _ANY = re.compile(
     rf"\d{{4}}|\b(?:(?:day|week|month|year|{'|'.join(_WEEKDAYS)})s?"
     r"|yesterday|today|tonight|tomorrow|night|morning"
-    rf"|(?-i:{'|'.join(_MONTH_NAMES)}))\b",
+    rf"|(?-i:{'|'.join(_MONTH_NAMES)}|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\b",
     re.I,
 )
 
@@ -73,6 +80,7 @@ class DateMention:
     phrase: str
     timestamp: float  # start of the day (UTC) the phrase points to
     precision: str  # day | week | month | year
+    start: int = 0  # where the phrase starts in the text
 
 
 # The dates a text's timeline events come from: its first, at most this many (a text
@@ -109,7 +117,8 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
                 continue
             day, precision = hit
             taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
-            found.append((m.start(), DateMention(m.group(0), day.timestamp(), precision)))
+            mention = DateMention(m.group(0), day.timestamp(), precision, m.start())
+            found.append((m.start(), mention))
             if limit is not None:
                 (heapq.heappush if len(first) < limit else heapq.heappushpop)(first, -m.start())
     dates = [d for _, d in sorted(found, key=lambda x: x[0])]
@@ -146,7 +155,8 @@ def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str
         shift = {"last": -(number >= base.month), "next": int(number <= base.month), "this": 0}
         return datetime(base.year + shift[which], number, 1, tzinfo=UTC), "month"
     if kind == "rel_day":
-        which, day = g[0].lower(), _WEEKDAYS.index(g[1].lower())
+        which = g[0].lower()
+        day = next(i for i, w in enumerate(_WEEKDAYS) if w[:3] == g[1][:3].lower())
         delta = (day - base.weekday()) % 7
         if which == "last":
             delta = delta - 7 if delta else -7
@@ -239,6 +249,50 @@ def _part_of_month(which: str, part: str, month: datetime) -> tuple[datetime, re
     if which == "last":
         return month + timedelta(days=length - 7), _SPAN["week"]
     return month + timedelta(weeks=_ORDINALS.index(which)), _SPAN["week"]
+
+
+# A phrase naming its own year is a date already; the rest are said relative to a day.
+_ABSOLUTE = re.compile(r"\d{4}")
+
+
+def relative_dates(text: str, written_at: float, limit: int = 16) -> list[tuple[DateMention, str]]:
+    """The relative date phrases of ``text`` (its first ``limit`` dates), each with the
+    date it means, resolved against ``written_at``: "yesterday" -> "2023-05-07", "last
+    week" -> "week of 2023-05-01", "last month" -> "April 2023". Absolute dates, and
+    phrases meaning the day, week, month or year it was written ("today", "this
+    week"), are left out."""
+    written = datetime.fromtimestamp(written_at, tz=UTC)
+    out: list[tuple[DateMention, str]] = []
+    for d in resolve_dates(text, written_at, limit=limit):
+        if _ABSOLUTE.search(d.phrase):
+            continue
+        day = datetime.fromtimestamp(d.timestamp, tz=UTC)
+        if d.precision == "week":
+            day -= timedelta(days=day.weekday())
+            shown, same = f"week of {day:%Y-%m-%d}", day <= written < day + timedelta(weeks=1)
+        elif d.precision == "month":
+            shown, same = f"{day:%B %Y}", (day.year, day.month) == (written.year, written.month)
+        elif d.precision == "year":
+            shown, same = f"{day:%Y}", day.year == written.year
+        else:
+            shown, same = f"{day:%Y-%m-%d}", day.date() == written.date()
+        if not same:
+            out.append((d, shown))
+    return out
+
+
+def with_dates(text: str, written_at: float, limit: int = 16) -> str:
+    """``text`` with each relative date phrase followed by the date it means
+    (:func:`relative_dates`): "I went yesterday (2023-05-07)". A reader told only when a
+    memory was written must otherwise work the date out, which language models get
+    wrong."""
+    parts: list[str] = []
+    done = 0
+    for d, shown in relative_dates(text, written_at, limit):
+        end = d.start + len(d.phrase)
+        parts += [text[done:end], f" ({shown})"]
+        done = end
+    return "".join(parts) + text[done:] if parts else text
 
 
 def event_time(text: str, written_at: float) -> float | None:

@@ -18,8 +18,10 @@ from typing import Any
 from hermes_memory.api.envelope import Envelope
 from hermes_memory.api.memory_api import MemoryAPI
 from hermes_memory.errors import HermesMemoryError
+from hermes_memory.text.temporal import relative_dates
 from hermes_memory.tier2.entities import ENTITY_TYPES
 from hermes_memory.tier2.timeline import EVENT_TYPES
+from hermes_memory.tools.context import written_at
 
 TOOL_NAME = "hermes_memory"
 
@@ -323,16 +325,18 @@ def handle(
         if not env["success"]:
             return error(env["error"], detail=env.get("meta", {}).get("error_detail"))
         if action == "recall":
-            return _dumps({"results": [_shown(r) for r in env["data"]]})
+            dates = api.config.agent.block_dates
+            return _dumps({"results": [_shown(r, dates) for r in env["data"]]})
         meta = {k: v for k, v in env["meta"].items() if k not in ("tiers_queried",)}
         return _dumps({"success": True, "action": action, "data": env["data"], "meta": meta})
     except HermesMemoryError as exc:
         return error(str(exc), detail=exc.to_dict())
 
 
-def _shown(result: Mapping[str, Any]) -> dict[str, Any]:
+def _shown(result: Mapping[str, Any], dates: bool = True) -> dict[str, Any]:
     """A recall result as the model sees it: a long memory by its excerpt (the passage
-    that matched), with its full length; memory_get has the rest."""
+    that matched), with its full length (memory_get has the rest); ``dates``: what its
+    relative dates mean, {"yesterday": "2023-05-07"}."""
     out = {k: result.get(k) for k in RECALL_FIELDS}
     if result.get("graph_path"):  # how the graph reached it ("the user -lives_in-> Berlin")
         out["graph_path"] = result["graph_path"]
@@ -340,6 +344,11 @@ def _shown(result: Mapping[str, Any]) -> dict[str, Any]:
     if excerpt:
         out["content"] = excerpt
         out["content_chars"] = len(str(result.get("content") or ""))
+    at = written_at(result) if dates else None
+    if at is not None:  # the shown content is at most an excerpt's length: cheap to read
+        meant = relative_dates(str(out["content"] or ""), at)
+        if meant:
+            out["dates"] = {d.phrase: shown for d, shown in meant}
     return out
 
 
