@@ -30,6 +30,9 @@ the one before ends, and asks every one's questions there: a user's year of proj
 rather than one project, so each question's evidence sits among twice (K times) the
 messages, many on the same kind of work. The baselines rank the same merged messages.
 
+``--share F`` cuts each conversation to its first F of messages (a shorter project, as
+BEAM's 100K conversations are) and asks only the questions whose evidence is all there.
+
 ``--profiles DIR`` keeps each built store under DIR and reuses one that is complete,
 so a ranking change is measured in minutes; delete DIR after a change to what is
 stored (chunking, extraction, the embedder).
@@ -107,11 +110,13 @@ def messages_of(chat: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def units(
-    folders: list[Path], merge: int
+    folders: list[Path], merge: int, share: float = 1.0
 ) -> Iterator[tuple[str, list[dict[str, Any]], list[tuple[str, str, set[str]]]]]:
     """(profile name, turns, questions) for each group of ``merge`` conversations. A
     merged group's message and session ids carry their conversation's place in it, and
-    each conversation is moved in time to begin a day after the one before ends."""
+    each conversation is moved in time to begin a day after the one before ends. With
+    ``share`` under 1 each conversation is its first ``share`` of messages, asked only
+    the questions whose evidence is all among them."""
     for start in range(0, len(folders), max(1, merge)):
         group = folders[start : start + max(1, merge)]
         turns: list[dict[str, Any]] = []
@@ -121,6 +126,10 @@ def units(
             probing = json.loads((folder / "probing_questions.json").read_text(encoding="utf-8"))
             own = messages_of(chat)
             asked = list(questions_of(probing))
+            if share < 1:
+                own = own[: max(1, round(len(own) * share))]
+                kept = {t["message_id"] for t in own}
+                asked = [(a, q, ev) for a, q, ev in asked if ev <= kept]
             if len(group) > 1:
                 shift = (
                     max(0.0, turns[-1]["timestamp"] + 86_400 - own[0]["timestamp"])
@@ -134,7 +143,8 @@ def units(
                 asked = [(a, q, {f"{i}:{e}" for e in ev}) for a, q, ev in asked]
             turns += own
             questions += asked
-        yield "+".join(f.name for f in group), turns, questions
+        name = "+".join(f.name for f in group)
+        yield (f"{name}@{share:g}" if share < 1 else name), turns, questions
 
 
 def questions_of(probing: dict[str, list[dict[str, Any]]]) -> Iterator[tuple[str, str, set[str]]]:
@@ -199,7 +209,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     built_s = 0.0
     dump: list[dict[str, Any]] = []
     embedder = None
-    for unit, turns, questions in units(folders, args.merge):
+    for unit, turns, questions in units(folders, args.merge, args.share):
+        if not questions:
+            continue
         last = max(t["timestamp"] for t in turns)
         valid = {t["message_id"] for t in turns}
         home = Path(args.profiles) / unit if args.profiles else None
@@ -392,6 +404,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--merge", type=int, default=1, metavar="K", help="K conversations to a profile"
+    )
+    parser.add_argument(
+        "--share",
+        type=float,
+        default=1.0,
+        help="each conversation cut to its first SHARE of messages (0-1], asked the "
+        "questions answered there",
     )
     parser.add_argument("--no-baselines", action="store_true")
     parser.add_argument("--dump", help="write every question's ranking to this JSON file")
