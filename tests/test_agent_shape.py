@@ -27,7 +27,7 @@ from hermes_memory.text.prose import word_share
 from hermes_memory.tier2.fts import content_words, presence_counter, query_terms, terms_missing
 from hermes_memory.tier3.embedder import HashingEmbedder
 from hermes_memory.tools import memory_tool
-from hermes_memory.tools.context import prefetch_block
+from hermes_memory.tools.context import prefetch_block, render_block
 from hermes_memory.tools.memory_tool import GET_PAGE_CHARS
 
 
@@ -169,6 +169,13 @@ def test_attachments_are_metadata_and_searchable(api: MemoryAPI) -> None:
     assert [tuple(r) for r in stored] == [("Look what I made!", "a blue ceramic vase")]
     found = unwrap(api.recall("ceramic vase", tiers=["tier2"]))
     assert found and found[0]["content"] == "Ana: Look what I made!"
+    # What the words refer to travels with the result, and a block shows it.
+    assert found[0]["shared"] == "a blue ceramic vase"
+    assert render_block(found[:1], 600).endswith(
+        "Ana: Look what I made! [shared: a blue ceramic vase]"
+    )
+    shown = json.loads(memory_tool.handle(api, {"action": "recall", "content": "ceramic vase"}))
+    assert shown["results"][0]["shared"] == "a blue ceramic vase"
     bad = api.ingest_turn(
         "Ana", "x", session_id="s", message_id="2", metadata={"attachments": [{"caption": 3}]}
     )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.text.excerpt import excerpt
+from hermes_memory.tier2.episodes import attachment_text
 from hermes_memory.tier2.fts import query_terms, stem_prefix
 from hermes_memory.tier2.passages import best_passage
 
@@ -191,6 +192,8 @@ def episode_candidate(e: Any) -> Candidate:
             "session_id": e.session_id,
             "evidence_ids": [e.message_id],
             "flags": e.flags,
+            # What it shared besides its words (an image's caption, a file's name).
+            **({"shared": shared} if (shared := attachment_text(e.metadata)) else {}),
         },
     )
 

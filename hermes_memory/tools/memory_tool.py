@@ -340,6 +340,8 @@ def _shown(result: Mapping[str, Any], dates: bool = True) -> dict[str, Any]:
     out = {k: result.get(k) for k in RECALL_FIELDS}
     if result.get("graph_path"):  # how the graph reached it ("the user -lives_in-> Berlin")
         out["graph_path"] = result["graph_path"]
+    if result.get("shared"):  # a turn's attachments: an image's caption, a file's name
+        out["shared"] = result["shared"]
     excerpt = result.get("excerpt")
     if excerpt:
         out["content"] = excerpt
