@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -146,6 +147,7 @@ def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -
     code, out, _ = call(home, capsys, "recall", "deploys github", "--limit", "3")
     assert code == 0 and out.startswith("1. ") and "Deploys run from GitHub Actions" in out
     assert "reasons:" in out
+    assert re.search(r"\[tier2/fact, \d{4}-\d{2}-\d{2}\] similarity", out)  # when it was said
     code, out, _ = call(home, capsys, "rebuild")
     assert code == 0 and "rebuilt: 2 items, 2 vectors" in out  # the fact and GitHub Actions
     code, out, _ = call(home, capsys, "repair")

@@ -24,6 +24,7 @@ from hermes_memory.cli.quickstart import quickstart
 from hermes_memory.cron.progress import Progress, default_mode
 from hermes_memory.errors import HermesMemoryError
 from hermes_memory.tier2.entities import ENTITY_TYPES
+from hermes_memory.tools.context import dated
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -312,15 +313,21 @@ def recall(
         lines = []
         for i, r in enumerate(data, 1):
             shown = r["content"]
+            if not full:  # relative dates followed by what they mean ("yesterday (...)")
+                shown = dated(r, " ".join(str(r.get("excerpt") or shown).split()))
             if r.get("excerpt") and not full:
                 # A long memory (a log, a long answer) by the passage that matched.
-                shown = f"{' '.join(r['excerpt'].split())}  [{len(shown):,} chars; --full]"
+                shown = f"{shown}  [{len(r['content']):,} chars; --full]"
             lines.append(f"{i}. {r['score']:.3f}  {shown}")
+            when = str(r.get("valid_at") or r.get("created_at") or "")[:10]
             lines.append(
-                f"   [{r['tier']}/{r['kind']}] similarity {r['similarity']:.2f}, "
+                f"   [{r['tier']}/{r['kind']}{', ' + when if when else ''}] "
+                f"similarity {r['similarity']:.2f}, "
                 f"recency {r['recency']:.2f}, importance {r['importance']:.2f}; "
                 f"reasons: {', '.join(r['match_reasons']) or '-'}"
             )
+            if r.get("shared"):  # an image's caption, a file's name
+                lines.append(f"   shared: {r['shared']}")
             if r.get("graph_path"):
                 lines.append(f"   via {r['graph_path']}")
         if data[0]["evidence_gaps"]:  # the query's, the same on every result
