@@ -136,6 +136,8 @@ def test_relative_dates_are_followed_by_the_dates_they_mean() -> None:
     # Absolute dates, and what means the day, week, month or year of writing, stay.
     kept = "On 8 May 2023 and today, this week, this month: in May 2023."
     assert with_dates(kept, monday) == kept
+    # "on Friday" is last Friday in a report and next Friday in a plan: left alone.
+    assert with_dates("Let's meet on Friday", monday) == "Let's meet on Friday"
     # Abbreviated weekdays only when capitalised ("the sun came out last sun").
     assert with_dates("the sun came out last sun", monday) == "the sun came out last sun"
     assert [d.phrase for d in resolve_dates("next Thurs and on Fri", monday)] == [

@@ -258,13 +258,14 @@ _ABSOLUTE = re.compile(r"\d{4}")
 def relative_dates(text: str, written_at: float, limit: int = 16) -> list[tuple[DateMention, str]]:
     """The relative date phrases of ``text`` (its first ``limit`` dates), each with the
     date it means, resolved against ``written_at``: "yesterday" -> "2023-05-07", "last
-    week" -> "week of 2023-05-01", "last month" -> "April 2023". Absolute dates, and
+    week" -> "week of 2023-05-01", "last month" -> "April 2023". Absolute dates,
     phrases meaning the day, week, month or year it was written ("today", "this
-    week"), are left out."""
+    week"), and "on <weekday>", which may point either way, are left out."""
     written = datetime.fromtimestamp(written_at, tz=UTC)
     out: list[tuple[DateMention, str]] = []
     for d in resolve_dates(text, written_at, limit=limit):
-        if _ABSOLUTE.search(d.phrase):
+        # "on Friday" points back in a report and ahead in a plan: not said which.
+        if _ABSOLUTE.search(d.phrase) or d.phrase[:3].casefold() == "on ":
             continue
         day = datetime.fromtimestamp(d.timestamp, tz=UTC)
         if d.precision == "week":
