@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -345,5 +346,11 @@ def test_the_tool_shows_a_long_memory_by_its_excerpt_and_pages_the_rest(
         whole = call(action="memory_get", id=fact["uuid"])
         assert whole["data"]["kind"] == "fact" and whole["meta"]["next_offset"] is None
         assert whole["data"]["content"] == "Deploys go through Render."
+        assert "dates" not in whole["data"]
+        # What a relative date means travels with the page, as with recall's results.
+        moved = unwrap(api.fact_store("We moved the standup to Tuesdays yesterday."))
+        said = call(action="memory_get", id=moved["uuid"])["data"]
+        day = datetime.fromisoformat(moved["created_at"].replace("Z", "+00:00")) - timedelta(1)
+        assert said["dates"] == {"yesterday": f"{day:%Y-%m-%d}"}
         assert "no fact or turn" in call(action="memory_get", id="f" * 32)["error"]
         assert call(action="memory_get", id=turn["id"], offset=-1)["error"].startswith("offset")

@@ -154,6 +154,10 @@ def _memory_get(api: MemoryAPI, a: dict[str, Any]) -> Envelope:
     whole = str(data[field_name])
     end = offset + GET_PAGE_CHARS
     data[field_name] = whole[offset:end]
+    said = {**data, "created_at": data.get("timestamp") or data.get("created_at")}
+    at = written_at(said) if api.config.agent.block_dates else None
+    if at is not None and (meant := relative_dates(data[field_name], at)):
+        data["dates"] = {d.phrase: shown for d, shown in meant}  # as recall's results
     page = {"offset": offset, "total_chars": len(whole)}
     page["next_offset"] = end if end < len(whole) else None
     return {**env, "data": data, "meta": {**env["meta"], **page}}
