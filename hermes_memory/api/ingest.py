@@ -49,6 +49,10 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
             max_chars=200,
         )  # fmt: skip
         flags += [f"speaker:{f}" for f in speaker_flags]
+        metadata, shared_flags = _screened_attachments(
+            api, require_attachments(require_metadata(t.get("metadata")))
+        )
+        flags += [f"attachment:{f}" for f in shared_flags]
         ts = t.get("timestamp")
         inputs.append(
             TurnInput(
@@ -57,7 +61,7 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
                 session_id=require_id(t.get("session_id"), "session_id"),
                 message_id=require_id(t.get("message_id"), "message_id"),
                 timestamp=now if ts is None else parse_time(ts, "timestamp"),
-                metadata=require_attachments(require_metadata(t.get("metadata"))),
+                metadata=metadata,
                 flags=tuple(flags),
             )
         )
@@ -77,3 +81,27 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
                 api.link("episode", episode.rowid, episode.uuid, episode.text, reading)
         formed = formation.form(api, planned, stored)
     return stored, formed
+
+
+def _screened_attachments(
+    api: MemoryAPI, metadata: dict[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """``metadata`` with its attachments' captions and names through the turn's guard
+    (secrets redacted, injection-looking text flagged): they are searched and shown
+    beside the turn's words, "[shared: ...]"."""
+    items = metadata.get("attachments")
+    if not items:
+        return metadata, []
+    flags: list[str] = []
+    screened = []
+    for item in items:
+        item = dict(item)
+        for key in ("caption", "name"):
+            said = clean_text(item.get(key))
+            if isinstance(said, str) and said.strip():
+                item[key], found = api.screen(
+                    said, f"metadata.attachments.{key}", injection="flag", secrets="redact"
+                )
+                flags += found
+        screened.append(item)
+    return {**metadata, "attachments": screened}, flags

@@ -243,9 +243,20 @@ def test_secrets_never_reach_storage(home: Path, policy: str, figures: dict[str,
             api.fact_store(text, category="ops")
             api.ingest_turn("user", text, session_id="s", message_id=str(hash(secret)))
             api.curated_add(text, "memory")
+            # What a turn shares is shown and searched beside its words: the same guard.
+            shared = {"attachments": [{"type": "file", "name": text, "caption": text}]}
+            api.ingest_turn(
+                "user", "see the file", session_id="f", message_id=f"{hash(secret)}-file",
+                metadata=shared,
+            )  # fmt: skip
         dump = "\n".join(
             str(r[0])
-            for t, c in (("facts", "content"), ("episodes", "text"))
+            for t, c in (
+                ("facts", "content"),
+                ("episodes", "text"),
+                ("episodes", "attachments"),
+                ("episodes", "metadata"),
+            )
             for r in api.db.query(f"SELECT {c} FROM {t}")
         ) + api.curated.read_raw("memory")
         for secret, core in SECRETS:
