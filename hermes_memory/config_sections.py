@@ -113,8 +113,9 @@ class AgentConfig(Section):
     prefetch_query_chars: int = Field(4000, ge=200, le=20_000)
     # Memories scoring below this share of the best one are left out of the block.
     prefetch_min_relative: float = Field(0.5, ge=0.0, le=1.0)
-    # A relative date in a memory shown in a block is followed by the date it means,
-    # "yesterday (2023-05-07)", worked out from when the memory was written.
+    # A relative date in a memory shown to the agent is followed by the date it means,
+    # worked out from when the memory was said: "yesterday (2023-05-07)" in a block,
+    # {"yesterday": "2023-05-07"} as `dates` in the tool's recall and memory_get.
     block_dates: bool = True
     # How long prefetch waits for the embedding model (still loading at start-up)
     # before answering from the lexical tiers alone.
