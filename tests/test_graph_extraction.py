@@ -136,8 +136,15 @@ def test_relative_dates_are_followed_by_the_dates_they_mean() -> None:
     # Absolute dates, and what means the day, week, month or year of writing, stay.
     kept = "On 8 May 2023 and today, this week, this month: in May 2023."
     assert with_dates(kept, monday) == kept
-    # "on Friday" is last Friday in a report and next Friday in a plan: left alone.
-    assert with_dates("Let's meet on Friday", monday) == "Let's meet on Friday"
+    # "on Friday" is last Friday in a report, next Friday in a plan; shown in a plan only.
+    assert with_dates("I won the tournament on Friday", monday) == (
+        "I won the tournament on Friday"
+    )
+    assert with_dates("Let's meet on Friday. We met on Friday.", monday) == (
+        "Let's meet on Friday (2023-05-12). We met on Friday."
+    )
+    past, plan = resolve_dates("We met on Friday. We will meet on Friday.", monday)
+    assert [datetime.fromtimestamp(d.timestamp, UTC).day for d in (past, plan)] == [5, 12]
     # Abbreviated weekdays only when capitalised ("the sun came out last sun").
     assert with_dates("the sun came out last sun", monday) == "the sun came out last sun"
     assert [d.phrase for d in resolve_dates("next Thurs and on Fri", monday)] == [

@@ -110,7 +110,8 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
             if taken.find(1, m.start(), m.end()) >= 0:
                 continue
             try:
-                hit = _resolve(kind, m, base)
+                on_day = kind == "rel_day" and m.group(1).casefold() == "on"
+                hit = _resolve(kind, m, base, ahead=on_day and _ahead(text, m.start()))
             except (ValueError, OverflowError):  # 31 February; "5000 years ago"
                 continue
             if hit is None:
@@ -140,7 +141,24 @@ def _shift(unit: str, n: int) -> relativedelta:
     return relativedelta(years=n)
 
 
-def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str] | None:
+# Said of what is still to come: "on Friday" in such a sentence is the next one.
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|going to|gonna|plan(?:s|ned|ning)? to|let's|let us|"
+    r"scheduled|due|upcoming)\b|'ll\b",
+    re.IGNORECASE,
+)
+
+
+def _ahead(text: str, at: int) -> bool:
+    """Whether the sentence around ``at`` speaks of the future ("we'll meet on ...")."""
+    start = max(text.rfind(c, 0, at) for c in ".!?\n") + 1
+    ends = [i for i in (text.find(c, at) for c in ".!?\n") if i >= 0]
+    return _FUTURE.search(text, start, min(ends, default=len(text))) is not None
+
+
+def _resolve(
+    kind: str, m: re.Match[str], base: datetime, ahead: bool = False
+) -> tuple[datetime, str] | None:
     g = [x for x in m.groups()]
     if kind in ("ago", "in"):
         n = _amount(g[0])
@@ -160,7 +178,7 @@ def _resolve(kind: str, m: re.Match[str], base: datetime) -> tuple[datetime, str
         delta = (day - base.weekday()) % 7
         if which == "last":
             delta = delta - 7 if delta else -7
-        elif which == "next":
+        elif which == "next" or (which == "on" and ahead):  # "we'll meet on Friday"
             delta = delta if delta else 7
         elif which == "on":  # "on Friday" in a past-tense note points back
             delta = delta - 7 if delta else 0
@@ -260,12 +278,15 @@ def relative_dates(text: str, written_at: float, limit: int = 16) -> list[tuple[
     date it means, resolved against ``written_at``: "yesterday" -> "2023-05-07", "last
     week" -> "week of 2023-05-01", "last month" -> "April 2023". Absolute dates,
     phrases meaning the day, week, month or year it was written ("today", "this
-    week"), and "on <weekday>", which may point either way, are left out."""
+    week"), and "on <weekday>" outside a sentence about the future, which may point
+    either way, are left out."""
     written = datetime.fromtimestamp(written_at, tz=UTC)
     out: list[tuple[DateMention, str]] = []
     for d in resolve_dates(text, written_at, limit=limit):
-        # "on Friday" points back in a report and ahead in a plan: not said which.
-        if _ABSOLUTE.search(d.phrase) or d.phrase[:3].casefold() == "on ":
+        # "on Friday" points back in a report and ahead in a plan: shown only when the
+        # sentence says it is a plan (the past is a guess).
+        on_day = d.phrase[:3].casefold() == "on "
+        if _ABSOLUTE.search(d.phrase) or (on_day and not _ahead(text, d.start)):
             continue
         day = datetime.fromtimestamp(d.timestamp, tz=UTC)
         if d.precision == "week":
