@@ -143,8 +143,8 @@ def _shift(unit: str, n: int) -> relativedelta:
 
 # Said of what is still to come: "on Friday" in such a sentence is the next one.
 _FUTURE = re.compile(
-    r"\b(?:will|won't|shall|going to|gonna|plan(?:s|ned|ning)? to|let's|let us|"
-    r"scheduled|due|upcoming)\b|'ll\b",
+    r"\b(?:will|won['’]t|shall|going to|gonna|plan(?:s|ned|ning)? to|let['’]s|let us|"
+    r"scheduled|due|upcoming)\b|['’]ll\b",
     re.IGNORECASE,
 )
 
