@@ -551,12 +551,7 @@ class MemoryAPI:
     def embed_pending(self, limit: int = 1000) -> Envelope:
         """Embed up to ``limit`` items waiting in the outbox (what the embed job does):
         for callers that write without inline embedding, before they search."""
-
-        def work() -> dict[str, Any]:
-            report = semantic_ops.index(self).drain(limit=limit)
-            return {"indexed": report.indexed, "deleted": report.deleted, "failed": report.failed}
-
-        return run("tier3", ["tier3"], work)
+        return semantic_ops.embed_pending(self, limit)
 
     def repair(self) -> Envelope:
         """Bring tier 3 back in step: drain the outbox, rebuild if anything is missing."""

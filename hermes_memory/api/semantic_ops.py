@@ -106,6 +106,16 @@ def embed_now(
         return sem.drain(items=uuids).indexed
 
 
+def embed_pending(api: MemoryAPI, limit: int) -> Envelope:
+    """``MemoryAPI.embed_pending``: drain up to ``limit`` outbox items."""
+
+    def work() -> dict[str, Any]:
+        report = index(api).drain(limit=limit)
+        return {"indexed": report.indexed, "deleted": report.deleted, "failed": report.failed}
+
+    return run("tier3", ["tier3"], work)
+
+
 def index(api: MemoryAPI) -> SemanticIndex:
     if api.semantic is None:
         raise DerivedTierError("tier 3 is disabled (tier3.enabled: false)")
