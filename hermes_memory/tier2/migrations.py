@@ -276,6 +276,44 @@ def _v16_mention_types(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE mentions ADD COLUMN entity_type TEXT")
 
 
+def _v17_screen_attachments(conn: sqlite3.Connection) -> None:
+    """What a turn shares (an attachment's caption or file name) passes the turn's guard
+    since this version: the turns stored before have theirs screened now, secrets
+    redacted and injection-looking text flagged, and a changed turn is queued to be
+    embedded again (its vectors read the caption)."""
+    import json
+
+    from hermes_memory import guard
+    from hermes_memory.tier2.episodes import attachment_text
+    from hermes_memory.tier2.journal import enqueue_embedding
+
+    now = time.time()
+    rows = conn.execute(
+        "SELECT id, uuid, metadata, flags FROM episodes WHERE attachments != ''"
+    ).fetchall()
+    for rowid, uuid, metadata_json, flags_json in rows:
+        metadata = json.loads(metadata_json)
+        flags = json.loads(flags_json)
+        changed = False
+        for item in metadata.get("attachments") or ():
+            for key in ("caption", "name"):
+                said = item.get(key)
+                if not isinstance(said, str) or not said.strip():
+                    continue
+                text, found = guard.screen(said, field=key, secrets="redact", injection="flag")
+                changed |= text != said
+                item[key] = text
+                new = [f"attachment:{f}" for f in found if f"attachment:{f}" not in flags]
+                changed |= bool(new)
+                flags += new
+        if changed:
+            conn.execute(
+                "UPDATE episodes SET metadata = ?, flags = ?, attachments = ? WHERE id = ?",
+                (json.dumps(metadata), json.dumps(flags), attachment_text(metadata), rowid),
+            )
+            enqueue_embedding(conn, now=now, kind="episode", item_uuid=uuid)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "core_schema", core_schema.create),
     (2, "graph_links", _v2_graph_links),
@@ -293,6 +331,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (14, "turn_neighbours", _v14_turn_neighbours),
     (15, "entity_derivation", _v15_entity_derivation),
     (16, "mention_types", _v16_mention_types),
+    (17, "screen_attachments", _v17_screen_attachments),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]
