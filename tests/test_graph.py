@@ -15,6 +15,7 @@ import networkx as nx
 import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.api.graph_recall import QUERY_NAME_CHARS
 from hermes_memory.config import MemoryConfig
 from hermes_memory.errors import HermesMemoryError
 from hermes_memory.graph import word_use
@@ -433,6 +434,14 @@ def test_a_chained_question_is_answered_through_its_bridge(
     assert not any("graph_path" in r for r in other)
     inward = unwrap(api.recall("How is the service that depends on the ledger-service deployed?"))
     assert inward[0]["content"] == TWO_HOPS[5]  # payments-api, reached through its link
+    # Asked after a long paste, the question's names are still read (a long query's
+    # opening and close are).
+    paste = "INFO worker finished the nightly batch without errors. " * 300
+    pasted = unwrap(api.recall(f"{paste}\n{query}", limit=5))
+    assert len(paste) > 4 * QUERY_NAME_CHARS
+    assert pasted[0]["graph_path"] == (
+        "payments-api -depends_on-> ledger-service -uses-> CockroachDB"
+    )
     # "The person who ...": the bridge is whoever stands in the relation.
     _store(api, ["Alice owns the billing-service.", "Alice works at Stripe.", "Bob works at Acme."])
     who = unwrap(api.recall("Where does the person who owns the billing-service work?"))

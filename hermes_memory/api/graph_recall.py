@@ -9,6 +9,7 @@ from hermes_memory.api import scoring
 from hermes_memory.api.candidates import Candidate, load_candidates, visible
 from hermes_memory.graph.chain import Hop, asked, chains
 from hermes_memory.graph.expand import expand, query_entities
+from hermes_memory.text.bounds import ends
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
 # the query already matches, but bring in nothing new; without
 # the cut, hubs cost ~20 ms a recall at 10k memories (docs/benchmarks.md).
 WALK_FLOOR_SHARE = 0.25
+# A long query (a pasted document asked about) is read for names by its opening and
+# close: reading all 20,000 characters' word spans took ~17 ms of a recall.
+QUERY_NAME_CHARS = 4_000
 
 
 def from_graph(
@@ -38,7 +42,7 @@ def from_graph(
 
     cfg = api.config.recall
     graph = graph_ops.ready(api)
-    seeds = query_entities(graph, query)
+    seeds = query_entities(graph, ends(query, QUERY_NAME_CHARS))
     if not seeds:
         return {}
     anchor = 1.0 if alone else max([*fused.values(), 0.5]) * cfg.graph_weight
