@@ -264,35 +264,48 @@ class _HeldEmbedder(HashingEmbedder):
         return super().embed_batch(texts)
 
 
-def test_prefetch_does_not_wait_while_the_model_embeds_a_long_turn(tmp_path: Path) -> None:
+def _provider(tmp_path: Path, model: HashingEmbedder) -> tuple[Any, MemoryAPI]:
+    """A Hermes provider over ``model``, for chat-1, and its memory."""
     pytest.importorskip("agent.memory_provider")
     from hermes_memory.hermes.provider import HermesMemoryProvider
 
-    model = _HeldEmbedder()
     provider = HermesMemoryProvider(
         api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=model, **kw)
     )
     provider.initialize("chat-1", hermes_home=str(tmp_path), platform="cli")
-    api = provider._api
-    assert api is not None
+    assert provider._api is not None
+    return provider, provider._api
+
+
+def _prefetch_answers_while_held(
+    provider: Any, model: _HeldEmbedder, work: threading.Thread, what: str
+) -> None:
+    """Start ``work``, which runs the held model, and check that prefetch answers while
+    the model still holds it (the lock was free), then let it finish."""
+    work.start()
+    try:
+        assert model.started.wait(10), f"{what} never reached the model"
+        answers: list[str] = []
+        asking = threading.Thread(target=lambda: answers.append(provider.prefetch("deploy day?")))
+        asking.start()
+        asking.join(10)
+        assert not asking.is_alive() and not model.release.is_set()
+        assert "We deploy on Fridays." in answers[0]
+    finally:
+        model.release.set()
+        work.join(30)
+    assert not work.is_alive()
+
+
+def test_prefetch_does_not_wait_while_the_model_embeds_a_long_turn(tmp_path: Path) -> None:
+    model = _HeldEmbedder()
+    provider, api = _provider(tmp_path, model)
     provider.sync_turn("We deploy on Fridays.", "Noted.", session_id="chat-1")
     paste = "PASTE " + "line of a long log file\n" * 2000
     syncing = threading.Thread(
         target=provider.sync_turn, args=(paste, "Read it."), kwargs={"session_id": "chat-1"}
     )
-    syncing.start()
-    try:
-        assert model.started.wait(10), "the paste never reached the model"
-        answers: list[str] = []
-        asking = threading.Thread(target=lambda: answers.append(provider.prefetch("deploy day?")))
-        asking.start()
-        asking.join(10)
-        # Answered while the model still holds the paste: the lock was free.
-        assert not asking.is_alive() and not model.release.is_set()
-        assert "We deploy on Fridays." in answers[0]
-    finally:
-        model.release.set()
-        syncing.join(30)
+    _prefetch_answers_while_held(provider, model, syncing, "the paste")
     assert api.stats()["success"]
     pasted = api.db.scalar("SELECT uuid FROM episodes WHERE text LIKE 'PASTE%'")
     assert api.embed_now([pasted]) == 0  # indexed already: nothing left queued for it
@@ -300,16 +313,8 @@ def test_prefetch_does_not_wait_while_the_model_embeds_a_long_turn(tmp_path: Pat
 
 
 def test_prefetch_does_not_wait_while_the_session_end_flush_embeds(tmp_path: Path) -> None:
-    pytest.importorskip("agent.memory_provider")
-    from hermes_memory.hermes.provider import HermesMemoryProvider
-
     model = _HeldEmbedder()
-    provider = HermesMemoryProvider(
-        api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=model, **kw)
-    )
-    provider.initialize("chat-1", hermes_home=str(tmp_path), platform="cli")
-    api = provider._api
-    assert api is not None
+    provider, api = _provider(tmp_path, model)
     provider.sync_turn("We deploy on Fridays.", "Noted.", session_id="chat-1")
     # Left queued, as turns stored before the model was ready are.
     queued = unwrap(
@@ -321,28 +326,13 @@ def test_prefetch_does_not_wait_while_the_session_end_flush_embeds(tmp_path: Pat
     )  # fmt: skip
     assert sorted(api.embed_queue_items(100)) == sorted(queued)
     ending = threading.Thread(target=provider.on_session_end, args=([],))
-    ending.start()
-    try:
-        assert model.started.wait(10), "the flush never reached the model"
-        answers: list[str] = []
-        asking = threading.Thread(target=lambda: answers.append(provider.prefetch("deploy day?")))
-        asking.start()
-        asking.join(10)
-        assert not asking.is_alive() and not model.release.is_set()
-        assert "We deploy on Fridays." in answers[0]
-    finally:
-        model.release.set()
-        ending.join(30)
-    assert not ending.is_alive()
+    _prefetch_answers_while_held(provider, model, ending, "the flush")
     assert api.embed_queue_items(100) == []  # all 40, over more than one round
     assert api.embed_now(queued) == 0
     provider.shutdown()
 
 
 def test_a_shutdown_while_the_model_embeds_a_turn_is_clean(tmp_path: Path) -> None:
-    pytest.importorskip("agent.memory_provider")
-    from hermes_memory.hermes.provider import HermesMemoryProvider
-
     class FirstHeld(_HeldEmbedder):
         """Holds only the first run on the paste (the turn's own), not the flush's."""
 
@@ -352,10 +342,7 @@ def test_a_shutdown_while_the_model_embeds_a_turn_is_clean(tmp_path: Path) -> No
             return super().embed_batch(texts)
 
     model = FirstHeld()
-    provider = HermesMemoryProvider(
-        api_factory=lambda cfg, **kw: MemoryAPI(cfg, embedder=model, **kw)
-    )
-    provider.initialize("chat-1", hermes_home=str(tmp_path), platform="cli")
+    provider, _ = _provider(tmp_path, model)
     failures: list[BaseException] = []
 
     def sync() -> None:
