@@ -81,6 +81,8 @@ class DateMention:
     timestamp: float  # start of the day (UTC) the phrase points to
     precision: str  # day | week | month | year
     start: int = 0  # where the phrase starts in the text
+    # "on Friday" in a sentence not about the future: back one, as reports mostly mean
+    guessed: bool = False
 
 
 # The dates a text's timeline events come from: its first, at most this many (a text
@@ -111,14 +113,17 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
                 continue
             try:
                 on_day = kind == "rel_day" and m.group(1).casefold() == "on"
-                hit = _resolve(kind, m, base, ahead=on_day and _ahead(text, m.start()))
+                ahead = on_day and _ahead(text, m.start())
+                hit = _resolve(kind, m, base, ahead=ahead)
             except (ValueError, OverflowError):  # 31 February; "5000 years ago"
                 continue
             if hit is None:
                 continue
             day, precision = hit
             taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
-            mention = DateMention(m.group(0), day.timestamp(), precision, m.start())
+            mention = DateMention(
+                m.group(0), day.timestamp(), precision, m.start(), guessed=on_day and not ahead
+            )
             found.append((m.start(), mention))
             if limit is not None:
                 (heapq.heappush if len(first) < limit else heapq.heappushpop)(first, -m.start())
@@ -284,9 +289,8 @@ def relative_dates(text: str, written_at: float, limit: int = 16) -> list[tuple[
     out: list[tuple[DateMention, str]] = []
     for d in resolve_dates(text, written_at, limit=limit):
         # "on Friday" points back in a report and ahead in a plan: shown only when the
-        # sentence says it is a plan (the past is a guess).
-        on_day = d.phrase[:3].casefold() == "on "
-        if _ABSOLUTE.search(d.phrase) or (on_day and not _ahead(text, d.start)):
+        # sentence says it is a plan.
+        if _ABSOLUTE.search(d.phrase) or d.guessed:
             continue
         day = datetime.fromtimestamp(d.timestamp, tz=UTC)
         if d.precision == "week":
