@@ -20,7 +20,7 @@ from hermes_memory.api.memory_api import MemoryAPI
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import HermesMemoryError, NotFoundError, ValidationError
 from hermes_memory.text.bounds import ends
-from hermes_memory.text.temporal import with_dates
+from hermes_memory.text.temporal import relative_dates, with_dates
 from hermes_memory.validation import require_choice
 
 TIERS = ("tier1", "tier2", "tier3", "graph")
@@ -69,6 +69,13 @@ def written_at(r: Mapping[str, Any]) -> float | None:
         return parse_time(str(written), "created_at")
     except HermesMemoryError:
         return None
+
+
+def date_notes(r: Mapping[str, Any], text: str) -> dict[str, str]:
+    """What the relative dates of ``text``, shown for the recall result ``r``, mean:
+    {"yesterday": "2023-05-07"} (text/temporal.py)."""
+    at = written_at(r)
+    return {} if at is None else {d.phrase: shown for d, shown in relative_dates(text, at)}
 
 
 def dated(r: Mapping[str, Any], text: str) -> str:

@@ -18,10 +18,9 @@ from typing import Any
 from hermes_memory.api.envelope import Envelope
 from hermes_memory.api.memory_api import MemoryAPI
 from hermes_memory.errors import HermesMemoryError
-from hermes_memory.text.temporal import relative_dates
 from hermes_memory.tier2.entities import ENTITY_TYPES
 from hermes_memory.tier2.timeline import EVENT_TYPES
-from hermes_memory.tools.context import written_at
+from hermes_memory.tools.context import date_notes
 
 TOOL_NAME = "hermes_memory"
 
@@ -155,9 +154,8 @@ def _memory_get(api: MemoryAPI, a: dict[str, Any]) -> Envelope:
     end = offset + GET_PAGE_CHARS
     data[field_name] = whole[offset:end]
     said = {**data, "created_at": data.get("timestamp") or data.get("created_at")}
-    at = written_at(said) if api.config.agent.block_dates else None
-    if at is not None and (meant := relative_dates(data[field_name], at)):
-        data["dates"] = {d.phrase: shown for d, shown in meant}  # as recall's results
+    if api.config.agent.block_dates and (meant := date_notes(said, data[field_name])):
+        data["dates"] = meant  # as recall's results
     page = {"offset": offset, "total_chars": len(whole)}
     page["next_offset"] = end if end < len(whole) else None
     return {**env, "data": data, "meta": {**env["meta"], **page}}
@@ -350,11 +348,9 @@ def _shown(result: Mapping[str, Any], dates: bool = True) -> dict[str, Any]:
     if excerpt:
         out["content"] = excerpt
         out["content_chars"] = len(str(result.get("content") or ""))
-    at = written_at(result) if dates else None
-    if at is not None:  # the shown content is at most an excerpt's length: cheap to read
-        meant = relative_dates(str(out["content"] or ""), at)
-        if meant:
-            out["dates"] = {d.phrase: shown for d, shown in meant}
+    # The shown content is at most an excerpt's length: cheap to read.
+    if dates and (meant := date_notes(result, str(out["content"] or ""))):
+        out["dates"] = meant
     return out
 
 
