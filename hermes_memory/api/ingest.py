@@ -10,6 +10,7 @@ from hermes_memory.clock import parse_time
 from hermes_memory.errors import ValidationError
 from hermes_memory.graph.word_use import WordUse
 from hermes_memory.tier2 import TurnInput
+from hermes_memory.tier2.episodes import screened_attachments
 from hermes_memory.validation import (
     clean_text,
     require_attachments,
@@ -49,8 +50,11 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
             max_chars=200,
         )  # fmt: skip
         flags += [f"speaker:{f}" for f in speaker_flags]
-        metadata, shared_flags = _screened_attachments(
-            api, require_attachments(require_metadata(t.get("metadata")))
+        metadata, shared_flags = screened_attachments(
+            require_attachments(require_metadata(t.get("metadata"))),
+            lambda said, key: api.screen(
+                said, f"metadata.attachments.{key}", injection="flag", secrets="redact"
+            ),
         )
         flags += [f"attachment:{f}" for f in shared_flags]
         ts = t.get("timestamp")
@@ -81,27 +85,3 @@ def store_turns(api: MemoryAPI, turns: list[dict[str, Any]]) -> tuple[list[Any],
                 api.link("episode", episode.rowid, episode.uuid, episode.text, reading)
         formed = formation.form(api, planned, stored)
     return stored, formed
-
-
-def _screened_attachments(
-    api: MemoryAPI, metadata: dict[str, Any]
-) -> tuple[dict[str, Any], list[str]]:
-    """``metadata`` with its attachments' captions and names through the turn's guard
-    (secrets redacted, injection-looking text flagged): they are searched and shown
-    beside the turn's words, "[shared: ...]"."""
-    items = metadata.get("attachments")
-    if not items:
-        return metadata, []
-    flags: list[str] = []
-    screened = []
-    for item in items:
-        item = dict(item)
-        for key in ("caption", "name"):
-            said = clean_text(item.get(key))
-            if isinstance(said, str) and said.strip():
-                item[key], found = api.screen(
-                    said, f"metadata.attachments.{key}", injection="flag", secrets="redact"
-                )
-                flags += found
-        screened.append(item)
-    return {**metadata, "attachments": screened}, flags

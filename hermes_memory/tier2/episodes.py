@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from hermes_memory.tier2.fts import (
 )
 from hermes_memory.tier2.passages import TermStats
 from hermes_memory.tier2.records import Episode, Owner, content_hash, new_uuid
+from hermes_memory.validation import clean_text
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,28 @@ def attachment_text(metadata: dict[str, Any]) -> str:
                 parts.append(item[key].strip())
                 break
     return "; ".join(parts)
+
+
+def screened_attachments(
+    metadata: dict[str, Any], screen: Callable[[str, str], tuple[str, list[str]]]
+) -> tuple[dict[str, Any], list[str]]:
+    """``metadata`` with each attachment's caption and name passed through
+    ``screen(text, key)`` (the turn's guard: they are searched and shown beside its
+    words), and the flags that raised; blank ones are left as they are."""
+    items = metadata.get("attachments")
+    if not items:
+        return metadata, []
+    flags: list[str] = []
+    screened = []
+    for item in items:
+        item = dict(item)
+        for key in ("caption", "name"):
+            said = clean_text(item.get(key))
+            if isinstance(said, str) and said.strip():
+                item[key], found = screen(said, key)
+                flags += found
+        screened.append(item)
+    return {**metadata, "attachments": screened}, flags
 
 
 class EpisodeStore:

@@ -284,8 +284,11 @@ def _v17_screen_attachments(conn: sqlite3.Connection) -> None:
     import json
 
     from hermes_memory import guard
-    from hermes_memory.tier2.episodes import attachment_text
+    from hermes_memory.tier2.episodes import attachment_text, screened_attachments
     from hermes_memory.tier2.journal import enqueue_embedding
+
+    def screen(said: str, key: str) -> tuple[str, list[str]]:
+        return guard.screen(said, field=key, secrets="redact", injection="flag")
 
     now = time.time()
     rows = conn.execute(
@@ -294,22 +297,12 @@ def _v17_screen_attachments(conn: sqlite3.Connection) -> None:
     for rowid, uuid, metadata_json, flags_json in rows:
         metadata = json.loads(metadata_json)
         flags = json.loads(flags_json)
-        changed = False
-        for item in metadata.get("attachments") or ():
-            for key in ("caption", "name"):
-                said = item.get(key)
-                if not isinstance(said, str) or not said.strip():
-                    continue
-                text, found = guard.screen(said, field=key, secrets="redact", injection="flag")
-                changed |= text != said
-                item[key] = text
-                new = [f"attachment:{f}" for f in found if f"attachment:{f}" not in flags]
-                changed |= bool(new)
-                flags += new
-        if changed:
+        screened, found = screened_attachments(metadata, screen)
+        new = [f for f in dict.fromkeys(f"attachment:{x}" for x in found) if f not in flags]
+        if screened != metadata or new:
             conn.execute(
                 "UPDATE episodes SET metadata = ?, flags = ?, attachments = ? WHERE id = ?",
-                (json.dumps(metadata), json.dumps(flags), attachment_text(metadata), rowid),
+                (json.dumps(screened), json.dumps(flags + new), attachment_text(screened), rowid),
             )
             enqueue_embedding(conn, now=now, kind="episode", item_uuid=uuid)
 
