@@ -212,12 +212,17 @@ class HermesMemoryProvider(MemoryProvider):
         if api is None or not self._ready.wait(30.0):
             return
         with contextlib.suppress(HermesMemoryError):
-            with self._lock:
-                work = api.embedding_of(uuids)
-            vectors = work()
-            with self._lock:
-                # Shut down meanwhile: its flush embedded them, and this is a StorageError.
-                api.embed_now(uuids, vectors=vectors)
+            # Shut down meanwhile: its flush embedded them, and the write is a StorageError.
+            self._embed_outside_lock(api, uuids)
+
+    def _embed_outside_lock(self, api: MemoryAPI, uuids: list[str]) -> None:
+        """Embed these stored items: their texts read and their vectors written under
+        the lock, the model run outside it."""
+        with self._lock:
+            work = api.embedding_of(uuids)
+        vectors = work()
+        with self._lock:
+            api.embed_now(uuids, vectors=vectors)
 
     def on_memory_write(
         self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None
@@ -245,12 +250,9 @@ class HermesMemoryProvider(MemoryProvider):
             for _ in range(-(-limit // _FLUSH_BATCH)):
                 with self._lock:
                     uuids = api.embed_queue_items(_FLUSH_BATCH)
-                    if not uuids:
-                        break
-                    work = api.embedding_of(uuids)
-                vectors = work()
-                with self._lock:
-                    api.embed_now(uuids, vectors=vectors)
+                if not uuids:
+                    break
+                self._embed_outside_lock(api, uuids)
             with self._lock:
                 api.embed_pending(limit=limit)  # deletions, and what came in meanwhile
 
