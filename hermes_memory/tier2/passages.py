@@ -99,7 +99,7 @@ def best_passage(
         for k in {k for b in counts for k in (b - 1, b) if 0 <= k <= last}:
             tf = counts.get(k, 0) + counts.get(k + 1, 0)
             scores[k] = scores.get(k, 0.0) + weight * tf * (K1 + 1) / (tf + norm)
-    if not scores:
-        return Passage(0.0, 0)
+    # Every occurrence touches a span (block b is in spans b - 1 and b, and the last
+    # block's b - 1 is the last span), so ``scores`` is not empty here.
     best = max(sorted(scores), key=scores.__getitem__)  # the earliest of equal spans
     return Passage(scores[best], best * step)
