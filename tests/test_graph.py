@@ -428,6 +428,20 @@ def test_a_chained_question_is_answered_through_its_bridge(
     # Asked of the graph alone, what is stated about the bridge comes first.
     alone = unwrap(api.recall(query, ["graph"], limit=5))
     assert {r["content"] for r in alone[:2]} == {TWO_HOPS[1], TWO_HOPS[2]}
+    # The same clause without its "that", as people ask it; a clause naming its object
+    # ("depend on the ledger-service", "depend on ledger") asks no chain.
+    for bare in (
+        "Where does the service payments-api depends on store its data?",
+        "Where is the data of the service payments-api depends on stored?",
+    ):
+        assert unwrap(api.recall(bare, limit=5))[0]["graph_path"] == (
+            "payments-api -depends_on-> ledger-service -uses-> CockroachDB"
+        )
+    for named in (
+        "Does the new payments-api depend on the ledger-service?",
+        "Does the new payments-api depend on ledger?",
+    ):
+        assert not any("-uses->" in r.get("graph_path", "") for r in unwrap(api.recall(named)))
     # The chain follows the relation the clause names, in its direction: nothing
     # depends on payments-api, so this question has no bridge.
     other = unwrap(api.recall("What does the service that depends on payments-api use?"))
@@ -491,6 +505,35 @@ def test_a_direct_question_is_answered_by_the_relation_it_names(api: MemoryAPI) 
     # A home said in passing, in a phrase before the "I" it belongs to.
     _store(api, ["As someone living in Porto, Portugal, I want a quiet laptop."])
     assert first("Where do I live?")["graph_path"] == "the user -lives_in-> Porto"
+
+
+def test_a_possessed_role_is_a_bridge_when_the_question_asks_on(api: MemoryAPI) -> None:
+    _store(
+        api,
+        [
+            "Priya's manager is Tomasz.",
+            "Tomasz works at Zalando.",
+            "My manager is Dana.",
+            "Dana works on the search-service.",
+            "Zalando sells shoes online.",
+        ],
+    )
+
+    def first(query: str) -> dict[str, Any]:
+        return unwrap(api.recall(query, limit=5))[0]
+
+    assert first("Where does Priya's manager work?")["graph_path"] == (
+        "Priya -reports_to-> Tomasz -works_at-> Zalando"
+    )
+    assert first("What does my manager work on?")["graph_path"] == (
+        "the user -reports_to-> Dana -works_on-> search-service"
+    )
+    # Asking who holds the role goes no further than the role.
+    assert first("Who is Priya's manager?")["graph_path"] == "Priya -reports_to-> Tomasz"
+    assert not any(
+        "-works_at->" in r.get("graph_path", "")
+        for r in unwrap(api.recall("Who is Priya's manager?", limit=5))
+    )
 
 
 @pytest.mark.slow

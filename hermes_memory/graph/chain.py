@@ -1,7 +1,8 @@
 """Questions the graph answers by following relations. Chained ones: "what storage
 does the service that payments-api depends on use?", "where does the person who owns
-billing-service work?": a relative clause names a known entity (the seed) and a
-relation; the entity across that relation (the bridge) is what the question asks about,
+billing-service work?", "the service payments-api depends on" (no pronoun), "where
+does Priya's manager work?" (a possessed role): a clause names a known entity (the
+seed) and a relation; the entity across that relation (the bridge) is what it asks about,
 so the memories stating the bridge's other relations answer it, and the memory stating
 the link supports them. Direct ones: "where do I live?", "who does Priya work for?",
 "who is my manager?": one relation of one entity (the user's own for "I" and "my"),
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from hermes_memory.graph.expand import holds, spans
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph, Step
 from hermes_memory.text.extract import SELF, relations_named
+from hermes_memory.text.triggers import BOSS
 
 # "the <noun> that|which|who <clause>", up to the end of the clause.
 _CLAUSE = re.compile(
@@ -22,6 +24,20 @@ _CLAUSE = re.compile(
     r"(?P<clause>[^?.!;,]+)",
     re.I,
 )
+# "the <noun> <seed> <verb>": a relative clause without its pronoun ("the service
+# payments-api depends on", "the team Alice leads"). The lookahead lets every "the" open
+# one; which of them is such a clause is decided in ``_contact``.
+_CONTACT = re.compile(r"\b[Tt]he\s+(?=(?P<clause>[^?.!;,]+))")
+_OPENING = re.compile(r"(?:[a-z][\w-]*\s+){1,2}")  # the noun the clause qualifies
+_NEXT_WORD = re.compile(r"\s*([\w'-]+)")
+# "where does Priya's manager work?", "what does my boss work on?": the possessed role
+# is the subject of the question's own verb; "who is Priya's manager?" asks no further.
+_POSSESSIVE = re.compile(
+    rf"\b(?:do|does|did|is|was|has)\s+(?:(?P<who>[\w-]+(?:\s+[\w-]+)?)['’]s|my|our)\s+"
+    rf"(?:new\s+|current\s+)?{BOSS}\s+(?-i:[a-z])",
+    re.I,
+)
+_NOT_NOUNS = frozenset("the a an our my their its this that which who whom".split())
 # A question chains through few bridges; a hub seed must not fan out into all of them.
 MAX_BRIDGES = 3
 _WHO = r"(?P<who>(?:[\w'-]+\s+){0,2}?[\w'-]+)"  # one to three words: a name, "I"
@@ -81,35 +97,65 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
     names: dict[str, str] = {}  # filled on the first clause: most queries have none
     answers: list[Hop] = []
     links: list[Hop] = []
-    for clause in (m.group("clause") for m in _CLAUSE.finditer(query)):
+    clauses = [(m.group("clause"), False) for m in _CLAUSE.finditer(query)]
+    clauses += [(m.group("clause"), True) for m in _CONTACT.finditer(query)]
+    for clause, contact in clauses:
         named = relations_named(clause)
         if not named:
             continue
         names = names or graph.names()
         for seed, start, end in _seeds(graph, clause):
-            if start < named[0][1]:  # "that payments-api depends on": the seed acts
-                after = [(rel, where) for rel, where, _ in named if where > start]
-                if not after or not _adjacent(clause[end : after[0][1]]):
+            if contact:
+                found = _contact(graph, clause, named, start, end)
+                if found is None:
                     continue
-                rel, outward = after[0][0], True
+                (rel, after), outward = found, True
+            elif start < named[0][1]:  # "that payments-api depends on": the seed acts
+                after_rel = [(rel, where) for rel, where, _ in named if where > start]
+                if not after_rel or not _adjacent(clause[end : after_rel[0][1]]):
+                    continue
+                rel, outward, after = after_rel[0][0], True, ""
             else:  # "who owns billing-service": the seed is acted on
-                rel, outward = named[0][0], False
+                rel, outward, after = named[0][0], False, ""
                 if not _adjacent(clause[named[0][2] : start]):
                     continue
-            bridges = [
-                (other, step)
-                for other, step in graph.steps(seed, relation_filter=[rel], include_invalid=True)
-                if (step.source == seed) == outward and holds(step, at)
-            ][:MAX_BRIDGES]
-            for bridge, link in bridges:
-                path = _edge(names, link, seed)
-                if link.evidence:
-                    links.append(Hop(link.evidence, path, answer=False))
-                for other, step in graph.steps(bridge, include_invalid=True):
-                    if other == seed or not step.evidence or not holds(step, at):
-                        continue
-                    answers.append(Hop(step.evidence, _join(path, names, bridge, step), True))
+            _through(graph, names, seed, rel, outward, at, answers, links, after)
+    for m in _POSSESSIVE.finditer(query):
+        who = m.group("who")
+        for seed in graph.find([SELF if who is None else who]):
+            names = names or graph.names()
+            _through(graph, names, seed, "reports_to", True, at, answers, links, "")
     return answers + links
+
+
+def _through(
+    graph: KnowledgeGraph,
+    names: dict[str, str],
+    seed: str,
+    rel: str,
+    outward: bool,
+    at: float | None,
+    answers: list[Hop],
+    links: list[Hop],
+    after: str,
+) -> None:
+    """The hops from ``seed`` across ``rel`` (in its direction) to each bridge, and on
+    across every other relation of the bridge, added to ``answers`` and ``links``."""
+    bridges = [
+        (other, step)
+        for other, step in graph.steps(seed, relation_filter=[rel], include_invalid=True)
+        if (step.source == seed) == outward and holds(step, at)
+    ][:MAX_BRIDGES]
+    for bridge, link in bridges:
+        if after and _names_object(after, names[bridge]):
+            continue  # "does the new payments-api depend on ledger?" names it
+        path = _edge(names, link, seed)
+        if link.evidence:
+            links.append(Hop(link.evidence, path, answer=False))
+        for other, step in graph.steps(bridge, include_invalid=True):
+            if other == seed or not step.evidence or not holds(step, at):
+                continue
+            answers.append(Hop(step.evidence, _join(path, names, bridge, step), True))
 
 
 def asked(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list[Hop]:
@@ -127,6 +173,32 @@ def asked(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list
                     if step.source == seed and step.evidence and holds(step, at):
                         out.append(Hop(step.evidence, _edge(names, step, seed), answer=True))
     return out
+
+
+def _contact(
+    graph: KnowledgeGraph, clause: str, named: list[tuple[str, int, int]], start: int, end: int
+) -> tuple[str, str] | None:
+    """The relation of a clause that is "<noun> <seed> <verb>" with the verb's object
+    left open ("service payments-api depends on [use]"), and what follows the verb;
+    None when the clause is not one ("new payments-api depends on the ledger")."""
+    opening = _OPENING.fullmatch(clause[:start])
+    if opening is None or any(w in _NOT_NOUNS for w in opening.group().split()):
+        return None
+    after = [(rel, where, stop) for rel, where, stop in named if where >= end]
+    if not after or not _adjacent(clause[end : after[0][1]]):
+        return None
+    rest = clause[after[0][2] :]
+    nxt = _NEXT_WORD.match(rest)
+    if nxt is not None and (nxt.group(1).lower() in _GLUE or graph.find([nxt.group(1)])):
+        return None  # the object is there: "depends on the ledger-service"
+    return after[0][0], rest
+
+
+def _names_object(after: str, bridge: str) -> bool:
+    """Whether the words after a contact clause's verb begin with a word of the
+    bridge's name ("depend on ledger ..." for ledger-service)."""
+    nxt = _NEXT_WORD.match(after)
+    return nxt is not None and nxt.group(1).casefold() in re.split(r"[\s_-]+", bridge.casefold())
 
 
 def _seeds(graph: KnowledgeGraph, clause: str) -> list[tuple[str, int, int]]:
