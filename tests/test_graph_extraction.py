@@ -931,3 +931,30 @@ def test_a_describing_adjective_names_no_component() -> None:
     assert "lightweight" not in found.entities
     assert not [r for r in found.relations if r.tail == "Django"]
     assert extract("We split the billing service out.").entities == {"billing": "project"}
+
+
+def test_a_clause_set_off_by_commas_with_its_own_subject() -> None:
+    # "X, which Alice owns, uses Y": Alice owns X, and X (not Alice) uses Y.
+    found = extract("The billing-service, which Alice owns, uses Stripe.")
+    assert _rels(found) == {
+        ("Alice", "owns", "billing-service"),
+        ("billing-service", "uses", "Stripe"),
+    }
+    assert ("report-builder", "depends_on", "BigQuery") in _rels(
+        extract("The report-builder, which Dana wrote, reads from BigQuery.")
+    )
+    # The clause's noun is no name: what follows the clause is not the person's.
+    assert _rels(extract("The dashboard, which Priya maintains, runs on Grafana.")) == set()
+
+
+def test_a_move_off_one_tool_onto_another() -> None:
+    for text in (
+        "We're moving the ml-pipeline off Airflow onto Dagster.",
+        "We migrated the ml-pipeline from Airflow to Dagster.",
+    ):
+        found = extract(text)
+        assert found.entities["Dagster"] == "tech"  # not a person: moved to from a tool
+        assert _rels(found) == {
+            ("ml-pipeline", "migrated_from", "Airflow"),
+            ("ml-pipeline", "migrated_to", "Dagster"),
+        }

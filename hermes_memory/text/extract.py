@@ -75,7 +75,9 @@ from hermes_memory.text.triggers import (
 # 16: a table's header row gives no guessed names (column names), and a text is read
 # by its opening (READ_CHARS, MAX_SENTENCES).
 # 17: a table's cell opens like a line ("| Test joining a room |": no name; "| Bob |" one).
-EXTRACTOR_VERSION = 17
+# 18: a clause set off by commas with its own subject ("X, which Alice owns, uses Y":
+# Alice owns X, X uses Y), a move "off X onto Y", and the tool moved to from a tool.
+EXTRACTOR_VERSION = 18
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
 # claims keep the speaker's side as subject None, as "we" has always had.
@@ -128,6 +130,10 @@ _PRONOUN_OPENER = re.compile(rf"\W*{_PRONOUN}", re.I)
 _OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
 _THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
 _RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
+# A clause whose subject is the next name, set off by commas ("X, which Alice owns, ...").
+_OBJECT_RELATIVE = re.compile(r"^,\s*(?:which|that|whom)$")
+_ONWARD = frozenset({"to", "onto", "with", "for", "by"})  # "from X to Y", "off X onto Y"
+_CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
 _COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
 
@@ -268,7 +274,11 @@ def _append_new(out: list[T], items: list[T], seen: set[T]) -> None:
 
 # -- relations ---------------------------------------------------------------------------------
 def _between(sentence: str, a: Mention, b: Mention) -> str:
-    text = sentence[a.end : b.start].lower()
+    return _words_between(sentence, a.end, b.start)
+
+
+def _words_between(sentence: str, start: int, end: int) -> str:
+    text = sentence[start:end].lower()
     text = _TIME_WORDS.sub(" ", text)
     text = _VERSION.sub(" ", text)
     text = re.sub(r"\b(the|a|an|our|my|their|his|her|its|both|also|all)\b", " ", text)
@@ -310,6 +320,9 @@ def _relations(
     if home is not None:
         add(*home)
     skip: set[tuple[str | None, str]] = set()
+    # "X, which Alice owns, uses Y": the index of the clause's subject -> the noun the
+    # clause is about and where the clause closes.
+    nested: dict[int, tuple[Mention, int]] = {}
     for k, tail in enumerate(ms):
         prefix = sentence[: tail.start].lower()
         if STOPPED.search(prefix[-80:]):
@@ -339,7 +352,11 @@ def _relations(
             if tail.type == "place" or (nxt is None and src and src.type == "person"):
                 continue
             add(src, "migrated_from", tail)
-            if nxt is not None and re.fullmatch(r"(to|with|for|by)", _between(sentence, tail, nxt)):
+            onto = nxt is not None and _between(sentence, tail, nxt) in _ONWARD
+            if nxt is not None and onto:
+                if tail.type in ("tech", "org") and nxt.guessed:  # "from Airflow to Dagster"
+                    nxt = replace(nxt, type="tech", guessed=False)
+                    retyped[nxt.name] = "tech"
                 add(src, "migrated_to", nxt)
                 skip.add((tail.name, nxt.name))
             continue
@@ -349,6 +366,21 @@ def _relations(
         if (head.name, tail.name) in done:
             continue
         between = _between(sentence, head, tail)
+        if k - 1 in nested:  # the clause has closed: its noun is the one acting
+            head, close = nested[k - 1]
+            between = _words_between(sentence, close + 1, tail.start)
+        elif _OBJECT_RELATIVE.match(between):
+            stop = ms[k + 1].start if k + 1 < len(ms) else len(sentence)
+            close = sentence.find(",", tail.end, stop)
+            if close > 0:
+                verb = trigger(_words_between(sentence, tail.end, close), tail, head)
+                if verb is not None:  # "the billing-service, which Alice owns,"
+                    name, reverse = verb
+                    add(*((head, name, tail) if reverse else (tail, name, head)))
+                nested[k] = (head, close)
+            continue
+        elif "," in between and _CLAUSE_SUBJECT.search(sentence, head.start - 24, head.start):
+            continue  # "the dashboard, which Priya maintains, runs on X": the dashboard does
         if head.type == "person" and tail.name == SELF and between in ("is", "was"):
             kind = my_relative(sentence, tail)
             if kind is not None:  # "Will is my older brother"

@@ -110,7 +110,7 @@ NO_RELATION = re.compile(
 )
 MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
-    r"(?:\s+\S+){0,4}?\s+from\s*$"
+    r"(?:\s+\S+){0,4}?\s+(?:from|off)\s*$"
 )
 STOPPED = re.compile(
     r"\b(no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"
