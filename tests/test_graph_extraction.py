@@ -145,6 +145,18 @@ def test_relative_dates_are_followed_by_the_dates_they_mean() -> None:
     )
     past, plan = resolve_dates("We met on Friday. We will meet on Friday.", monday)
     assert [datetime.fromtimestamp(d.timestamp, UTC).day for d in (past, plan)] == [5, 12]
+    # An arrangement in the present tense is to come; a past form points back.
+    for said, day in (
+        ("I have a review on Friday.", 12),
+        ("The demo is on Friday.", 12),
+        ("We're launching on Friday.", 12),
+        ("I have worked on Friday.", 5),
+        ("I'm glad we met on Friday.", 5),
+        ("Did you watch the game on Friday?", 5),
+    ):
+        (found,) = resolve_dates(said, monday)
+        assert datetime.fromtimestamp(found.timestamp, UTC).day == day, said
+        assert found.guessed == (day == 5), said
     # Abbreviated weekdays only when capitalised ("the sun came out last sun").
     assert with_dates("the sun came out last sun", monday) == "the sun came out last sun"
     assert [d.phrase for d in resolve_dates("next Thurs and on Fri", monday)] == [
