@@ -131,6 +131,7 @@ def hostile_texts(limit: int = 20_000, turn: int = 500_000) -> dict[str, str]:
         "6,666 sentences of 'I.'": "I. " * 6_666,
         "3,300 dates": "today " * 3_300,
         "weekdays in one endless sentence": "I am free on Friday " * 1_000,
+        "10,000 words of 'I'": "I " * 10_000,
         "a table of names": "| Name | Team |\n| --- | --- |\n" + "| Alice Smith | Core |\n" * 900,
     }
     out = {k: v[:limit] for k, v in texts.items()}
