@@ -15,10 +15,12 @@ import networkx as nx
 import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.api import graph_ops
 from hermes_memory.api.graph_recall import QUERY_NAME_CHARS
 from hermes_memory.config import MemoryConfig
 from hermes_memory.errors import HermesMemoryError
 from hermes_memory.graph import word_use
+from hermes_memory.graph.chain import MAX_CLAUSES, chains
 from hermes_memory.graph.export import TYPE_COLOURS, packed_layout
 from hermes_memory.graph.knowledge_graph import KnowledgeGraph, hub_damping
 from hermes_memory.graph.word_use import WordUse
@@ -528,6 +530,15 @@ def test_a_possessed_role_is_a_bridge_when_the_question_asks_on(api: MemoryAPI) 
     assert first("What does my manager work on?")["graph_path"] == (
         "the user -reports_to-> Dana -works_on-> search-service"
     )
+    # A question asked over and over (a runaway prompt) is answered once; of a long
+    # run of clauses only the first and last few are read.
+    graph = graph_ops.ready(api)
+    asked_twice = chains(graph, "Where does Priya's manager work? " * 50)
+    assert len(asked_twice) == len(set(asked_twice)) == 2  # the answer and its link
+    filler = "Where does Zed's manager work? " * (2 * MAX_CLAUSES)  # no Zed is known
+    middle = f"{filler}Where does Priya's manager work? {filler}"
+    assert chains(graph, middle) == []
+    assert chains(graph, f"{filler}Where does Priya's manager work?") == asked_twice
     # Asking who holds the role goes no further than the role.
     assert first("Who is Priya's manager?")["graph_path"] == "Priya -reports_to-> Tomasz"
     assert not any(
