@@ -970,3 +970,20 @@ def test_a_move_off_one_tool_onto_another() -> None:
             ("ml-pipeline", "migrated_from", "Airflow"),
             ("ml-pipeline", "migrated_to", "Dagster"),
         }
+
+
+def test_an_abbreviated_or_possessed_place_name_is_one_name() -> None:
+    found = extract("Dr. Smith works at St. Mary's Hospital.")
+    assert found.entities == {"Smith": "person", "St. Mary's Hospital": "org"}
+    assert _rels(found) == {("Smith", "works_at", "St. Mary's Hospital")}
+    assert extract("She moved to St. Louis last year.").entities == {"St. Louis": "place"}
+    assert extract("We hiked Mt. Rainier with Anna.").entities == {
+        "Mt. Rainier": "place",
+        "Anna": "person",
+    }
+    assert extract("Tom's Bakery on Main Street sells bagels.").entities == {
+        "Tom's Bakery": "org",
+        "Main Street": "place",
+    }
+    # A possessive before anything else stays a person's: "Priya's manager".
+    assert _rels(extract("Priya's manager is Tomasz.")) == {("Priya", "reports_to", "Tomasz")}

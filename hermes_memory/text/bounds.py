@@ -49,11 +49,16 @@ _TABLE_HEADER = re.compile(
 )
 
 
+# A sentence ends at . ! ? before whitespace, not after a title or a place's
+# abbreviation ("Dr. Smith", "St. Mary's"), or at a line break.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b(?:Dr|Mr|Ms|St|Mt|Ft)\.)(?<!\bMrs\.)\s+|\n+")
+
+
 def sentences_of(text: str) -> list[str]:
     """The sentences and lines of ``text``, fenced code left out."""
     if "```" in text:
         text = _FENCED.sub("\n", text)
-    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if _LETTER.search(s)]
+    return [s for s in _SENTENCE_BREAK.split(text) if _LETTER.search(s)]
 
 
 def header_rows(text: str) -> set[str]:

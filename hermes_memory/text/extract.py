@@ -18,7 +18,8 @@ from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sente
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims
 from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
-from hermes_memory.text.mentions import RANKED_BELOW, Mention, find_mentions
+from hermes_memory.text.mentions import Mention, find_mentions
+from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.triggers import (
     BOSS,
     EMPLOYED,
@@ -76,7 +77,8 @@ from hermes_memory.text.triggers import (
 # by its opening (READ_CHARS, MAX_SENTENCES).
 # 17: a table's cell opens like a line ("| Test joining a room |": no name; "| Bob |" one).
 # 18: a clause set off by commas with its own subject ("X, which Alice owns, uses Y":
-# Alice owns X, X uses Y), a move "off X onto Y", and the tool moved to from a tool.
+# Alice owns X, X uses Y), a move "off X onto Y", and the tool moved to from a tool;
+# "St. Louis", "St Mary's Hospital", "Mt. Hood" are one name ("Dr." ends no sentence).
 EXTRACTOR_VERSION = 18
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its

@@ -46,13 +46,14 @@ TOOL_NEXT = frozenset(
 # What a place or an institution is, closing its name: no person's name ends so.
 PLACE_NAME_HEADS = frozenset(
     "park beach lake river mountain mountains valley island bay street avenue road square "
-    "airport station stadium mall zoo garden gardens forest canyon falls trail village".split()
+    "airport station stadium mall zoo garden gardens forest canyon falls trail village "
+    "palace castle tower bridge market harbour harbor pier".split()
 )
 PLACE_NAME_OPENERS = frozenset("mount mt lake fort cape port isle".split())
 ORG_NAME_HEADS = frozenset(
     "library museum hospital clinic school university college academy institute center "
     "centre church temple hotel restaurant cafe bakery bank gallery theater theatre club "
-    "gym studio shelter council".split()
+    "gym studio shelter council cathedral chapel mosque synagogue abbey pub diner pharmacy".split()
 )
 # What a product is, closing its name: no person's name ends so.
 PRODUCT_HEADS = frozenset(

@@ -40,6 +40,7 @@ from hermes_memory.text.lexicon import (
     STARTERS,
     past_of_step,
 )
+from hermes_memory.text.preferences import object_starts
 from hermes_memory.text.products import after_model, after_status, model_end
 from hermes_memory.text.titles import quoted_title, title_line
 
@@ -62,44 +63,6 @@ _WHICH_ONE = frozenset(
     "new old big small main current previous next last first same other whole entire "
     "existing potential important different separate single lightweight simple basic "
     "large internal external public private custom legacy full".split()
-)
-# Where a preference's object can start: just past one of these verbs and its spaces.
-_PREF_VERBS = re.compile(
-    r"\b(prefers?|likes?|loves?|enjoys?|dislikes?|hates?|learning|allergic to|"
-    r"interested in|into)\s+",
-    re.I,
-)
-# What comes before "like" and "into" when they are a liking ("I really like X", "I'm
-# into X"), not a preposition ("equations like x²", "divided into parts").
-_LIKE_AFTER = re.compile(
-    r"(?:\b(?:i|we|you|they|he|she|really|also|still|do|don't|dont|didn't|did|would|to|"
-    r"definitely|actually|totally|genuinely|always|never|kinda|sorta|truly|so)|'d)\s+$",
-    re.I,
-)
-_INTO_AFTER = re.compile(
-    r"(?:\b(?:am|are|is|was|were|really|so|totally|very|also|big|still|more)|'m|'re|'s)\s+$",
-    re.I,
-)
-
-
-def _a_verb(sentence: str, m: re.Match[str]) -> bool:
-    """Whether a match of ``_PREF_VERBS`` is a liking rather than a preposition."""
-    word = m.group(1).lower()
-    before = sentence[max(0, m.start() - 12) : m.start()]
-    if word == "like":
-        return _LIKE_AFTER.search(before) is not None
-    if word == "into":
-        return _INTO_AFTER.search(before) is not None
-    return True
-
-
-# The words between a preference and what it is preferred over ("tabs over spaces"),
-# and where that other object starts.
-RANKED_BELOW = frozenset({"over", "rather than", "instead of", "more than"})
-_COMPARED = re.compile(
-    r"\b(?:prefers?|likes?|loves?|enjoys?)\s+(?:\S+\s+){1,3}?"
-    rf"(?:{'|'.join(sorted(RANKED_BELOW))})\s+",
-    re.I,
 )
 _NP_STOP = PRONOUNS | frozenset(
     "in on at with for over than and or but to from of by as when while because every about "
@@ -186,8 +149,7 @@ def find_mentions(
     table = KNOWN
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     # Found once: searching each token's prefix for a verb was quadratic in the length.
-    objects_at = {m.end() for m in _PREF_VERBS.finditer(sentence) if _a_verb(sentence, m)}
-    objects_at |= {m.end() for m in _COMPARED.finditer(sentence)}
+    objects_at = object_starts(sentence)
     out: list[Mention] = []
     i = 0
     while i < len(toks):
@@ -256,6 +218,31 @@ def _name_goes_on(toks: list[tuple[str, int, int]], j: int) -> bool:
     word = toks[j][0]
     low = word.lower()
     return _name_word(word) and not word.isupper() and low not in KNOWN and low not in LONGEST
+
+
+# Abbreviations that open a place's name ("St. Louis", "Mt. Hood", "St. Mary's").
+_ABBREVIATED = frozenset({"St", "Mt", "Ft"})
+
+
+def _joined(toks: list[tuple[str, int, int]], j: int, token: str) -> bool:
+    """Whether ``toks[j]`` is ``token`` written against the word before it."""
+    return j < len(toks) and toks[j][0] == token and toks[j][1] == toks[j - 1][2]
+
+
+def _name_at(toks: list[tuple[str, int, int]], j: int) -> bool:
+    return j < len(toks) and _name_word(toks[j][0])
+
+
+def _possessed_end(toks: list[tuple[str, int, int]], j: int, most: int) -> int:
+    """Where an institution's name that goes on past a possessive at ``j`` ends ("St
+    Mary's Hospital": after "Hospital"), or ``j - 1`` when it does not: its words must
+    close on what a place or an institution is."""
+    k = j
+    while k < len(toks) and k - j < most and _name_word(toks[k][0]):
+        k += 1
+        if toks[k - 1][0].lower() in ORG_NAME_HEADS or toks[k - 1][0].lower() in PLACE_NAME_HEADS:
+            return k
+    return j - 1
 
 
 def _name_word(word: str) -> bool:
@@ -422,6 +409,7 @@ def _name(
     ``j`` look like one and are not (a heading, a step of an instruction)."""
     words: list[tuple[str, int, int]] = []
     j = i
+    extended = False
     while j < len(toks) and len(words) < 4:
         w = toks[j][0]
         low = w.lower()
@@ -431,9 +419,17 @@ def _name(
             break
         words.append(toks[j])
         j += 1
+        if w in _ABBREVIATED and _joined(toks, j, ".") and _name_at(toks, j + 1):
+            j += 1  # "St. Louis", "Mt. Hood": the abbreviation's point is in the name
+            extended = True
+        elif _joined(toks, j, "'s") and (k := _possessed_end(toks, j + 1, 4 - len(words))) > j:
+            words += toks[j:k]  # "St Mary's Hospital", "Macy's Bakery": one institution
+            j, extended = k, True
     if not words:
         return None
     name = " ".join(w for w, _, _ in words)
+    if extended:  # as written: "St. Mary's Hospital"
+        name = sentence[words[0][1] : words[-1][2]]
     start = words[0][1]
     # The words just before a name tell its kind; a bounded window keeps a long
     # sentence of many names linear instead of re-reading its whole prefix each time.
