@@ -987,3 +987,12 @@ def test_an_abbreviated_or_possessed_place_name_is_one_name() -> None:
     }
     # A possessive before anything else stays a person's: "Priya's manager".
     assert _rels(extract("Priya's manager is Tomasz.")) == {("Priya", "reports_to", "Tomasz")}
+
+
+def test_what_is_dropped_in_favour_of_something_is_not_its_user() -> None:
+    found = extract("We dropped Jenkins in favour of GitHub Actions.")
+    assert _rels(found) == set()  # not "Jenkins uses GitHub Actions"
+    assert Claim(None, "uses", "GitHub Actions") in found.claims
+    assert Claim(None, "stopped_using", "Jenkins") in found.claims
+    found = extract("The payments-api dropped Redis in favor of Memcached.")
+    assert _rels(found) == {("payments-api", "uses", "Memcached")}

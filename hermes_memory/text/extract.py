@@ -78,7 +78,8 @@ from hermes_memory.text.triggers import (
 # 17: a table's cell opens like a line ("| Test joining a room |": no name; "| Bob |" one).
 # 18: a clause set off by commas with its own subject ("X, which Alice owns, uses Y":
 # Alice owns X, X uses Y), a move "off X onto Y", and the tool moved to from a tool;
-# "St. Louis", "St Mary's Hospital", "Mt. Hood" are one name ("Dr." ends no sentence).
+# "St. Louis", "St Mary's Hospital", "Mt. Hood" are one name ("Dr." ends no sentence);
+# "dropped X in favour of Y": the subject's use of Y, not X's.
 EXTRACTOR_VERSION = 18
 
 # The user's own entity: what "I" and "my sister Ana" state are its relations. Its
@@ -388,6 +389,10 @@ def _relations(
             if kind is not None:  # "Will is my older brother"
                 add(tail, kind, head)
                 continue
+        if between in ("in favour of", "in favor of") and (ours or subject is not None):
+            # "We dropped Jenkins in favour of GitHub Actions": the subject's new choice
+            add(None if ours else subject, "uses", tail)
+            continue
         if NO_RELATION.search(between) or len(between.split()) > 7:
             continue
         if _COORD.match(between or ","):

@@ -106,7 +106,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
 ]
 NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
-    r"not|never|no longer|stopped|quit|used to|or)\b"
+    r"not|never|no longer|stopped|quit|used to|or|in favou?r of)\b"
 )
 MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
