@@ -14,7 +14,7 @@ from hermes_memory import MemoryAPI, load_config, unwrap
 from hermes_memory.api.bulk_import import import_jsonl
 from hermes_memory.clock import FrozenClock
 from hermes_memory.errors import ValidationError
-from hermes_memory.text.extract import EXTRACTOR_VERSION
+from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier3.embedder import HashingEmbedder
 from tests.conftest import call, table_counts
 

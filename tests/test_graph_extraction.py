@@ -996,3 +996,19 @@ def test_what_is_dropped_in_favour_of_something_is_not_its_user() -> None:
     assert Claim(None, "stopped_using", "Jenkins") in found.claims
     found = extract("The payments-api dropped Redis in favor of Memcached.")
     assert _rels(found) == {("payments-api", "uses", "Memcached")}
+
+
+def test_a_that_clause_after_a_name_in_a_phrase_is_the_phrases() -> None:
+    # "a component in React that fetches ...": the component fetches, not React.
+    found = extract(
+        "I'm building a RecommendationList component in React that fetches from my Flask API."
+    )
+    assert not any(r.head == "React" for r in found.relations)
+    assert _rels(extract("I wrote a small tool in Go that talks to the ledger-service.")) == set()
+    # Set off by a comma, or right after its noun, the clause is the name's.
+    assert _rels(extract("We build it in Go, which talks to the ledger-service.")) >= {
+        ("Go", "depends_on", "ledger-service")
+    }
+    assert _rels(extract("The billing-service that uses Stripe is down.")) == {
+        ("billing-service", "uses", "Stripe")
+    }

@@ -11,7 +11,7 @@ from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
 from hermes_memory.api import rederive
 from hermes_memory.api.maintenance import Maintenance
 from hermes_memory.cron import consolidate
-from hermes_memory.text.extract import EXTRACTOR_VERSION
+from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import Database, upkeep
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2.migrations import _LEDGER, MIGRATIONS

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from hermes_memory.text.extract import EXTRACTOR_VERSION, extract
+from hermes_memory.text.extract import extract
 from hermes_memory.text.temporal import event_time, recorded
+from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.validation import (

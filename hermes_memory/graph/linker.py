@@ -17,7 +17,7 @@ from typing import Any
 from hermes_memory.errors import CapacityError
 from hermes_memory.text.bounds import opening
 from hermes_memory.text.casing import Lookup
-from hermes_memory.text.extract import EXTRACTOR_VERSION, SELF, Extraction, extract
+from hermes_memory.text.extract import SELF, Extraction, extract
 from hermes_memory.text.mentions import ROLES, Mention, is_role
 from hermes_memory.text.temporal import (
     MAX_DATES,
@@ -27,6 +27,7 @@ from hermes_memory.text.temporal import (
     recorded,
     resolve_dates,
 )
+from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import EntityStore, normalize_name, only_person_named

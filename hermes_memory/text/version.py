@@ -1,0 +1,55 @@
+"""The version of what reading text yields (entities, relations, claims, dates), and
+what each version changed. A change to what extraction finds bumps it: relations and
+entities record the version that read them, and the next consolidate reads a store's
+text again (api/rederive.py), as are the claims stored for supersession
+(api/fact_ops.py)."""
+
+from __future__ import annotations
+
+# 3: the user's own entity, faceted uses and changes of value (text/changes.py), roles,
+# passives. 4: a name before an adverb and its verb ("Bob now owns ..."), a change of
+# hands (took_over).
+# 5: words in capitals that code, logs and chat use are no names ("FROM", "ERROR").
+# 6: markdown read as such (fenced code skipped; headings, bold labels, list markers and
+# discourse adverbs open no name: "### Step 1: Ensure ...", "However, ...").
+# 7: steps, products and terms are no people (text/lexicon.py): an instruction's verb
+# opening a line, title-case lines, HTTP reason phrases, model numbers ("Pixel 6 Pro" is
+# a tool), abstract nouns, names after an article and "<X> of <Y>" are concepts, tools
+# by their use or a product's head ("Task Scheduler"), protocol acronyms known; more
+# places, and a fronted home ("As someone living in Porto, I ...") is the user's.
+# 8: a sentence's capitalised first word is no name when the writer, in this text or the
+# rest of the memory, writes it in lower case more often than capitalised inside a
+# sentence ("Dance is my life" beside "I love to dance"; text/casing.py); languages are
+# concepts; an opening gerund is no part of the name after it ("Using Docker").
+# 9: a product's further words are its name ("MacBook Air"), a name in backticks or
+# before "class" is code, operating systems and browsers are known tools.
+# 10: names in accented Latin letters ("José Álvarez"); a maker's product ("Grafana
+# Cloud") and a name that opens with a place ("Paris Hilton") are one name; companies
+# people name in passing are known; "X is my brother", "my manager X", "X and I"; a
+# pronoun's clause is its antecedent's ("... and he lives in Denver"), "my mom lives in"
+# is not the user's, "Kofi's team maintains" not Kofi's; "Dune by Frank Herbert" is a work;
+# "moved from X to Y" and "switched from X to Y" are the new home and tool; what software
+# is built with is a tool; a list's further items carry its relation.
+# 11: "I work at Datadog" (a company named by its product), "a backend engineer" is no
+# component, "Sarah from accounting" opens a sentence as a name, an office's city is no
+# home, pets are no people, "Nina and her husband Raj moved" both moved, "host the site
+# on Netlify" is a use, developer tools written in lower case are known ("dbt", "pytest"),
+# a title in quotes is one concept ("Charlotte's Web", text/titles.py).
+# 12: a change log's line opens with what was done, not who ("- Added Sentry", "Removed
+# unused imports", "Refactored auth module"); Postman and Wireshark are known tools.
+# 13: a field's type in code is no name ("token:String"), "Article 17" is a numbered
+# part, and a past tense after a label's colon opens a clause ("Fixes: Added ..."); CSS
+# Grid, Tailwind CSS, Dockerfile and Let's Encrypt are known.
+# 14: a describing adjective names no component ("my lightweight API", "a custom service").
+# 15: a light verb's gerund opens a clause ("Using Morgan for logs"), a capitalised label
+# before its colon whose last word the writer also writes in lower case names nothing
+# ("Key Features:"), a capitalised word before "header" or "flag" is code ("Secure").
+# 16: a table's header row gives no guessed names (column names), and a text is read
+# by its opening (READ_CHARS, MAX_SENTENCES).
+# 17: a table's cell opens like a line ("| Test joining a room |": no name; "| Bob |" one).
+# 18: a clause set off by commas with its own subject ("X, which Alice owns, uses Y":
+# Alice owns X, X uses Y), a move "off X onto Y", and the tool moved to from a tool;
+# "St. Louis", "St Mary's Hospital", "Mt. Hood" are one name ("Dr." ends no sentence);
+# "dropped X in favour of Y": the subject's use of Y, not X's; "a component in React
+# that fetches ...": the clause is the component's, not React's.
+EXTRACTOR_VERSION = 18
