@@ -1012,3 +1012,17 @@ def test_a_that_clause_after_a_name_in_a_phrase_is_the_phrases() -> None:
     assert _rels(extract("The billing-service that uses Stripe is down.")) == {
         ("billing-service", "uses", "Stripe")
     }
+
+
+def test_a_name_saying_what_kind_of_thing_the_subject_is() -> None:
+    # "a React app served by Nginx": the frontend is served, not React.
+    assert _rels(extract("The frontend is a React app served by Nginx.")) == {
+        ("frontend", "uses", "React"),
+        ("frontend", "uses", "Nginx"),
+    }
+    assert ("frontend", "uses", "Vercel") in _rels(
+        extract("The frontend is a Next.js app deployed to Vercel.")
+    )
+    # Without a participle the name keeps what follows ("with Flask-Mail").
+    found = extract("I'm implementing a Flask application with Flask-Mail.")
+    assert not any(r.type == "knows" for r in found.relations)

@@ -88,6 +88,11 @@ _RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
 # A clause whose subject is the next name, set off by commas ("X, which Alice owns, ...").
 _OBJECT_RELATIVE = re.compile(r"^,\s*(?:which|that|whom)$")
 _ONWARD = frozenset({"to", "onto", "with", "for", "by"})  # "from X to Y", "off X onto Y"
+# "a React app served by ...": the name says what kind of thing the subject is.
+_KIND_OF = re.compile(
+    r"(?:app|application|site|website|service|server|api|frontend|backend)\s+(?=\w+(?:ed|ing|en)\b)"
+)
+_A_BEFORE = re.compile(r"\ban?\s+$", re.I)
 # A name after one of these is a noun's complement: a "that" clause after it is the noun's.
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|with|using|on|from|for|of|via)\s+$", re.I)
 _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
@@ -379,9 +384,13 @@ def _relations(
             continue
         elif subject is not None and subject is not head:
             joined = _CONNECTOR.match(between)
+            kind_of = _KIND_OF.match(between)
             if joined and joined.end() < len(between):
                 head = subject  # "reads from S3 and writes to Snowflake": same subject
                 between = between[joined.end() :]
+            elif kind_of and _A_BEFORE.search(sentence, max(0, head.start - 6), head.start):
+                # "The frontend is a React app served by Nginx": the frontend is served
+                head, between = subject, between[kind_of.end() :]
         if between == "by" and head.guessed and tail.type == "person":
             retyped[head.name] = "concept"  # "Dune by Frank Herbert": a work and its author
             continue

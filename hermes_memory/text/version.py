@@ -51,5 +51,6 @@ from __future__ import annotations
 # Alice owns X, X uses Y), a move "off X onto Y", and the tool moved to from a tool;
 # "St. Louis", "St Mary's Hospital", "Mt. Hood" are one name ("Dr." ends no sentence);
 # "dropped X in favour of Y": the subject's use of Y, not X's; "a component in React
-# that fetches ...": the clause is the component's, not React's.
+# that fetches ...": the clause is the component's, not React's; "the frontend is a
+# React app served by Nginx": the frontend is served.
 EXTRACTOR_VERSION = 18
