@@ -1026,3 +1026,12 @@ def test_a_name_saying_what_kind_of_thing_the_subject_is() -> None:
     # Without a participle the name keeps what follows ("with Flask-Mail").
     found = extract("I'm implementing a Flask application with Flask-Mail.")
     assert not any(r.type == "knows" for r in found.relations)
+
+
+def test_a_move_onto_a_tool_and_a_suggested_one() -> None:
+    found = extract("My team at Klarna is moving the risk-engine to Kotlin.")
+    assert ("risk-engine", "migrated_to", "Kotlin") in _rels(found)
+    assert _rels(extract("I moved to Berlin.")) == {("the user", "lives_in", "Berlin")}
+    # Suggesting a tool is no use of it by whoever suggests it.
+    found = extract("Jordan reviewed my PR and suggested using pydantic v2.")
+    assert not any(r.head == "Jordan" and r.type == "uses" for r in found.relations)

@@ -25,6 +25,7 @@ from hermes_memory.text.triggers import (
     EMPLOYED,
     KIN,
     MIGRATION,
+    MOVED_TO,
     NO_RELATION,
     REPLACED,
     STOPPED,
@@ -426,6 +427,9 @@ def _relations(
         untyped = rel is None and bool(between) and not listed and head.type != "person"
         if untyped and tail.type in ("org", "tech"):
             rel = ("related_to", False)
+        moved = between in ("to", "onto") and head.type != "person"
+        if moved and rel == ("uses", False) and MOVED_TO.search(sentence, 0, head.start):
+            rel = ("migrated_to", False)  # "is moving the risk-engine to Kotlin"
         if rel is not None:
             name, reverse = rel
             a, b = (tail, head) if reverse else (head, tail)

@@ -106,11 +106,17 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
 ]
 NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
-    r"not|never|no longer|stopped|quit|used to|or|in favou?r of)\b"
+    r"not|never|no longer|stopped|quit|used to|or|in favou?r of|suggest\w* (?:using|to use))\b"
 )
 MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
     r"(?:\s+\S+){0,4}?\s+(?:from|off)\s*$"
+)
+# A move onto a tool said without where from ("moving the risk-engine to Kotlin"),
+# read in the words before the tool.
+MOVED_TO = re.compile(
+    r"\b(?:migrat\w*|mov(?:e|es|ed|ing)|switch\w*|port(?:s|ed|ing)?)\s+(?:\S+\s+){0,2}$",
+    re.I,
 )
 STOPPED = re.compile(
     r"\b(no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"

@@ -52,5 +52,6 @@ from __future__ import annotations
 # "St. Louis", "St Mary's Hospital", "Mt. Hood" are one name ("Dr." ends no sentence);
 # "dropped X in favour of Y": the subject's use of Y, not X's; "a component in React
 # that fetches ...": the clause is the component's, not React's; "the frontend is a
-# React app served by Nginx": the frontend is served.
+# React app served by Nginx": the frontend is served; "moving the risk-engine to
+# Kotlin" is a migration; suggesting a tool is no use of it.
 EXTRACTOR_VERSION = 18
