@@ -342,7 +342,7 @@ def _relations(
                     add(*((head, name, tail) if reverse else (tail, name, head)))
                 nested[k] = (head, close)
             continue
-        elif "," in between and _CLAUSE_SUBJECT.search(sentence, head.start - 24, head.start):
+        elif "," in between and _before(_CLAUSE_SUBJECT, sentence, head.start, 24):
             continue  # "the dashboard, which Priya maintains, runs on X": the dashboard does
         if head.type == "person" and tail.name == SELF and between in ("is", "was"):
             kind = my_relative(sentence, tail)
@@ -371,9 +371,8 @@ def _relations(
                 continue
             head, between = named[-1], between[pronoun.end() :].strip()
         elif relative:  # "auth-service, which uses Postgres": the clause is about its noun
-            if not between.startswith(",") and _AFTER_PREPOSITION.search(
-                sentence, max(0, head.start - 12), head.start
-            ):
+            inside = _before(_AFTER_PREPOSITION, sentence, head.start, 12)
+            if inside and not between.startswith(","):
                 continue  # "a component in React that fetches ...": the component's clause
             between = between[relative.end() :]
         elif ours_again:  # "We dropped X and moved to Y": our move, not X's
@@ -389,7 +388,7 @@ def _relations(
             if joined and joined.end() < len(between):
                 head = subject  # "reads from S3 and writes to Snowflake": same subject
                 between = between[joined.end() :]
-            elif kind_of and _A_BEFORE.search(sentence, max(0, head.start - 6), head.start):
+            elif kind_of and _before(_A_BEFORE, sentence, head.start, 6):
                 # "The frontend is a React app served by Nginx": the frontend is served
                 head, between = subject, between[kind_of.end() :]
         if between == "by" and head.guessed and tail.type == "person":
@@ -428,7 +427,7 @@ def _relations(
         if untyped and tail.type in ("org", "tech"):
             rel = ("related_to", False)
         moved = between in ("to", "onto") and head.type != "person"
-        if moved and rel == ("uses", False) and MOVED_TO.search(sentence, 0, head.start):
+        if moved and rel == ("uses", False) and _before(MOVED_TO, sentence, head.start, 80):
             rel = ("migrated_to", False)  # "is moving the risk-engine to Kotlin"
         if rel is not None:
             name, reverse = rel
@@ -452,6 +451,12 @@ def _relations(
         if claim not in claims:
             claims.append(claim)
     return rels, claims, retyped
+
+
+def _before(pattern: re.Pattern[str], sentence: str, at: int, reach: int) -> bool:
+    """Whether ``pattern`` (anchored at its end) matches the ``reach`` characters before
+    ``at``: a bounded look back, so a long sentence of many names stays linear."""
+    return pattern.search(sentence, max(0, at - reach), at) is not None
 
 
 def _hosted(sentence: str, between: str, head: Mention, tail: Mention) -> bool:
