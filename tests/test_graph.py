@@ -515,6 +515,7 @@ def test_a_possessed_role_is_a_bridge_when_the_question_asks_on(api: MemoryAPI) 
         [
             "Priya's manager is Tomasz.",
             "Tomasz works at Zalando.",
+            "Tomasz lives in Warsaw.",
             "My manager is Dana.",
             "Dana works on the search-service.",
             "Zalando sells shoes online.",
@@ -524,9 +525,17 @@ def test_a_possessed_role_is_a_bridge_when_the_question_asks_on(api: MemoryAPI) 
     def first(query: str) -> dict[str, Any]:
         return unwrap(api.recall(query, limit=5))[0]
 
-    assert first("Where does Priya's manager work?")["graph_path"] == (
-        "Priya -reports_to-> Tomasz -works_at-> Zalando"
-    )
+    # The relation the question's verb names answers; the bridge's others come after
+    # the link.
+    for verb, answer in (("work", "-works_at-> Zalando"), ("live", "-lives_in-> Warsaw")):
+        ranked = unwrap(api.recall(f"Where does Priya's manager {verb}?", limit=5))
+        paths = [r.get("graph_path") for r in ranked[:3]]
+        other = "-lives_in-> Warsaw" if verb == "work" else "-works_at-> Zalando"
+        assert paths == [
+            f"Priya -reports_to-> Tomasz {answer}",
+            "Priya -reports_to-> Tomasz",
+            f"Priya -reports_to-> Tomasz {other}",
+        ]
     assert first("What does my manager work on?")["graph_path"] == (
         "the user -reports_to-> Dana -works_on-> search-service"
     )
@@ -534,7 +543,7 @@ def test_a_possessed_role_is_a_bridge_when_the_question_asks_on(api: MemoryAPI) 
     # run of clauses only the first and last few are read.
     graph = graph_ops.ready(api)
     asked_twice = chains(graph, "Where does Priya's manager work? " * 50)
-    assert len(asked_twice) == len(set(asked_twice)) == 2  # the answer and its link
+    assert len(asked_twice) == len(set(asked_twice)) == 3  # two answers and their link
     filler = "Where does Zed's manager work? " * (2 * MAX_CLAUSES)  # no Zed is known
     middle = f"{filler}Where does Priya's manager work? {filler}"
     assert chains(graph, middle) == []

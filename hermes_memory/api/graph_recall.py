@@ -117,14 +117,21 @@ def from_chains(
                     alone = scoring.fuse_similarity(0.0, sim, has_lexical=False, has_semantic=True)
                     fused[key] = max(fused[key], alone)
     top = max([*fused.values(), 0.5])
-    best = max([fused[h.evidence] for h in hops if h.answer and h.evidence in pool] or [0.0])
+    # When the question's verb names a relation ("where does Priya's manager work?"),
+    # the answers stating it are the answers, and the rest of the bridge's relations
+    # are the rest.
+    named = any(h.named for h in hops)
+    answers = [h for h in hops if h.answer and (h.named or not named)]
+    best = max([fused[h.evidence] for h in answers if h.evidence in pool] or [0.0])
     raised: dict[str, float] = {}
-    for hop in hops:
+    for hop in sorted(hops, key=lambda h: not h.named):  # a named hop to a memory first
         if hop.evidence not in pool or hop.evidence in raised:
             continue
         # The answer closest to the question leads, and answers about as close; the
         # rest of what is stated about the bridge falls below the link.
         share = fused[hop.evidence] / best if best > 0 else 1.0
+        if named and not hop.named:
+            share = 0.0
         lift = top * (1 + boost) * (0.5 + 0.5 * share) if hop.answer else top
         fused[hop.evidence] = max(fused[hop.evidence], lift)
         raised[hop.evidence] = fused[hop.evidence]

@@ -40,7 +40,7 @@ _NEXT_WORD = re.compile(r"\s*([\w'-]+)")
 # is the subject of the question's own verb; "who is Priya's manager?" asks no further.
 _POSSESSIVE = re.compile(
     rf"\b(?:do|does|did|is|was|has)\s+(?:(?P<who>[\w-]+(?:\s+[\w-]+)?)['’]s|my|our)\s+"
-    rf"(?:new\s+|current\s+)?{BOSS}\s+(?-i:[a-z])",
+    rf"(?:new\s+|current\s+)?{BOSS}\s+(?=(?-i:[a-z]))",
     re.I,
 )
 _NOT_NOUNS = frozenset("the a an our my their its this that which who whom".split())
@@ -96,6 +96,9 @@ class Hop:
     evidence: str
     path: str
     answer: bool  # False for the link between the seed and the bridge
+    # An answer whose relation the question's own verb names ("where does Priya's
+    # manager *work*?": works_at); when one does, the others are the rest.
+    named: bool = False
 
 
 def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list[Hop]:
@@ -103,6 +106,7 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
     names: dict[str, str] = {}  # filled on the first clause: most queries have none
     answers: list[Hop] = []
     links: list[Hop] = []
+    asks = _asks(query)
     clauses = [(m.group("clause"), False) for m in _ends(_CLAUSE.finditer(query))]
     clauses += [(m.group("clause"), True) for m in _ends(_CONTACT.finditer(query))]
     for clause, contact in clauses:
@@ -125,13 +129,34 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
                 rel, outward, after = named[0][0], False, ""
                 if not _adjacent(clause[named[0][2] : start]):
                     continue
-            _through(graph, names, seed, rel, outward, at, answers, links, after)
+            _through(graph, names, seed, rel, outward, at, answers, links, after, asks)
     for m in _ends(_POSSESSIVE.finditer(query)):
         who = m.group("who")
         for seed in graph.find([SELF if who is None else who]):
             names = names or graph.names()
-            _through(graph, names, seed, "reports_to", True, at, answers, links, "")
+            _through(graph, names, seed, "reports_to", True, at, answers, links, "", asks)
     return list(dict.fromkeys(answers + links))  # a clause asked twice, read once
+
+
+# The bare verbs a question asks with, and the relation each names ("where does X
+# work?"); the relations table reads statements ("works at"), not questions.
+_ASKS = {
+    "work": "works_at", "works": "works_at", "working": "works_at", "employed": "works_at",
+    "live": "lives_in", "lives": "lives_in", "living": "lives_in", "based": "lives_in",
+    "use": "uses", "uses": "uses", "using": "uses", "store": "uses", "stores": "uses",
+    "keep": "uses", "run": "uses", "runs": "uses", "written": "uses", "built": "uses",
+    "depend": "depends_on", "depends": "depends_on", "call": "depends_on",
+    "calls": "depends_on", "own": "owns", "owns": "owns", "maintain": "owns",
+    "report": "reports_to", "reports": "reports_to", "manage": "manages",
+    "manages": "manages", "lead": "manages", "leads": "manages",
+}  # fmt: skip
+_ASK_WORD = re.compile(r"[a-z]+")
+
+
+def _asks(query: str) -> frozenset[str]:
+    """The relations the question's verbs name, from its closing 400 characters."""
+    tail = query[-400:].lower()
+    return frozenset(_ASKS[w] for w in _ASK_WORD.findall(tail) if w in _ASKS)
 
 
 def _ends(found: Iterator[re.Match[str]]) -> list[re.Match[str]]:
@@ -152,6 +177,7 @@ def _through(
     answers: list[Hop],
     links: list[Hop],
     after: str,
+    asks: frozenset[str],
 ) -> None:
     """The hops from ``seed`` across ``rel`` (in its direction) to each bridge, and on
     across every other relation of the bridge, added to ``answers`` and ``links``."""
@@ -169,7 +195,8 @@ def _through(
         for other, step in graph.steps(bridge, include_invalid=True):
             if other == seed or not step.evidence or not holds(step, at):
                 continue
-            answers.append(Hop(step.evidence, _join(path, names, bridge, step), True))
+            said = _join(path, names, bridge, step)
+            answers.append(Hop(step.evidence, said, True, step.relation in asks - {rel}))
 
 
 def asked(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list[Hop]:
@@ -185,7 +212,8 @@ def asked(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list
                 names = names or graph.names()
                 for _, step in graph.steps(seed, relation_filter=[rel], include_invalid=True):
                     if step.source == seed and step.evidence and holds(step, at):
-                        out.append(Hop(step.evidence, _edge(names, step, seed), answer=True))
+                        path = _edge(names, step, seed)
+                        out.append(Hop(step.evidence, path, answer=True, named=True))
     return list(dict.fromkeys(out))
 
 
