@@ -97,6 +97,7 @@ def test_consolidate_reads_the_text_again_and_drops_what_it_no_longer_finds(
     doctor = unwrap(api.doctor())
     check = next(c for c in doctor["checks"] if c["name"] == "graph_text")
     assert not check["ok"] and "stale" in check["detail"]
+    assert "next consolidate" in check["detail"]  # what fixes it, nothing lost meanwhile
 
     assert _works_on(api, "Bob") == {"auth-service", "PostgreSQL"}
     clock.advance(60)

@@ -117,12 +117,17 @@ def _graph_check(api: MemoryAPI) -> tier2_health.Check:
     return tier2_health.Check("graph", g["status"] == "ok", state)
 
 
+# What an upgraded extractor's stale checks say to do: nothing is lost meanwhile.
+_AGAIN = " (the next consolidate reads them again; now: doctor --repair)"
+
+
 def _claims_check(api: MemoryAPI) -> tier2_health.Check:
     """The claims supersession reads: stale when another extractor version read them
     (consolidate or `doctor --repair` reads them again)."""
     unread = claims.count_unread(api.db)
     if fact_ops.claims_stale(api) and api.facts.count():
-        return tier2_health.Check("claims", False, "stale: read by another extractor version")
+        stale = f"stale: read by another extractor version{_AGAIN}"
+        return tier2_health.Check("claims", False, stale)
     return tier2_health.Check("claims", True, f"{unread} facts waiting to be read")
 
 
@@ -134,7 +139,9 @@ def _relations_check(api: MemoryAPI) -> tier2_health.Check:
     waiting = rederive.waiting(api)
     if waiting:
         return tier2_health.Check(
-            "graph_text", False, f"stale: {waiting} facts and turns read by another extractor"
+            "graph_text",
+            False,
+            f"stale: {waiting} facts and turns read by another extractor version{_AGAIN}",
         )
     return tier2_health.Check("graph_text", True, "read by this extractor version")
 
