@@ -22,12 +22,12 @@ import argparse
 import json
 import re
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _block_args import parse  # noqa: E402
 from _overrides import settings  # noqa: E402
 from beam import DATA, DONE, Baselines, build, conversations, messages_of, profile  # noqa: E402
 
@@ -108,20 +108,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--data", default=str(DATA))
-    parser.add_argument("--profiles", required=True, help="the stores (beam.py --profiles)")
-    parser.add_argument("--conversations", type=int, default=12)
-    parser.add_argument("--skip", type=int, default=0)
-    parser.add_argument(
-        "--cache",
-        default=str(Path(tempfile.gettempdir()) / "beam-cache"),
-        help="baseline vectors are cached here",
-    )
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
-    args = parser.parse_args()
+    args = parse(__doc__, data=DATA, builder="beam", conversations=12)
     print(json.dumps(run(args), indent=2))
 
 

@@ -31,7 +31,6 @@ import argparse
 import json
 import re
 import sys
-import tempfile
 from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baselines import Baselines  # noqa: E402  (benchmarks/ is not a package)
+from _block_args import parse  # noqa: E402
 from _overrides import settings  # noqa: E402
 from locomo import CATEGORIES, DATA, DONE, turns_of  # noqa: E402
 
@@ -190,20 +190,7 @@ def _render(results: list[dict[str, Any]], agent: Any) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--data", default=str(DATA))
-    parser.add_argument("--profiles", required=True, help="the stores (locomo.py --profiles)")
-    parser.add_argument("--conversations", type=int, default=5)
-    parser.add_argument("--skip", type=int, default=0)
-    parser.add_argument(
-        "--cache",
-        default=str(Path(tempfile.gettempdir()) / "locomo-cache"),
-        help="baseline vectors are cached here",
-    )
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
-    args = parser.parse_args()
+    args = parse(__doc__, data=DATA, builder="locomo", conversations=5)
     print(json.dumps(run(args), indent=2))
 
 
