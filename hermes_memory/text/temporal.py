@@ -31,7 +31,8 @@ _MONTHS = [
 ]  # fmt: skip
 _MONTH_NAMES = [m.capitalize() for m in _MONTHS]
 # "last Tues", "on Fri": capitalised only ("this sun", "last wed").
-_DAY_ABBREVIATIONS = r"(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b"
+_DAY_SHORT = r"Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun"
+_DAY_ABBREVIATIONS = rf"(?-i:{_DAY_SHORT})\b"
 _UNIT = r"(day|week|month|year)s?"
 _NUM = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
 _PATTERNS = [
@@ -70,7 +71,7 @@ _PATTERNS = [
 _ANY = re.compile(
     rf"\d{{4}}|\b(?:(?:day|week|month|year|{'|'.join(_WEEKDAYS)})s?"
     r"|yesterday|today|tonight|tomorrow|night|morning"
-    rf"|(?-i:{'|'.join(_MONTH_NAMES)}|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\b",
+    rf"|(?-i:{'|'.join(_MONTH_NAMES)}|{_DAY_SHORT}))\b",
     re.I,
 )
 
@@ -152,8 +153,6 @@ _FUTURE = re.compile(
     r"scheduled|due|upcoming)\b|['’]ll\b",
     re.IGNORECASE,
 )
-
-
 TENSE_CHARS = 200  # how far either side of a weekday its tense is read
 # Said of what is done: a past form, or a verb in -ed after its subject or "have".
 _PAST = re.compile(
