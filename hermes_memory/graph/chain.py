@@ -186,6 +186,7 @@ def _through(
         for other, step in graph.steps(seed, relation_filter=[rel], include_invalid=True)
         if (step.source == seed) == outward and holds(step, at)
     ][:MAX_BRIDGES]
+    wanted = asks - {rel}  # the question's verb for the link itself names no answer
     for bridge, link in bridges:
         if after and _names_object(after, names[bridge]):
             continue  # "does the new payments-api depend on ledger?" names it
@@ -196,7 +197,7 @@ def _through(
             if other == seed or not step.evidence or not holds(step, at):
                 continue
             said = _join(path, names, bridge, step)
-            answers.append(Hop(step.evidence, said, True, step.relation in asks - {rel}))
+            answers.append(Hop(step.evidence, said, True, step.relation in wanted))
 
 
 def asked(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> list[Hop]:
