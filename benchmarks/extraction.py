@@ -38,7 +38,9 @@ CHAT_HELD_OUT = DATA / "extraction_chat_heldout.jsonl"
 # What a person tells an assistant about their project and life: services named like
 # identifiers, tools outside the gazetteer, roles, first-person statements (the user's
 # own entity is "user"). Both halves were written before the rules they measure; only the
-# first is looked at while tuning.
+# first is looked at while tuning. Its last ten rows (a second sentence opening with
+# "it", "she" or "he") were written with version 19's rule, cases it leaves alone
+# included ("The notifier uses Twilio ...": the notifier is no name it knows).
 AGENT = DATA / "extraction_agent.jsonl"
 AGENT_HELD_OUT = DATA / "extraction_agent_heldout.jsonl"
 # Everyday statements written after version 9 by someone trying the graph as a new user
@@ -132,6 +134,8 @@ def hostile_texts(limit: int = 20_000, turn: int = 500_000) -> dict[str, str]:
         "3,300 dates": "today " * 3_300,
         "weekdays in one endless sentence": "I am free on Friday " * 1_000,
         "10,000 words of 'I'": "I " * 10_000,
+        "a pronoun opening every sentence": "The auth-service uses Postgres. "
+        + "It uses Redis and talks to the ledger-service. " * 450,
         "a table of names": "| Name | Team |\n| --- | --- |\n" + "| Alice Smith | Core |\n" * 900,
     }
     out = {k: v[:limit] for k, v in texts.items()}

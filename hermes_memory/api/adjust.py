@@ -139,11 +139,14 @@ def discount_short_turns(
     answer to none: under ``enough`` words it keeps ``(words / enough) ** 0.3``. A
     dump pasted as a turn (less than ``min_share`` of its opening in words: base64,
     a hex dump, numbers) says nothing either, and counts as no words. Turns already
-    under the similarity ``floor`` are left as they are (not counted)."""
+    under the similarity ``floor`` are left as they are (not counted), and so are
+    those a chained question reached through the graph: a short "The ledger-service
+    stores its data in CockroachDB." states the asked relation, it does not merely
+    sound near."""
     if enough <= 0:
         return
     for key, cand in pool.items():
-        if cand.speaker is None or fused[key] < floor:
+        if cand.speaker is None or fused[key] < floor or "graph_path" in cand.provenance:
             continue
         words = content_words(cand.said, enough)
         if words and min_share > 0 and word_share(cand.said) < min_share:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from hermes_memory.text.anaphora import antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims
@@ -167,12 +168,15 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
     seen_rels: set[Relation] = set()
     seen_claims: set[Claim] = set()
     headers = header_rows(text)
+    # the last sentence, its names, and those a person in it acted on
+    before: tuple[str, list[Mention], frozenset[str]] = ("", [], frozenset())
     for sentence in sentences_of(text)[:MAX_SENTENCES]:
         room = MAX_MENTIONS - len(out.mentions)
         if room <= 0:
             break
         kept = []
         header = sentence.strip() in headers
+        sentence = spoken_out(sentence)
         for m in find_mentions(sentence, limit=room, common=common):
             if header and m.guessed:
                 continue  # a column's name, not someone's ("| Owner | Status |")
@@ -183,9 +187,20 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
             Mention(SELF, "person", m.start(), m.end(), SELF)  # "I" is no alias
             for m in (_FIRST_PERSON.finditer(sentence) if me else ())
         ][:2]
-        if not kept and not selves:
+        # "It depends on ...": the name the sentence before was about, over the pronoun
+        lead = antecedent(sentence, *before) if before[1] else None
+        named = [m for m in kept if m.name != SELF] + ([lead] if lead else [])
+        before = (sentence, named, frozenset())
+        if not kept and not selves and lead is None:
             continue  # nothing to relate (most lines of a log or a table)
-        rels, claims, retyped = _relations(sentence, kept[:MAX_RELATED_MENTIONS] + selves)
+        related = kept[:MAX_RELATED_MENTIONS] + selves + ([lead] if lead else [])
+        rels, claims, retyped = _relations(sentence, related, resolved=lead is not None)
+        if lead is not None and all(m.name != lead.name for m in kept):
+            # a pronoun's name is a guess: it gets what the sentence states, no co-mention
+            rels = [r for r in rels if r.stated or lead.name not in (r.head, r.tail)]
+        people = {m.name for m in related if m.type == "person"}
+        acted_on = frozenset(r.tail for r in rels if r.stated and r.head in people)
+        before = (sentence, named, acted_on)
         if retyped:
             kept = [replace(m, type=retyped[m.name]) if m.name in retyped else m for m in kept]
         if me and me != SELF:
@@ -249,10 +264,12 @@ def _words_between(sentence: str, start: int, end: int) -> str:
 
 
 def _relations(
-    sentence: str, mentions: list[Mention]
+    sentence: str, mentions: list[Mention], *, resolved: bool = False
 ) -> tuple[list[Relation], list[Claim], dict[str, str]]:
     """The relations and claims among ``mentions`` (the user's own among them), and the
-    names a relation retyped (a guessed person that a service uses is a tool)."""
+    names a relation retyped (a guessed person that a service uses is a tool).
+    ``resolved``: the sentence's opening pronoun is among the mentions, as the name it
+    stands for."""
     rels: list[Relation] = []
     claims: list[Claim] = []
     retyped: dict[str, str] = {}
@@ -260,7 +277,7 @@ def _relations(
     others = [m for m in ms if m.name != SELF]
     reported = _REPORTING.match(sentence) is not None
     # "He works at X and lives in Y": someone unnamed is the subject of both verbs.
-    unnamed = _PRONOUN_OPENER.match(sentence) is not None
+    unnamed = not resolved and _PRONOUN_OPENER.match(sentence) is not None
     if ms and ms[0].name == SELF and ms[0].start < 3 and not reported and not _my(sentence, ms[0]):
         subject: Mention | None = ms[0]  # "I moved to Berlin and work at Spotify"
     else:
