@@ -187,6 +187,8 @@ def _through(
         if (step.source == seed) == outward and holds(step, at)
     ][:MAX_BRIDGES]
     wanted = asks - {rel}  # the question's verb for the link itself names no answer
+    if "uses" in wanted:
+        wanted |= {"migrated_to"}  # what a thing moved onto is what it uses now
     for bridge, link in bridges:
         if after and _names_object(after, names[bridge]):
             continue  # "does the new payments-api depend on ledger?" names it

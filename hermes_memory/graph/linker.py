@@ -143,6 +143,8 @@ class Linker:
             ids = self._record(
                 conn, owner, kind, row_id, item_uuid, found, local, now, actor, report
             )
+            if kind == "episode":
+                _end_stated(conn, owner, row_id, found, ids, now, actor)
             for d in reading.dates:
                 self._timeline(
                     conn, owner, d.phrase, d.timestamp, text, kind, item_uuid, ids, now, local
@@ -167,10 +169,12 @@ class Linker:
             for owner, kind, row_id, item_uuid, found in items:
                 local = kind == "episode" or _local_fact(conn, kind, row_id)
                 self.entities.forget_mentions(conn, kind, row_id)
-                self._record(
+                ids = self._record(
                     conn, owner, kind, row_id, item_uuid, found, local, now, actor, report,
                     again=True,
                 )  # fmt: skip
+                if kind == "episode":  # what an earlier turn read again states, ended again
+                    _end_stated(conn, owner, row_id, found, ids, now, actor)
         return report
 
     def _record(
@@ -332,6 +336,31 @@ class Linker:
             )
             out.append(old["uuid"])
         return out
+
+
+def _end_stated(
+    conn: sqlite3.Connection,
+    owner: Owner,
+    row_id: int,
+    found: Extraction,
+    ids: dict[str, Entity],
+    now: float,
+    actor: str,
+) -> None:
+    """End the relations earlier turns of this chat stated that what the turn
+    ``row_id`` says ends (the rule of temporal.ended_by, as for facts): "we moved the
+    ledger-service off CockroachDB" ends "the ledger-service uses CockroachDB", "I moved
+    to Lisbon" the user's earlier home (``EntityStore.end_by_turn``)."""
+    for c in found.claims:
+        rule = ended_by(c)
+        subject = ids.get(SELF if c.subject is None else c.subject)
+        thing = ids.get(c.object)
+        if rule is not None and subject is not None and thing is not None:
+            EntityStore.end_by_turn(
+                conn, owner, row_id, subject=subject.uuid, predicates=rule[0],
+                thing=thing.uuid, same_thing=rule[1], reason=f"{c.predicate} {c.object}",
+                now=now, actor=actor,
+            )  # fmt: skip
 
 
 def _local_fact(conn: sqlite3.Connection, kind: str, row_id: int) -> bool:

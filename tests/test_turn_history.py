@@ -1,0 +1,121 @@
+"""What a later turn says ends what an earlier turn of the chat stated (graph/linker)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
+from hermes_memory.api import rederive
+from hermes_memory.text.version import EXTRACTOR_VERSION
+from hermes_memory.tier2 import health as tier2_health
+from hermes_memory.tier2.records import Owner
+from hermes_memory.tier3.embedder import HashingEmbedder
+
+T0 = 1_780_000_000.0  # 2026-05-28
+DAY = 86_400.0
+
+
+def _relation(api: MemoryAPI, head: str, rel: str, tail: str) -> list[dict[str, object]]:
+    rows = api.db.query(
+        """SELECT r.uuid, r.invalid_at, r.deleted_at FROM relations r
+           JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity
+           WHERE a.name = ? AND r.relation_type = ? AND b.name = ? ORDER BY r.id""",
+        (head, rel, tail),
+    )
+    return [dict(r) for r in rows]
+
+
+def _say(api: MemoryAPI, text: str, at: float, n: int, session: str = "s1") -> dict[str, object]:
+    said = api.ingest_turn("user", text, session_id=session, message_id=f"m{n}", timestamp=at)
+    return dict(unwrap(said))
+
+
+def test_a_move_off_a_tool_ends_the_earlier_turns_use_of_it(api: MemoryAPI) -> None:
+    _say(api, "The ledger-service stores its data in CockroachDB.", T0, 1)
+    [used] = _relation(api, "ledger-service", "uses", "CockroachDB")
+    assert used["invalid_at"] is None
+    _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 2)
+    [used] = _relation(api, "ledger-service", "uses", "CockroachDB")
+    assert used["invalid_at"] == T0 + DAY  # when it was said, kept as history
+    audit = api.db.query(
+        "SELECT diff FROM audit_log WHERE action = 'relation_end' AND target_uuid = ?",
+        (used["uuid"],),
+    )
+    assert json.loads(audit[0]["diff"])["reason"] == "migrated_from CockroachDB"
+    now = {e["name"] for e in unwrap(api.graph_traverse("ledger-service", 1, "uses"))}
+    assert "CockroachDB" not in now
+    ever = unwrap(api.graph_traverse("ledger-service", 1, "uses", include_invalid=True))
+    assert "CockroachDB" in {e["name"] for e in ever}
+    # A chained question answers with what holds now, by the relation it asks.
+    answer = unwrap(api.recall("Which database does the service that I moved off use?"))
+    assert answer  # (no chain here: the question names no seed the graph knows)
+    _say(api, "The payments-api depends on the ledger-service.", T0 + 2 * DAY, 3)
+    chained = unwrap(api.recall("What database does the service payments-api depends on use?"))
+    paths = [r.get("graph_path", "") for r in chained]
+    assert "payments-api -depends_on-> ledger-service -migrated_to-> PostgreSQL" in paths
+    assert not any(p.endswith("-uses-> CockroachDB") for p in paths)
+
+
+def test_a_new_home_ends_the_old_one(api: MemoryAPI) -> None:
+    # Both durable statements: the fact formed from the second supersedes the first's.
+    _say(api, "I live in Berlin.", T0, 1)
+    _say(api, "I moved to Lisbon last month.", T0 + 30 * DAY, 2)
+    [berlin] = _relation(api, "the user", "lives_in", "Berlin")
+    assert berlin["invalid_at"] == T0 + 30 * DAY
+    assert _relation(api, "the user", "lives_in", "Lisbon")[0]["invalid_at"] is None
+    [old] = api.db.query("SELECT superseded_by FROM facts WHERE content = 'I live in Berlin.'")
+    assert old["superseded_by"] is not None
+
+
+def test_what_a_turn_ends_is_only_what_earlier_turns_of_its_chat_stated(
+    home: Path, clock: FrozenClock
+) -> None:
+    cfg = load_config(home, env={})
+    chat_a = Owner("telegram", "default", "u1", "chat:1")
+    chat_b = Owner("telegram", "default", "u1", "chat:2")
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(), owner=chat_b) as other:
+        _say(other, "The billing-service uses Redis.", T0, 1)
+    with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder(), owner=chat_a) as api:
+        # A fact's relation is supersession's; a relation linked by hand is the person's.
+        unwrap(api.fact_store("The search-api uses Elasticsearch."))
+        unwrap(api.entity_ensure("Kafka", "tech"))
+        unwrap(api.entity_ensure("events-api", "project"))
+        unwrap(api.entity_link("events-api", "Kafka", "uses"))
+        # Said later than the move (a turn imported out of order): it holds.
+        _say(api, "The auth-service stores sessions in Memcached.", T0 + 5 * DAY, 2)
+        # The same chat, earlier: ended.
+        _say(api, "The ledger-service stores its data in CockroachDB.", T0, 3)
+        for n, (head, tail) in enumerate(
+            [
+                ("search-api", "Elasticsearch"),
+                ("events-api", "Kafka"),
+                ("billing-service", "Redis"),
+                ("auth-service", "Memcached"),
+                ("ledger-service", "CockroachDB"),
+            ]
+        ):
+            _say(api, f"We moved the {head} off {tail}.", T0 + DAY, 10 + n)
+        for head, tail in [
+            ("search-api", "Elasticsearch"),
+            ("events-api", "Kafka"),
+            ("billing-service", "Redis"),
+            ("auth-service", "Memcached"),
+        ]:
+            rows = _relation(api, head, "uses", tail)
+            assert rows and all(r["invalid_at"] is None for r in rows), head
+        [ended] = _relation(api, "ledger-service", "uses", "CockroachDB")
+        assert ended["invalid_at"] == T0 + DAY
+
+
+def test_a_store_read_again_ends_what_it_ends_again(api: MemoryAPI) -> None:
+    _say(api, "The ledger-service stores its data in CockroachDB.", T0, 1)
+    _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 2)
+    # As an older extractor left it: the use still valid, every relation its version.
+    with api.db.transaction() as conn:
+        conn.execute("UPDATE relations SET invalid_at = NULL, derived_by = ?", (1,))
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=1)
+    assert rederive.stale(api) and EXTRACTOR_VERSION > 1
+    rederive.rederive(api)
+    rows = _relation(api, "ledger-service", "uses", "CockroachDB")
+    assert [r["invalid_at"] for r in rows if r["deleted_at"] is None] == [T0 + DAY]
