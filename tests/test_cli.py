@@ -148,6 +148,10 @@ def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -
     assert code == 0 and out.startswith("1. ") and "Deploys run from GitHub Actions" in out
     assert "reasons:" in out
     assert re.search(r"\[tier2/fact, \d{4}-\d{2}-\d{2}\] similarity", out)  # when it was said
+    # A curated entry shows no date: it has none (the block gives it none either).
+    call(home, capsys, "curated", "add", "Deploys go out from the release branch")
+    code, out, _ = call(home, capsys, "recall", "deploys release branch", "--tier", "tier1")
+    assert code == 0 and "[tier1/curated_memory] similarity" in out
     code, out, _ = call(home, capsys, "rebuild")
     assert code == 0 and "rebuilt: 2 items, 2 vectors" in out  # the fact and GitHub Actions
     code, out, _ = call(home, capsys, "repair")

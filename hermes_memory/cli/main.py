@@ -319,7 +319,9 @@ def recall(
                 # A long memory (a log, a long answer) by the passage that matched.
                 shown = f"{shown}  [{len(r['content']):,} chars; --full]"
             lines.append(f"{i}. {r['score']:.3f}  {shown}")
-            when = str(r.get("valid_at") or r.get("created_at") or "")[:10]
+            # A curated entry has no date of its own (its created_at is the recall's).
+            stamp = None if r["tier"] == "tier1" else r.get("valid_at") or r.get("created_at")
+            when = str(stamp or "")[:10]
             lines.append(
                 f"   [{r['tier']}/{r['kind']}{', ' + when if when else ''}] "
                 f"similarity {r['similarity']:.2f}, "
