@@ -35,6 +35,7 @@ PROMOTED = [
     ("I no longer use Vim.", "correction"),
     ("We use Postgres 16 for the ledger.", "tool"),
     ("I'm planning to launch the beta on March 3, 2025.", "plan"),
+    ("I relocated to Austin last year.", "personal"),  # a new home, by its name
 ]
 
 NOT_PROMOTED = [
@@ -52,6 +53,7 @@ NOT_PROMOTED = [
     "She prefers tea.",
     "I'm planning to refactor it someday.",  # a plan needs a date
     "Thanks, that works!",
+    "Then I moved to the next section of the tutorial.",
 ]
 
 

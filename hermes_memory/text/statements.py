@@ -250,7 +250,7 @@ _TRIGGER = re.compile(
     r"from|work|worked|employed|name|birthday|wife|husband|partner|son|daughter|kids?|children|"
     r"decided|agreed|settled|going with|sticking with|go with|chose|chosen|picked|opted|committed|"
     r"use|using|run|running|code|write|rely|plan|aim|intend|scheduled|deadline|due|launch"
-    r"|release|milestone|switched|moved|migrated|"
+    r"|release|milestone|switched|moved|relocated|migrated|"
     r"changed|replaced|no longer|anymore|preference|make sure|remember to|as an?|go-to|dog|cat|"
     r"team|have|pet|company|mainly|mostly|i'm an?|i am an?|actually|correction|update)",
     re.I,
