@@ -11,7 +11,8 @@ from hermes_memory.clock import DAY
 from hermes_memory.graph.linker import read
 from hermes_memory.text.bounds import MAX_SENTENCES, READ_CHARS, opening
 from hermes_memory.text.casing import counts_in, lookup_in, word_counts
-from hermes_memory.text.extract import Claim, Extraction, extract
+from hermes_memory.text.extract import extract
+from hermes_memory.text.reading import Claim, Extraction
 from hermes_memory.text.temporal import (
     MAX_DATES,
     contradicts,

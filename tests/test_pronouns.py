@@ -27,6 +27,14 @@ def test_it_continues_with_the_thing_the_sentence_before_was_about() -> None:
     assert ("auth-service", "uses", "Go") in relations(
         "Bob maintains the auth-service. It is written in Go."
     )
+    # the speaker acted on it after a word or two of time ("Today I ...")
+    assert relations(
+        "Today I want to start on the recommendations-service. It's a FastAPI app and it "
+        "reads user events from Kafka."
+    ) == {
+        ("recommendations-service", "uses", "FastAPI"),
+        ("recommendations-service", "depends_on", "Kafka"),
+    }
     # a chain of pronouns keeps its subject
     assert ("auth-service", "depends_on", "Kafka") in relations(
         "The auth-service uses Postgres. It runs on Fly.io. It also reads from Kafka."

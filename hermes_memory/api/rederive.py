@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_memory.graph.linker import assistant_voices
 from hermes_memory.graph.word_use import WordUse
 from hermes_memory.text.casing import is_common
-from hermes_memory.text.extract import Extraction
+from hermes_memory.text.reading import Extraction
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2 import reread, upkeep

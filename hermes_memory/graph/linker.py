@@ -17,8 +17,9 @@ from typing import Any
 from hermes_memory.errors import CapacityError
 from hermes_memory.text.bounds import opening
 from hermes_memory.text.casing import Lookup
-from hermes_memory.text.extract import SELF, Extraction, extract
+from hermes_memory.text.extract import SELF, extract
 from hermes_memory.text.mentions import ROLES, Mention, is_role
+from hermes_memory.text.reading import Extraction
 from hermes_memory.text.temporal import (
     MAX_DATES,
     DateMention,

@@ -30,7 +30,11 @@ _SUBJECT_LEAD = re.compile(
     rf"younger|little|big|best|{KIN}|{BOSS})\s+){{0,3}}",
     re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\s*(?:i|we|i'm|we're|i've|we've|i'd|we'd|i'll|we'll)\b", re.I)
+_FIRST_PERSON = re.compile(
+    # after a word or two of time or manner: "Today I ...", "This morning we ..."
+    r"\s*(?:[a-z]+,?\s+){0,2}?(?:i|we|i'm|we're|i've|we've|i'd|we'd|i'll|we'll)\b",
+    re.I,
+)
 # "It is raining", "it was great to see Priya", "it seems that ...": the pronoun stands
 # for no thing, and a name after it is not what it does.
 _EXPLETIVE = re.compile(

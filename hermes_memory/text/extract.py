@@ -11,16 +11,20 @@ relation admits; coordination ("A and B use X") carries a relation to both.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TypeVar
 
 from hermes_memory.text.anaphora import antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims
+from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate
+from hermes_memory.text.clauses import between as _between
+from hermes_memory.text.clauses import words_between as _words_between
 from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
 from hermes_memory.text.mentions import Mention, find_mentions
 from hermes_memory.text.preferences import RANKED_BELOW
+from hermes_memory.text.reading import Claim, Extraction, Relation
 from hermes_memory.text.triggers import (
     BOSS,
     EMPLOYED,
@@ -47,14 +51,6 @@ _FIRST_PERSON = re.compile(
 _REPORTING = re.compile(
     r"^\W*I\s+(think|believe|guess|heard|know|feel|noticed|saw|read|suspect|assume|hope|"
     r"wonder|doubt|agree|said|mean|want|need|wish|remember|forgot)\b"
-)
-# Words of time between two names say when, not how they relate ("moved to Berlin
-# last March and now work at Spotify").
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-_TIME_WORDS = re.compile(
-    rf"\b(?:last|this|next|every)\s+(?:week|month|year|quarter|weekend|spring|summer|autumn|"
-    rf"fall|winter|{_MONTHS})\b|\bin\s+(?:(?:19|20)\d\d|{_MONTHS})\b|"
-    r"\b(?:now|currently|recently|today|yesterday|still|already|soon|again)\b"
 )
 # An ownership stated as a change of hands ("Bob now owns X", "took over X", "X is now
 # owned by Bob", "the new owner of X"), unless it is shared or hedged.
@@ -86,7 +82,6 @@ _PRONOUN_OPENER = re.compile(rf"\W*{_PRONOUN}", re.I)
 # A verb joined to a sentence that opened on the user's side: still their doing.
 _OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
 _THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
-_RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
 # A clause whose subject is the next name, set off by commas ("X, which Alice owns, ...").
 _OBJECT_RELATIVE = re.compile(r"^,\s*(?:which|that|whom)$")
 _ONWARD = frozenset({"to", "onto", "with", "for", "by"})  # "from X to Y", "off X onto Y"
@@ -99,42 +94,9 @@ _A_BEFORE = re.compile(r"\ban?\s+$", re.I)
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|with|using|on|from|for|of|via)\s+$", re.I)
 _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
-_COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
-
-_VERSION = re.compile(r"\b\d+(\.\d+)*\b")
-
-
-@dataclass(frozen=True)
-class Relation:
-    head: str
-    type: str
-    tail: str
-    # False when only inferred (two people in one sentence, an untyped link): weaker
-    stated: bool = field(default=True, compare=False)
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A statement for contradiction checks; ``subject`` None stands for "we"/the user."""
-
-    subject: str | None
-    predicate: str
-    object: str
-
-
-@dataclass
-class Extraction:
-    mentions: list[Mention] = field(default_factory=list)
-    relations: list[Relation] = field(default_factory=list)
-    claims: list[Claim] = field(default_factory=list)
-
-    @property
-    def entities(self) -> dict[str, str]:
-        """Canonical name -> type, first mention wins."""
-        out: dict[str, str] = {}
-        for m in self.mentions:
-            out.setdefault(m.name, m.type)
-        return out
+# A clause of its own about the sentence's subject, a thing: "... and it reads from".
+_IT_AGAIN = re.compile(r"\b(?:and|but|so|because)\s+it\s+(?=[a-z])")
+_THINGS = frozenset({"project", "tech", "org"})
 
 
 # Bounds that keep extraction linear in the text: a message is linked to at most
@@ -251,18 +213,6 @@ def _append_new(out: list[T], items: list[T], seen: set[T]) -> None:
 
 
 # -- relations ---------------------------------------------------------------------------------
-def _between(sentence: str, a: Mention, b: Mention) -> str:
-    return _words_between(sentence, a.end, b.start)
-
-
-def _words_between(sentence: str, start: int, end: int) -> str:
-    text = sentence[start:end].lower()
-    text = _TIME_WORDS.sub(" ", text)
-    text = _VERSION.sub(" ", text)
-    text = re.sub(r"\b(the|a|an|our|my|their|his|her|its|both|also|all)\b", " ", text)
-    return re.sub(r"\s+", " ", text).strip()
-
-
 def _relations(
     sentence: str, mentions: list[Mention], *, resolved: bool = False
 ) -> tuple[list[Relation], list[Claim], dict[str, str]]:
@@ -352,6 +302,8 @@ def _relations(
         elif _OBJECT_RELATIVE.match(between):
             stop = ms[k + 1].start if k + 1 < len(ms) else len(sentence)
             close = sentence.find(",", tail.end, stop)
+            if close < 0 and k + 1 == len(ms):  # "... the model-gateway, which Fatima maintains."
+                close = len(sentence.rstrip(" .!;"))
             if close > 0:
                 verb = trigger(_words_between(sentence, tail.end, close), tail, head)
                 if verb is not None:  # "the billing-service, which Alice owns,"
@@ -372,12 +324,12 @@ def _relations(
             continue
         if NO_RELATION.search(between) or len(between.split()) > 7:
             continue
-        if _COORD.match(between or ","):
+        if COORD.match(between or ","):
             if "and" in between and _with_self(head, tail):  # "Georgia and I"
                 me_, other = (head, tail) if head.name == SELF else (tail, head)
                 add(me_, "knows", other, stated=False)
             continue
-        relative = _RELATIVE.match(between)
+        relative = RELATIVE.match(between)
         pronoun = _THIRD_PERSON.search(between)
         ours_again = ours and not _is_self(subject) and not reported and _OUR_CLAUSE.search(between)
         if head.name != SELF and _OUR_SUBJECT.search(between):
@@ -402,9 +354,13 @@ def _relations(
         elif subject is not None and subject is not head:
             joined = _CONNECTOR.match(between)
             kind_of = _KIND_OF.match(between)
+            again = _IT_AGAIN.search(between) if subject.type in _THINGS else None
             if joined and joined.end() < len(between):
                 head = subject  # "reads from S3 and writes to Snowflake": same subject
                 between = between[joined.end() :]
+            elif again is not None:
+                # "The api is a FastAPI app and it reads from Kafka": the api reads
+                head, between = subject, between[again.end() :].strip()
             elif kind_of and _before(_A_BEFORE, sentence, head.start, 6):
                 # "The frontend is a React app served by Nginx": the frontend is served
                 head, between = subject, between[kind_of.end() :]
@@ -459,8 +415,8 @@ def _relations(
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
             add(None, verb[0], first)
     _ranked_below(sentence, ms, claims)
-    _coordinate(sentence, ms, rels)
-    _co_mention([replace(m, type=retyped.get(m.name, m.type)) for m in others], rels)
+    coordinate(sentence, ms, rels)
+    co_mention([replace(m, type=retyped.get(m.name, m.type)) for m in others], rels)
     said = [(r.head, r.type, r.tail) for r in rels if r.stated]
     claims.extend(Claim(*c) for c in facet_claims(sentence, ms, said) if Claim(*c) not in claims)
     for r in rels:
@@ -541,76 +497,3 @@ def _beneficiary(sentence: str, after: list[Mention]) -> Mention | None:
         ):
             return m
     return None
-
-
-def _coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
-    """ "A and B <rel> C" gives A the relation too; "<S> <rel> X and Y" gives S -> Y
-    when the relation admits Y ("depends on Keycloak and the user-db"), and so does a
-    list whose items have their own use ("Obsidian for notes and Todoist for tasks")."""
-    by_name = {m.name: m for m in ms}
-    for k in range(1, len(ms)):
-        a, b = ms[k - 1], ms[k]
-        between = _between(sentence, a, b)
-        kin = a.type == b.type == "person" and _AND_KIN.fullmatch(between)
-        if not kin and not _COORD.match(_LIST_ITEM.sub("", between) or "x"):
-            continue
-        if a.type == "place" and _region_of(sentence, ms, k):
-            continue
-        for r in list(rels):
-            if (
-                r.head == b.name
-                and r.type != "knows"
-                and a.type == b.type
-                and not _own(sentence, b, by_name.get(r.tail))
-            ):
-                extra = Relation(a.name, r.type, r.tail, r.stated)
-            elif r.tail == a.name and r.type != "knows" and _admits_tail(r, by_name, b):
-                extra = Relation(r.head, r.type, b.name, r.stated)
-            else:
-                continue
-            if extra not in rels and extra.head != extra.tail:
-                rels.append(extra)
-
-
-def _own(sentence: str, m: Mention, tail: Mention | None) -> bool:
-    """Whether what ``m`` relates to is said in a clause of its own ("Raj, who lives in
-    Lyon"), which the name before it does not share."""
-    return (
-        tail is not None
-        and tail.start > m.end
-        and bool(_RELATIVE.match(_between(sentence, m, tail)))
-    )
-
-
-# What one item of a list is for, before the next ("X for notes and Y").
-def _admits_tail(r: Relation, by_name: dict[str, Mention], tail: Mention) -> bool:
-    head = by_name.get(r.head)
-    return head is not None and admits(r.type, head, tail)
-
-
-# "Nina and her husband Raj moved to Lyon": both moved ("her" is left out by _between).
-_AND_KIN = re.compile(rf",?\s*and (?:(?:older|younger|little|big|best|old|new) )?(?:{KIN})")
-_LIST_ITEM = re.compile(r"^(?:for|in|on|at)\s+(?:\w+\s+){1,2}(?=and$|or$)")
-
-
-def _region_of(sentence: str, ms: list[Mention], k: int) -> bool:
-    """Whether the place ``ms[k]`` is the region of the one before it ("Austin, Texas"),
-    not the next of a list ("Paris, Rome and Berlin")."""
-    if _between(sentence, ms[k - 1], ms[k]) != ",":
-        return False
-    nxt = ms[k + 1] if k + 1 < len(ms) else None
-    if nxt is None or nxt.type != "place":
-        return True
-    return not _COORD.match(_between(sentence, ms[k], nxt) or "x")
-
-
-def _co_mention(ms: list[Mention], rels: list[Relation]) -> None:
-    """Two people named in one sentence know each other unless already related."""
-    people = [m for m in ms if m.type == "person"]
-    linked = {frozenset((r.head, r.tail)) for r in rels}
-    for x in range(len(people)):
-        for y in range(x + 1, len(people)):
-            a, b = people[x], people[y]
-            if a.name != b.name and frozenset((a.name, b.name)) not in linked:
-                rels.append(Relation(a.name, "knows", b.name, stated=False))
-                linked.add(frozenset((a.name, b.name)))

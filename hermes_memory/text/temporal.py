@@ -17,7 +17,8 @@ from datetime import UTC, datetime, timedelta
 from dateutil.relativedelta import relativedelta
 
 from hermes_memory.text import changes
-from hermes_memory.text.extract import TOOK_OVER, Claim
+from hermes_memory.text.extract import TOOK_OVER
+from hermes_memory.text.reading import Claim
 
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,

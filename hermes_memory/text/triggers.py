@@ -58,7 +58,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"\b(run|managed|led) by", "manages", True),
     (r"\bowns?\b|\bowner of|maintainer of|\b(took|takes|taken|taking) over$", "owns", False),
     (
-        r"depends? on|relies? on|reads? (\w+ )?from|talks? to|calls?|consumes?|needs?|"
+        r"depends? on|relies? on|reads? (\w+ ){0,2}from|talks? to|calls?|consumes?|needs?|"
         r"forwards? (\w+ )?to|pulls? (\w+ )?from|fetch\w* (\w+ )?from|queries",
         "depends_on",
         False,
@@ -106,7 +106,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
 ]
 NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
-    r"not|never|no longer|stopped|quit|used to|or|in favou?r of|suggest\w* (?:using|to use))\b"
+    r"not|never|no longer|stopped|quit|used to|or|in favou?r of|suggest\w* (?:using|to use)|"
+    r"\w+n['’]t|cannot)\b"  # "won't run Redis", "doesn't use Kafka"
 )
 MIGRATION = re.compile(
     r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"

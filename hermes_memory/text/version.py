@@ -57,4 +57,9 @@ from __future__ import annotations
 # 19: a sentence opening with "it", "she" or "he" states relations of the name before
 # (text/anaphora.py): "I'm setting up the payments-api. It depends on the
 # ledger-service." relates the payments-api; only an antecedent with no rival counts.
-EXTRACTOR_VERSION = 19
+# 20: a negated verb states nothing ("won't run Redis", "doesn't call X"); a clause with
+# its own subject may close the sentence ("the model-gateway, which Fatima maintains.");
+# "X is a Flask app and it talks to Y" is X's; "reads user events from Kafka"; "Today
+# I ..." has the speaker as subject for an "it" after it; a name led by an acronym is
+# a product ("MLflow", "XGBoost", "SQLAlchemy", "HAProxy"; not "RESTful").
+EXTRACTOR_VERSION = 20

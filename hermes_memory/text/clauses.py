@@ -1,0 +1,109 @@
+"""The words between two names of a sentence, and what joins names: "and", commas and
+lists ("A and B use X", "depends on Keycloak and the user-db", "Austin, Texas"). Pure
+helpers of ``extract``."""
+
+from __future__ import annotations
+
+import re
+
+from hermes_memory.text.mentions import Mention
+from hermes_memory.text.reading import Relation
+from hermes_memory.text.triggers import KIN, admits
+
+# Words of time between two names say when, not how they relate ("moved to Berlin
+# last March and now work at Spotify").
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_TIME_WORDS = re.compile(
+    rf"\b(?:last|this|next|every)\s+(?:week|month|year|quarter|weekend|spring|summer|autumn|"
+    rf"fall|winter|{_MONTHS})\b|\bin\s+(?:(?:19|20)\d\d|{_MONTHS})\b|"
+    r"\b(?:now|currently|recently|today|yesterday|still|already|soon|again)\b"
+)
+_VERSION = re.compile(r"\b\d+(\.\d+)*\b")
+RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
+COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
+
+
+def between(sentence: str, a: Mention, b: Mention) -> str:
+    """The words between two mentions, lower case, without articles, possessives,
+    versions and words of time."""
+    return words_between(sentence, a.end, b.start)
+
+
+def words_between(sentence: str, start: int, end: int) -> str:
+    """``sentence[start:end]`` read as :func:`between` reads it."""
+    text = sentence[start:end].lower()
+    text = _TIME_WORDS.sub(" ", text)
+    text = _VERSION.sub(" ", text)
+    text = re.sub(r"\b(the|a|an|our|my|their|his|her|its|both|also|all)\b", " ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
+    """ "A and B <rel> C" gives A the relation too; "<S> <rel> X and Y" gives S -> Y
+    when the relation admits Y ("depends on Keycloak and the user-db"), and so does a
+    list whose items have their own use ("Obsidian for notes and Todoist for tasks")."""
+    by_name = {m.name: m for m in ms}
+    for k in range(1, len(ms)):
+        a, b = ms[k - 1], ms[k]
+        gap = between(sentence, a, b)
+        kin = a.type == b.type == "person" and _AND_KIN.fullmatch(gap)
+        if not kin and not COORD.match(_LIST_ITEM.sub("", gap) or "x"):
+            continue
+        if a.type == "place" and region_of(sentence, ms, k):
+            continue
+        for r in list(rels):
+            if (
+                r.head == b.name
+                and r.type != "knows"
+                and a.type == b.type
+                and not _own(sentence, b, by_name.get(r.tail))
+            ):
+                extra = Relation(a.name, r.type, r.tail, r.stated)
+            elif r.tail == a.name and r.type != "knows" and _admits_tail(r, by_name, b):
+                extra = Relation(r.head, r.type, b.name, r.stated)
+            else:
+                continue
+            if extra not in rels and extra.head != extra.tail:
+                rels.append(extra)
+
+
+def _own(sentence: str, m: Mention, tail: Mention | None) -> bool:
+    """Whether what ``m`` relates to is said in a clause of its own ("Raj, who lives in
+    Lyon"), which the name before it does not share."""
+    return (
+        tail is not None and tail.start > m.end and bool(RELATIVE.match(between(sentence, m, tail)))
+    )
+
+
+# What one item of a list is for, before the next ("X for notes and Y").
+def _admits_tail(r: Relation, by_name: dict[str, Mention], tail: Mention) -> bool:
+    head = by_name.get(r.head)
+    return head is not None and admits(r.type, head, tail)
+
+
+# "Nina and her husband Raj moved to Lyon": both moved ("her" is left out by between).
+_AND_KIN = re.compile(rf",?\s*and (?:(?:older|younger|little|big|best|old|new) )?(?:{KIN})")
+_LIST_ITEM = re.compile(r"^(?:for|in|on|at)\s+(?:\w+\s+){1,2}(?=and$|or$)")
+
+
+def region_of(sentence: str, ms: list[Mention], k: int) -> bool:
+    """Whether the place ``ms[k]`` is the region of the one before it ("Austin, Texas"),
+    not the next of a list ("Paris, Rome and Berlin")."""
+    if between(sentence, ms[k - 1], ms[k]) != ",":
+        return False
+    nxt = ms[k + 1] if k + 1 < len(ms) else None
+    if nxt is None or nxt.type != "place":
+        return True
+    return not COORD.match(between(sentence, ms[k], nxt) or "x")
+
+
+def co_mention(ms: list[Mention], rels: list[Relation]) -> None:
+    """Two people named in one sentence know each other unless already related."""
+    people = [m for m in ms if m.type == "person"]
+    linked = {frozenset((r.head, r.tail)) for r in rels}
+    for x in range(len(people)):
+        for y in range(x + 1, len(people)):
+            a, b = people[x], people[y]
+            if a.name != b.name and frozenset((a.name, b.name)) not in linked:
+                rels.append(Relation(a.name, "knows", b.name, stated=False))
+                linked.add(frozenset((a.name, b.name)))

@@ -1,0 +1,41 @@
+"""What extraction reads from a text: relations between names, and claims (the
+statements supersession compares). Plain records; ``extract`` makes them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hermes_memory.text.mentions import Mention
+
+
+@dataclass(frozen=True)
+class Relation:
+    head: str
+    type: str
+    tail: str
+    # False when only inferred (two people in one sentence, an untyped link): weaker
+    stated: bool = field(default=True, compare=False)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A statement for contradiction checks; ``subject`` None stands for "we"/the user."""
+
+    subject: str | None
+    predicate: str
+    object: str
+
+
+@dataclass
+class Extraction:
+    mentions: list[Mention] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+
+    @property
+    def entities(self) -> dict[str, str]:
+        """Canonical name -> type, first mention wins."""
+        out: dict[str, str] = {}
+        for m in self.mentions:
+            out.setdefault(m.name, m.type)
+        return out

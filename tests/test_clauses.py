@@ -1,0 +1,60 @@
+"""Clauses inside a sentence: a negated verb, a clause closing the sentence, a second
+clause about the subject (text/extract.py, text/clauses.py)."""
+
+from __future__ import annotations
+
+from hermes_memory.text.clauses import between, words_between
+from hermes_memory.text.extract import extract
+from hermes_memory.text.mentions import find_mentions
+
+
+def relations(text: str) -> set[tuple[str, str, str]]:
+    return {(r.head, r.type, r.tail) for r in extract(text).relations}
+
+
+def test_a_negated_verb_states_no_relation() -> None:
+    assert relations("The platform team won't run Redis anymore.") == set()
+    assert relations("The billing-service doesn't call the ledger-service.") == set()
+    assert relations("The search-api can't use Elasticsearch 8.") == set()
+    assert relations("The billing-service calls the ledger-service.") == {
+        ("billing-service", "depends_on", "ledger-service")
+    }
+
+
+def test_a_clause_with_its_own_subject_that_closes_the_sentence() -> None:
+    assert relations(
+        "The ranking model is served by the model-gateway, which Fatima maintains."
+    ) == {("Fatima", "works_on", "model-gateway")}
+    # the same clause set off by commas inside the sentence, as before
+    assert ("Alice", "owns", "billing-service") in relations(
+        "The billing-service, which Alice owns, uses Stripe."
+    )
+
+
+def test_a_second_clause_about_the_subject() -> None:
+    assert relations("The auth-service is a Flask app and it talks to the ledger-service.") == {
+        ("auth-service", "uses", "Flask"),
+        ("auth-service", "depends_on", "ledger-service"),
+    }
+    # "reads user events from": up to two words between the verb and "from"
+    assert ("recommendations-service", "depends_on", "Kafka") in relations(
+        "The recommendations-service reads user events from Kafka."
+    )
+
+
+def test_the_words_between_two_names() -> None:
+    sentence = "The payments-api now depends on the ledger-service 2.1 since last March."
+    a, b = find_mentions(sentence)[:2]
+    assert between(sentence, a, b) == "depends on"
+    assert words_between(sentence, b.end, len(sentence)) == "since ."
+
+
+def test_a_name_led_by_an_acronym_is_a_product() -> None:
+    for tool in ("MLflow", "XGBoost", "SQLAlchemy", "HAProxy", "APScheduler"):
+        found = extract(f"The ingest-service uses {tool} now.")
+        assert found.entities.get(tool) == "tech", tool
+        assert ("ingest-service", "uses", tool) in {
+            (r.head, r.type, r.tail) for r in found.relations
+        }
+    for word in ("RESTful", "SSHing"):  # an acronym with an English ending is a word
+        assert word not in extract(f"The ingest-service is {word} now.").entities
