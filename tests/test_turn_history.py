@@ -11,8 +11,10 @@ from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2.records import Owner
 from hermes_memory.tier3.embedder import HashingEmbedder
+from hermes_memory.tools.context import result_line
+from hermes_memory.tools.memory_tool import handle
 
-T0 = 1_780_000_000.0  # 2026-05-28
+T0 = 1_770_000_000.0  # 2026-02-02, before the test clock's now
 DAY = 86_400.0
 
 
@@ -119,3 +121,25 @@ def test_a_store_read_again_ends_what_it_ends_again(api: MemoryAPI) -> None:
     rederive.rederive(api)
     rows = _relation(api, "ledger-service", "uses", "CockroachDB")
     assert [r["invalid_at"] for r in rows if r["deleted_at"] is None] == [T0 + DAY]
+
+
+def test_a_turn_whose_statement_changed_says_so_in_recall_and_the_block(api: MemoryAPI) -> None:
+    _say(api, "The ledger-service stores its data in CockroachDB.", T0, 1)
+    before = unwrap(api.recall("Where does the ledger-service store its data?"))
+    assert all("since_changed" not in r for r in before)
+    _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 2)
+    results = unwrap(api.recall("Where does the ledger-service store its data?"))
+    old = next(r for r in results if "stores its data" in r["content"])
+    assert old["since_changed"] == ["ledger-service uses CockroachDB"]
+    new = next(r for r in results if "onto Postgres" in r["content"])
+    assert "since_changed" not in new
+    line = result_line(old)
+    assert "since changed: ledger-service uses CockroachDB" in line
+    # The agent's tool shows it too.
+    asked = {"action": "recall", "content": "Where does the ledger-service store data?"}
+    said = json.loads(handle(api, asked))
+    shown = next(r for r in said["results"] if "stores its data" in r["content"])
+    assert shown["since_changed"] == ["ledger-service uses CockroachDB"]
+    # Asked as of a time before the move, it still held.
+    then = unwrap(api.recall("Where does the ledger-service store its data?", as_of=T0 + 1))
+    assert all("since_changed" not in r for r in then)

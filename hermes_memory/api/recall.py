@@ -181,6 +181,7 @@ def recall(
     if cfg.fold_restatements:
         order = fold_restatements(order, pool)
     order = order[:limit]
+    _mark_changed(api, pool, order, when)
     # A boosted similarity may pass 1 in the ranking, so that two boosted matches keep
     # their order instead of tying (and going by recency); what is shown is capped at 1.
     shown = {
@@ -375,6 +376,15 @@ def evidence_gaps(query: str, results: list[dict[str, Any]]) -> list[str]:
     elif max(r["similarity"] for r in results) < LOW_CONFIDENCE:
         gaps.append(f"low confidence: best similarity {max(r['similarity'] for r in results):.2f}")
     return gaps
+
+
+def _mark_changed(api: MemoryAPI, pool: dict[str, Candidate], order: list[str], at: float) -> None:
+    """A turn stating what a later turn or fact changed carries it, as
+    ``since_changed`` ("ledger-service uses CockroachDB"): the agent is not to take it
+    as the state of things now."""
+    turns = [key.split(":", 1)[1] for key in order if key.startswith("episode:")]
+    for uuid, said in api.entities.ended_statements(api.owner, turns, at).items():
+        pool[f"episode:{uuid}"].provenance["since_changed"] = said
 
 
 def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[str, Any]:

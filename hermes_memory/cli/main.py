@@ -332,6 +332,8 @@ def recall(
                 lines.append(f"   shared: {r['shared']}")
             if r.get("graph_path"):
                 lines.append(f"   via {r['graph_path']}")
+            if r.get("since_changed"):  # what it stated that a later memory changed
+                lines.append(f"   since changed: {'; '.join(r['since_changed'])}")
         if data[0]["evidence_gaps"]:  # the query's, the same on every result
             lines.append(f"gaps: {'; '.join(data[0]['evidence_gaps'])}")
         return "\n".join(lines)

@@ -423,6 +423,33 @@ class EntityStore:
             )  # fmt: skip
         return len(rows)
 
+    def ended_statements(
+        self, owner: Owner, episodes: list[str], at: float
+    ) -> dict[str, list[str]]:
+        """For each turn of ``episodes`` (uuids), what it stated that had ended by
+        ``at`` ("ledger-service uses CockroachDB"): a later turn or fact said
+        otherwise. Turns with none are left out."""
+        if not episodes:
+            return {}
+        clause, params = owner.visible_clause("r")
+        marks = ", ".join("?" * len(episodes))
+        rows = self.db.query(
+            f"""SELECT r.evidence_episode AS turn, a.name AS head, r.relation_type AS rel,
+                       b.name AS tail
+                FROM relations r JOIN entities a ON a.uuid = r.from_entity
+                JOIN entities b ON b.uuid = r.to_entity
+                WHERE r.evidence_episode IN ({marks}) AND r.invalid_at IS NOT NULL
+                  AND r.invalid_at <= ? AND r.deleted_at IS NULL AND {clause}
+                ORDER BY r.id""",
+            (*episodes, at, *params),
+        )
+        out: dict[str, list[str]] = {}
+        for r in rows:
+            said = f"{r['head']} {r['rel'].replace('_', ' ')} {r['tail']}"
+            if said not in out.setdefault(r["turn"], []):
+                out[r["turn"]].append(said)
+        return out
+
     def relations_of(
         self, owner: Owner, entity_uuids: list[str], *, limit: int = 50
     ) -> list[Relation]:

@@ -307,6 +307,15 @@ def _v17_screen_attachments(conn: sqlite3.Connection) -> None:
             enqueue_embedding(conn, now=now, kind="episode", item_uuid=uuid)
 
 
+def _v18_ended_statements(conn: sqlite3.Connection) -> None:
+    """What a turn stated that holds no more, found by the turn: recall marks such a
+    turn "since changed" (a few rows; only ended relations are indexed)."""
+    conn.execute(
+        "CREATE INDEX idx_relations_ended_episode ON relations(evidence_episode) "
+        "WHERE invalid_at IS NOT NULL"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "core_schema", core_schema.create),
     (2, "graph_links", _v2_graph_links),
@@ -325,6 +334,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (15, "entity_derivation", _v15_entity_derivation),
     (16, "mention_types", _v16_mention_types),
     (17, "screen_attachments", _v17_screen_attachments),
+    (18, "ended_statements", _v18_ended_statements),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -344,6 +344,8 @@ def _shown(result: Mapping[str, Any], dates: bool = True) -> dict[str, Any]:
         out["graph_path"] = result["graph_path"]
     if result.get("shared"):  # a turn's attachments: an image's caption, a file's name
         out["shared"] = result["shared"]
+    if result.get("since_changed"):  # what it stated that a later memory changed
+        out["since_changed"] = result["since_changed"]
     excerpt = result.get("excerpt")
     if excerpt:
         out["content"] = excerpt
