@@ -36,6 +36,8 @@ PROMOTED = [
     ("We use Postgres 16 for the ledger.", "tool"),
     ("I'm planning to launch the beta on March 3, 2025.", "plan"),
     ("I relocated to Austin last year.", "personal"),  # a new home, by its name
+    ("Change of plan: we're replacing Redis with DynamoDB for the features.", "correction"),
+    ("We are migrating the billing-service from Heroku to Fly.io.", "correction"),
 ]
 
 NOT_PROMOTED = [
@@ -54,6 +56,7 @@ NOT_PROMOTED = [
     "I'm planning to refactor it someday.",  # a plan needs a date
     "Thanks, that works!",
     "Then I moved to the next section of the tutorial.",
+    "Are we replacing Redis with DynamoDB?",
 ]
 
 

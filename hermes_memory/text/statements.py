@@ -58,9 +58,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "correction",
         re.compile(
-            rf"\b{_I}(?:'ve| have)?\s+(?:switched|moved|migrated"
-            rf"|changed)\s+(?:\w+\s+){{0,3}}?from\s+\S.*\bto\b"
-            rf"|\b{_I}(?:'ve| have)?\s+replaced\s+\S.*\bwith\b"
+            # done or under way: "we switched from X to Y", "we're replacing X with Y"
+            rf"\b{_I}(?:'ve| have|'re| are|'m| am)?\s+(?:switched|moved|migrated|changed"
+            rf"|switching|moving|migrating)\s+(?:\S+\s+){{0,3}}?from\s+\S.*\bto\b"
+            rf"|\b{_I}(?:'ve| have|'re| are|'m| am)?\s+(?:replaced|replacing)\s+\S.*\bwith\b"
             rf"|\b{_I}(?:'m| am|'re| are)?\s+no longer\b"
             rf"|\b{_I}\s+(?:don't|do not)\s+\w+\s+\S.*\banymore\b",
             re.I,
