@@ -227,8 +227,14 @@ def test_consolidate_merges_entity_spellings_and_first_names(api: MemoryAPI) -> 
     api.entity_ensure("Alice Chen", "person")
     for name in ("Sam", "Sam Lee", "Sam Park"):
         api.entity_ensure(name, "person")
+    # A component said both ways, more often in prose: the name code gives it stays.
+    for said in ("the ledger client", "the ledger client", "the ledger-client"):
+        api.entity_ensure(said.removeprefix("the "), "project")
+    api.entity_ensure("ledger client", "project")  # seen again
     report = consolidate.run(Maintenance(api), api.clock())
-    assert report.counts["entities_merged"] == 2
+    assert report.counts["entities_merged"] == 3
+    ledger = api.entity_query("ledger client", entity_type="project")["data"][0]
+    assert ledger["name"] == "ledger-client" and "ledger client" in ledger["aliases"]
     node = api.entity_query("NodeJS")["data"][0]
     assert node["name"] == "Node.js" and node["entity_type"] == "tech"
     assert "NodeJS" in node["aliases"]

@@ -293,10 +293,14 @@ def entity_merge_plan(entities: list[dict[str, Any]]) -> list[tuple[int, int, st
     return plan
 
 
-def _entity_rank(e: dict[str, Any]) -> tuple[int, int, int, float, int]:
+def _entity_rank(e: dict[str, Any]) -> tuple[int, int, int, int, float, int]:
+    name = e["name"]
+    person = e["entity_type"] == "person"
     return (
         e["entity_type"] not in _VAGUE,
-        len(e["name"].split()),  # "Alice Chen" over "Alice"
+        len(name.split()) if person else 0,  # "Alice Chen" over "Alice"
+        # a component by the name code gives it: "ledger-client" over "ledger client"
+        not person and " " not in name and ("-" in name or "_" in name),
         e["occurrence_count"],
         -e["first_seen"],
         -e["id"],
