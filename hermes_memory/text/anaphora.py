@@ -19,8 +19,8 @@ _OPENER = re.compile(
     r"(?:(?:and|but|so|now|also|then|plus|besides)\s*,?\s+)?(it|she|he)(?='s\b|\s+[a-z])",
     re.IGNORECASE,
 )
-# What "it" stands for, and what "she" / "he" stand for.
-_THING = frozenset({"project", "tech", "org"})
+# What "it" stands for (and "she" / "he" a person).
+THINGS = frozenset({"project", "tech", "org"})
 # What may come before a name that is its sentence's subject: a determiner and a few
 # words saying which or who ("the", "our new", "my older sister"). Anything else means
 # the subject is something not named ("The notifier uses Twilio", "- **Vuex**: Vue's
@@ -72,7 +72,7 @@ def antecedent(
     if opened is None:
         return None
     start, end, kind = opened
-    wanted = _THING if kind == "thing" else frozenset({"person"})
+    wanted = THINGS if kind == "thing" else frozenset({"person"})
     fits: dict[str, Mention] = {}
     for m in named:
         if m.type in wanted:

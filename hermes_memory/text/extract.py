@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import TypeVar
 
-from hermes_memory.text.anaphora import antecedent, spoken_out
+from hermes_memory.text.anaphora import THINGS, antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims
@@ -96,7 +96,6 @@ _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
 # A clause of its own about the sentence's subject, a thing: "... and it reads from".
 _IT_AGAIN = re.compile(r"\b(?:and|but|so|because)\s+it\s+(?=[a-z])")
-_THINGS = frozenset({"project", "tech", "org"})
 
 
 # Bounds that keep extraction linear in the text: a message is linked to at most
@@ -354,7 +353,7 @@ def _relations(
         elif subject is not None and subject is not head:
             joined = _CONNECTOR.match(between)
             kind_of = _KIND_OF.match(between)
-            again = _IT_AGAIN.search(between) if subject.type in _THINGS else None
+            again = _IT_AGAIN.search(between) if subject.type in THINGS else None
             if joined and joined.end() < len(between):
                 head = subject  # "reads from S3 and writes to Snowflake": same subject
                 between = between[joined.end() :]
