@@ -265,16 +265,15 @@ def _product_end(
 
 # Names shaped like identifiers: a service or component in kebab or snake case whose last
 # part is what it is ("payments-api", "ledger-service", "auth_worker"), and a product
-# name with a capital inside it ("CockroachDB", "ArgoCD", "MLflow") that the gazetteer
-# lacks.
+# name with a capital inside it ("CockroachDB", "ArgoCD", "MLflow") the gazetteer lacks.
 _ID_HEADS = PROJECT_HEADS | frozenset(
     "svc worker workers queue gateway proxy server client cli ui db store cache lambda "
     "function functions cron daemon backend frontend engine core sdk".split()
 )
 _KEBAB = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
+# The last form is led by an acronym: "MLflow", "SQLAlchemy"; not "RESTful", "SSHing".
 _INNER_CAPITAL = re.compile(
     r"[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*[A-Z]{1,4}|[A-Z][a-z]+[A-Z][a-z]+"
-    # led by an acronym: "MLflow", "XGBoost", "SQLAlchemy"; not "RESTful", "SSHing"
     r"|[A-Z]{2,}(?!(?:ful|ing|ed|ly)\b)[a-z]{3,}"
 )
 

@@ -405,7 +405,7 @@ class EntityStore:
                 said[0],
                 episode_id,
                 *params,
-            ),  # fmt: skip
+            ),
         ).fetchall()
         for r in rows:
             conn.execute(
