@@ -38,6 +38,7 @@ PROMOTED = [
     ("I relocated to Austin last year.", "personal"),  # a new home, by its name
     ("Change of plan: we're replacing Redis with DynamoDB for the features.", "correction"),
     ("We are migrating the billing-service from Heroku to Fly.io.", "correction"),
+    ("Since I'm based in Porto these days, remote is fine.", "personal"),
 ]
 
 NOT_PROMOTED = [
@@ -57,6 +58,7 @@ NOT_PROMOTED = [
     "Thanks, that works!",
     "Then I moved to the next section of the tutorial.",
     "Are we replacing Redis with DynamoDB?",
+    "I'm based in the cloud team.",  # a team, not a home
 ]
 
 

@@ -66,6 +66,10 @@ def test_a_new_home_ends_the_old_one(api: MemoryAPI) -> None:
     assert _relation(api, "the user", "lives_in", "Lisbon")[0]["invalid_at"] is None
     [old] = api.db.query("SELECT superseded_by FROM facts WHERE content = 'I live in Berlin.'")
     assert old["superseded_by"] is not None
+    # Said in passing, a new base is a home too.
+    _say(api, "Since I'm based in Porto these days, remote is fine.", T0 + 60 * DAY, 3)
+    [lisbon] = _relation(api, "the user", "lives_in", "Lisbon")
+    assert lisbon["invalid_at"] == T0 + 60 * DAY
 
 
 def test_what_a_turn_ends_is_only_what_earlier_turns_of_its_chat_stated(
