@@ -21,6 +21,10 @@ and shared images' captions, rendered by the same function into the same budget.
   ``in_an_evidence_line`` counts it only when the line stating it is one of the turns
   the answer comes from (a year or month may be stated by any line). ``minilm`` renders
   its turns with ``dates=False``, ``minilm_with_dates`` with the dates worked out.
+- ``lines``: what a block spends, over every question: memories shown per block, and the
+  share of them that are turns the answer comes from (a line is one when it holds the
+  turn's opening words). LoCoMo labels few turns per answer, so the share is a floor;
+  it tells a block that fills its budget with neighbours from one that stops.
 
 Reads ../shared/data/locomo/ (evaluation only).
 """
@@ -83,6 +87,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     hits: dict[str, list[float]] = defaultdict(list)
     strict: dict[str, list[float]] = defaultdict(list)
     by_precision: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    spent: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # blocks, lines, evidence
     for sample in samples:
         home = Path(args.profiles) / str(sample["sample_id"])
         if not (home / DONE).exists():
@@ -104,6 +109,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     shown[i] for i in base.rankings(question)["minilm"][: agent.prefetch_limit]
                 ]
                 hermes = prefetch_block(api, question)
+                evidence = [said[e] for e in qa.get("evidence", []) if e in said]
+                for name, block in (
+                    ("hermes", hermes),
+                    ("minilm", render_block(plain, agent.prefetch_chars)),
+                ):
+                    lines = [ln for ln in block.splitlines() if ln.startswith("- (")]
+                    spent[name][0] += 1
+                    spent[name][1] += len(lines)
+                    spent[name][2] += sum(any(e in ln for e in evidence) for ln in lines)
                 words = query_terms(answer)
                 if 0 < len(words) <= MAX_WORDS:
                     # The same recall as the block's, rendered without what turns shared.
@@ -132,7 +146,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "minilm": render_block(plain, agent.prefetch_chars, dates=False),
                     "minilm_with_dates": render_block(plain, agent.prefetch_chars, dates=True),
                 }
-                evidence = [said[e] for e in qa.get("evidence", []) if e in said]
                 for name, block in blocks.items():
                     value = float(told(block, answer, *wanted))
                     hits[name].append(value)
@@ -160,6 +173,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 p: [round(sum(v) / len(v), 3), len(v)] for p, v in by_precision[name].items()
             },
         }
+    report["lines"] = {
+        name: {
+            "per_block": round(lines / max(blocks, 1), 2),
+            "evidence_share": round(found / max(lines, 1), 4),
+        }
+        for name, (blocks, lines, found) in spent.items()
+    }
     for key in ("share", "in_an_evidence_line"):
         plain_share = report["dates"]["minilm"][key]
         report[f"dates_ratio_to_minilm_{key}"] = round(
