@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from hermes_memory.text.mentions import Mention
-from hermes_memory.text.triggers import BOSS, KIN
+from hermes_memory.text.triggers import BOSS, KIN, KIN_ADJECTIVES
 
 # "It depends on ...", "And it runs on ...", "She works at ...". "They" is left alone:
 # a team, a group of people or several services, with nothing to tell which. "Its"
@@ -26,8 +26,8 @@ THINGS = frozenset({"project", "tech", "org"})
 # the subject is something not named ("The notifier uses Twilio", "- **Vuex**: Vue's
 # ..."). A sentence opened by "I" or "we" has the speaker as subject.
 _SUBJECT_LEAD = re.compile(
-    r"(?:(?:the|a|an|our|my|your|his|her|their|new|old|current|main|former|older|"
-    rf"younger|little|big|best|{KIN}|{BOSS})\s+){{0,3}}",
+    r"(?:(?:the|a|an|our|my|your|his|her|their|current|main|"
+    rf"{KIN_ADJECTIVES}|{KIN}|{BOSS})\s+){{0,3}}",
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(

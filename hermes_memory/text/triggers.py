@@ -40,6 +40,8 @@ KIN = (
     "(?:mother|father|sister|brother|son|daughter)-in-law"
 )
 BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
+# What may say which relative before the word for them ("my older brother").
+KIN_ADJECTIVES = "older|younger|little|big|best|old|new|former"
 
 # Who someone works for: a company, even one named by its product ("I work at Datadog").
 EMPLOYED = (
@@ -51,7 +53,7 @@ EMPLOYED = (
 TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is)?$", "reports_to", False),
     (r"reports? to", "reports_to", False),
-    (rf"^(?:(?:older|younger|little|big|best|old|new|former) )?(?:{KIN})$", "knows", False),
+    (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN})$", "knows", False),
     (r"\bowned by", "owns", True),
     (r"\b(build|built|building|writ\w*|written|mak\w*|made)\b.*\bwith$", "uses", False),
     (r"\b(maintained|built|developed|written|rewritten|created|designed) by", "works_on", True),
@@ -127,7 +129,7 @@ REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")
 # Who a name is to the user, read after "X is my": "Will is my older brother".
 _MY_RELATIVE = (
     (re.compile(rf"(?:new |current )?{BOSS}\b"), "reports_to"),
-    (re.compile(rf"(?:(?:older|younger|little|big|best|old|new|former) )?(?:{KIN})\b"), "knows"),
+    (re.compile(rf"(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN})\b"), "knows"),
 )
 # What a person's use of something is said with: not a bare "to", "in" or "is".
 _PERSON_USES = re.compile(
