@@ -29,6 +29,7 @@ from hermes_memory.text.triggers import (
     BOSS,
     EMPLOYED,
     KIN,
+    KIN_ADJECTIVES,
     MIGRATION,
     MOVED_TO,
     NO_RELATION,
@@ -44,7 +45,7 @@ from hermes_memory.text.triggers import (
 # claims keep the speaker's side as subject None, as "we" has always had.
 SELF = "the user"
 _FIRST_PERSON = re.compile(
-    r"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:older|younger|little|big|best|old|new|former)\s+)?"
+    rf"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:{KIN_ADJECTIVES})\s+)?"
     rf"(?:{KIN}|{BOSS}|team|company|employer)\b)"
 )
 # "I think X uses Y and ...": the user reports, X is what the sentence is about.
@@ -150,10 +151,10 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         ][:2]
         # "It depends on ...": the name the sentence before was about, over the pronoun
         lead = antecedent(sentence, *before) if before[1] else None
-        named = [m for m in kept if m.name != SELF] + ([lead] if lead else [])
-        before = (sentence, named, frozenset())
         if not kept and not selves and lead is None:
+            before = (sentence, [], frozenset())  # it names nothing an "it" could be
             continue  # nothing to relate (most lines of a log or a table)
+        named = [m for m in kept if m.name != SELF] + ([lead] if lead else [])
         related = kept[:MAX_RELATED_MENTIONS] + selves + ([lead] if lead else [])
         rels, claims, retyped = _relations(sentence, related, resolved=lead is not None)
         if lead is not None and all(m.name != lead.name for m in kept):
