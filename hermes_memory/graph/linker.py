@@ -31,7 +31,7 @@ from hermes_memory.text.temporal import (
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.entities import EntityStore, normalize_name, only_person_named
+from hermes_memory.tier2.entities import Ending, EntityStore, normalize_name, only_person_named
 from hermes_memory.tier2.facts import began_at, kept_to_one_chat, mark_superseded
 from hermes_memory.tier2.records import Entity, Owner
 from hermes_memory.tier2.timeline import mention_date
@@ -352,16 +352,16 @@ def _end_stated(
     ``row_id`` says ends (the rule of temporal.ended_by, as for facts): "we moved the
     ledger-service off CockroachDB" ends "the ledger-service uses CockroachDB", "I moved
     to Lisbon" the user's earlier home (``EntityStore.end_by_turn``)."""
+    endings: list[Ending] = []
     for c in found.claims:
         rule = ended_by(c)
         subject = ids.get(SELF if c.subject is None else c.subject)
         thing = ids.get(c.object)
         if rule is not None and subject is not None and thing is not None:
-            EntityStore.end_by_turn(
-                conn, owner, row_id, subject=subject.uuid, predicates=rule[0],
-                thing=thing.uuid, same_thing=rule[1], reason=f"{c.predicate} {c.object}",
-                now=now, actor=actor,
-            )  # fmt: skip
+            reason = f"{c.predicate} {c.object}"
+            endings.append(Ending(subject.uuid, rule[0], thing.uuid, rule[1], reason))
+    if endings:
+        EntityStore.end_by_turn(conn, owner, row_id, endings, now=now, actor=actor)
 
 
 def _local_fact(conn: sqlite3.Connection, kind: str, row_id: int) -> bool:

@@ -50,6 +50,18 @@ _RELATION_SELECT = """
     JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity"""
 
 
+@dataclasses.dataclass(frozen=True)
+class Ending:
+    """What a turn says holds no more: ``subject``'s relations (entity uuids) of one
+    of ``predicates`` to ``thing`` (``same_thing``) or to anything else."""
+
+    subject: str
+    predicates: frozenset[str]
+    thing: str
+    same_thing: bool
+    reason: str  # "migrated_from CockroachDB", for the audit log
+
+
 class EntityStore:
     def __init__(self, db: Database, *, max_entities: int = 10_000) -> None:
         self.db = db
@@ -367,61 +379,60 @@ class EntityStore:
         conn: sqlite3.Connection,
         owner: Owner,
         episode_id: int,
+        endings: list[Ending],
         *,
-        subject: str,
-        predicates: frozenset[str],
-        thing: str,
-        same_thing: bool,
-        reason: str,
         now: float,
         actor: str,
     ) -> int:
-        """End, when the turn ``episode_id`` was said, the relations of ``subject``
-        (an entity uuid) of one of ``predicates`` to ``thing`` (``same_thing``) or to
-        anything else that earlier turns of the chat stated: the turn says they hold
-        no more. They stay as history (``invalid_at``), each in the audit log. A
+        """End, when the turn ``episode_id`` was said, the relations each of
+        ``endings`` names that earlier turns of the chat stated: the turn says they
+        hold no more. They stay as history (``invalid_at``), each in the audit log. A
         relation a fact states is supersession's, one linked by hand the person's:
         neither is ended here. How many."""
         said = conn.execute("SELECT timestamp FROM episodes WHERE id = ?", (episode_id,)).fetchone()
         if said is None:
             return 0
         clause, params = owner.visible_clause("r")
-        marks = ", ".join("?" * len(predicates))
-        rows = conn.execute(
-            f"""SELECT r.id, r.uuid FROM relations r
-                JOIN episodes ep ON ep.uuid = r.evidence_episode
-                WHERE r.from_entity = ? AND r.relation_type IN ({marks})
-                  AND (r.to_entity = ?) = ? AND r.invalid_at IS NULL
-                  AND r.deleted_at IS NULL AND r.evidence_fact IS NULL
-                  AND r.derived_by IS NOT NULL AND ep.id != ?
-                  AND (ep.timestamp < ? OR (ep.timestamp = ? AND ep.id < ?)) AND {clause}""",
-            (
-                subject,
-                *sorted(predicates),
-                thing,
-                same_thing,
-                episode_id,
-                said[0],
-                said[0],
-                episode_id,
-                *params,
-            ),
-        ).fetchall()
-        for r in rows:
-            conn.execute(
-                "UPDATE relations SET invalid_at = ?, updated_at = ? WHERE id = ?",
-                (said[0], now, r["id"]),
-            )
-            journal.audit(
-                conn,
-                now=now,
-                action="relation_end",
-                actor=actor,
-                target_uuid=r["uuid"],
-                diff={"old": {"invalid_at": None}, "new": {"invalid_at": said[0]},
-                      "reason": reason},
-            )  # fmt: skip
-        return len(rows)
+        ended = 0
+        for e in endings:
+            marks = ", ".join("?" * len(e.predicates))
+            rows = conn.execute(
+                f"""SELECT r.id, r.uuid FROM relations r
+                    JOIN episodes ep ON ep.uuid = r.evidence_episode
+                    WHERE r.from_entity = ? AND r.relation_type IN ({marks})
+                      AND (r.to_entity = ?) = ? AND r.invalid_at IS NULL
+                      AND r.deleted_at IS NULL AND r.evidence_fact IS NULL
+                      AND r.derived_by IS NOT NULL AND ep.id != ?
+                      AND (ep.timestamp < ? OR (ep.timestamp = ? AND ep.id < ?))
+                      AND {clause}""",
+                (
+                    e.subject,
+                    *sorted(e.predicates),
+                    e.thing,
+                    e.same_thing,
+                    episode_id,
+                    said[0],
+                    said[0],
+                    episode_id,
+                    *params,
+                ),
+            ).fetchall()
+            for r in rows:
+                conn.execute(
+                    "UPDATE relations SET invalid_at = ?, updated_at = ? WHERE id = ?",
+                    (said[0], now, r["id"]),
+                )
+                journal.audit(
+                    conn,
+                    now=now,
+                    action="relation_end",
+                    actor=actor,
+                    target_uuid=r["uuid"],
+                    diff={"old": {"invalid_at": None}, "new": {"invalid_at": said[0]},
+                          "reason": e.reason},
+                )  # fmt: skip
+            ended += len(rows)
+        return ended
 
     def ended_statements(
         self, owner: Owner, episodes: list[str], at: float
