@@ -58,3 +58,26 @@ def test_a_name_led_by_an_acronym_is_a_product() -> None:
         }
     for word in ("RESTful", "SSHing"):  # an acronym with an English ending is a word
         assert word not in extract(f"The ingest-service is {word} now.").entities
+
+
+def test_the_subjects_next_verb_after_the_rest_of_its_clause() -> None:
+    assert relations(
+        "The ingestion-job pulls orders from the Shopify API every hour and writes them to S3."
+    ) >= {("ingestion-job", "depends_on", "Shopify"), ("ingestion-job", "uses", "S3")}
+    # The same after an opening "it" that stands for the job.
+    assert ("ingestion-job", "uses", "S3") in relations(
+        "I'm working on the ingestion-job. It pulls orders from Shopify every hour and "
+        "writes them to S3."
+    )
+    # A next verb whose subject is another name stays that name's.
+    assert ("Bob", "works_on", "billing-service") in relations(
+        "The auth-service calls Stripe for payments and Bob maintains the billing-service."
+    )
+
+
+def test_a_lists_next_item_takes_no_relation_from_the_words_of_the_one_before() -> None:
+    assert relations("We use Postgres in production and Redis for caching.") == set()
+    # A list after the subject's own verb keeps it.
+    assert relations("I'm using Socket.io v4.6.1 and Express v4.18.2.") == {
+        ("the user", "uses", "Express")
+    }

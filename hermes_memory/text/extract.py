@@ -61,6 +61,11 @@ _NOT_HANDOVER = re.compile(
     r"\b(also|too|as well|co-?owns?|might|may|could|would|will|should|if|maybe)\b"
 )
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
+# What one item of a list is for or where, before the next ("X in production and Y").
+_ITEM_MODIFIER = re.compile(r"^(?:in|on|at|for|as|during)\s+(?:[\w.-]+\s+){1,3}(?:and|or)$")
+# The rest of a clause, then the subject's next verb: "pulls orders from the Shopify API
+# every hour and writes them to S3".
+_LATER_VERB = re.compile(r"^(?:[\w.-]+\s+){1,4}?(?:and|then)\s+(?=[a-z]+(?:s|ed)\b)")
 
 # The user's own side: what "we" or "I" say, and what an agent notes about "the user".
 _WE = re.compile(r"^\s*(we|i|our team|the team|the user|user)\b")
@@ -352,7 +357,7 @@ def _relations(
         elif unnamed and _CONNECTOR.match(between):
             continue
         elif subject is not None and subject is not head:
-            joined = _CONNECTOR.match(between)
+            joined = _CONNECTOR.match(between) or _LATER_VERB.match(between)
             kind_of = _KIND_OF.match(between)
             again = _IT_AGAIN.search(between) if subject.type in THINGS else None
             if joined and joined.end() < len(between):
@@ -367,6 +372,8 @@ def _relations(
         if between == "by" and head.guessed and tail.type == "person":
             retyped[head.name] = "concept"  # "Dune by Frank Herbert": a work and its author
             continue
+        if head.name != SELF and _ITEM_MODIFIER.match(between):
+            continue  # "Postgres in production and Redis": a list's next item, no object
         rel = trigger(between, head, tail)
         if between.startswith("'s") and (rel is None or rel[0] != "reports_to"):
             continue  # "Kofi's team maintains X": the team does, not Kofi

@@ -7,6 +7,9 @@ accounting")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+from hermes_memory.text.lexicon import NP_STOP, SIGN_OFFS
 
 # The words just before a name that make it an organisation ("works at", "joined") or a
 # place ("moved to", "based in").
@@ -37,6 +40,28 @@ HOSTED = re.compile(
     r"\b(?:(?:host|hosts|hosted|hosting|deploy|deploys|deployed|deploying)\s+(?:\S+\s+){1,4}?"
     r"(?:on|to)|(?:run|runs|running)\s+(?:the|our|my|their|its|it|them|this|that|these)\b"
     r"(?:\s+\S+){0,3}?\s+on)\s+$"
+)
+# Where data is put in a format, and what data is worked on with: a tool ("writes them to
+# S3 as Parquet", "query it with Athena"; not "known as Bob", "had lunch with Athena").
+STORED_AS = re.compile(
+    r"\b(?:writ|wrote|stor|sav|export|dump|persist|serial|encod)\w*\s+(?:\S+\s+){0,5}?as\s+$"
+)
+WORKED_WITH = re.compile(
+    r"\b(?:quer(?:y|ies|ied|ying)|analy[sz]\w*|process\w*|transform\w*|orchestrat\w*|"
+    r"monitor\w*|lint\w*|benchmark\w*|visuali[sz]\w*|index\w*)\s+(?:\S+\s+){0,3}?"
+    r"(?:with|using|through)\s+$"
+)
+# What a name weighed against a tool is ("Parquet over CSV", "Pulsar instead of Kafka",
+# "Kafka or Pulsar"): a tool too.
+_WEIGHED = frozenset("over vs versus or".split())
+_WEIGHED_PAIRS = frozenset({("instead", "of"), ("rather", "than")})
+# The last words of an HTTP header's name ("Retry-After", "Content-Type", "X-Request-Id"):
+# code, not a person's double name.
+HEADER_TAILS = frozenset(
+    "after type control encoding length agent id for language origin policy options "
+    "token key version limit remaining reset match since modified range disposition "
+    "security proto host forwarded allow credentials methods headers age expires "
+    "authorization signature trace cookie status".split()
 )
 TOOL_NEXT = frozenset(
     "config configuration plugin plugins package library module driver schema cli sdk "
@@ -90,3 +115,65 @@ ROLE_NOUNS = frozenset(
     "engineer engineers developer developers dev devs role roles position job jobs work "
     "experience skills lead architect intern specialist expert".split()
 )
+
+
+# The words after a sentence's capitalised first word that make it a name ("Bob left").
+NAME_NEXT = frozenset(
+    "is was has had and or 's , said says told thinks will would can could should did does "
+    "went got made took gave wants needs loves likes set put ran sent left came wrote found "
+    "built bought met kept lost paid sold spent won began broke drove felt flew forgot "
+    "heard held knew led meant saw spoke stood taught thought".split()
+)
+# Of the verbs that may come before a colon, those that report speech ("Bob writes: ...");
+# any other word before one makes a label ("Bad news:", "Deadline noted:").
+REPORTING = frozenset(
+    "says said writes wrote asks asked replies replied adds added explains explained "
+    "answers answered suggests suggested mentions mentioned".split()
+)
+
+
+# Adverbs that may stand between a name and its verb ("Bob now owns ...").
+VERB_ADVERBS = frozenset(
+    "now also still currently already recently just often usually never always".split()
+)
+
+
+def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether the word after a sentence-initial capitalised word (past adverbs)
+    reads like a verb of it."""
+    while j < len(toks) and toks[j][0].lower() in VERB_ADVERBS:
+        j += 1
+    if j >= len(toks):
+        return False
+    nxt = toks[j][0].lower()
+    if nxt in SIGN_OFFS:
+        return False
+    if nxt == "from":  # "Sarah from accounting", "Marco from the platform team"
+        return any(t[0].lower() in FROM_GROUPS for t in toks[j + 1 : j + 5])
+    if nxt in ("and", "or") and j + 1 < len(toks):
+        # "Review and test ...", "Lightweight and durable": a name's "and" joins another
+        # name or a pronoun ("Priya and I", "Priya and her team"), not a lowercase word
+        after = toks[j + 1][0]
+        return not after.isalpha() or not after.islower() or after in NP_STOP
+    if j + 1 < len(toks) and toks[j + 1][0] == ":":
+        return nxt in REPORTING
+    return nxt in NAME_NEXT or (nxt.isalpha() and nxt.endswith(("s", "ed")))
+
+
+def weighed_against_tool(
+    toks: list[tuple[str, int, int]], i: int, j: int, tool: Callable[[str], bool]
+) -> bool:
+    """Whether the name ``toks[i:j]`` is weighed against something ``tool`` says is a
+    tool, on either side: "Parquet over CSV", "Kafka instead of Pulsar"."""
+    words = [w.lower() for w, _, _ in toks]
+    k = j + 1 if j < len(words) and words[j] in _WEIGHED else j
+    if k == j and tuple(words[j : j + 2]) in _WEIGHED_PAIRS:
+        k = j + 2
+    k += k < len(words) and words[k] == "."  # "vs."
+    if k > j and k < len(words) and tool(toks[k][0]):
+        return True
+    k = i - 1 if i > 0 and words[i - 1] in _WEIGHED else i
+    if k == i and i > 1 and tuple(words[i - 2 : i]) in _WEIGHED_PAIRS:
+        k = i - 2
+    k -= k < i and k > 0 and words[k - 1] == "."  # "Kafka vs. Pulsar"
+    return k < i and k > 0 and tool(toks[k - 1][0])

@@ -133,3 +133,12 @@ NOMINAL = re.compile(
     r"[A-Za-z]{6,}(?:ance|ence|ment)"
 )
 NOMINAL_AFTER_A_WORD = re.compile(r"[A-Za-z]{3,}ity")
+
+# Words that end a noun phrase: what follows a name or its modifiers is no part of it.
+NP_STOP = PRONOUNS | frozenset(
+    "in on at with for over than and or but to from of by as when while because every about "
+    "into onto via per like after before during without within "
+    "each the a an this that these those his her their our my your its is are was were "
+    # "I love how ...", "I like all of it": no object worth an entity
+    "how what why where who which all most some any much many so too very just really".split()
+)

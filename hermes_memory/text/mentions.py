@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
 from hermes_memory.text.kinds import (
     BUILT_WITH,
-    FROM_GROUPS,
+    HEADER_TAILS,
     HOSTED,
     OF_KINDS,
     ORG_CONTEXT,
@@ -23,9 +23,13 @@ from hermes_memory.text.kinds import (
     PLACE_NAME_OPENERS,
     PRODUCT_HEADS,
     ROLE_NOUNS,
+    STORED_AS,
     TOOL_CHARS,
     TOOL_CONTEXT,
     TOOL_NEXT,
+    WORKED_WITH,
+    name_follows,
+    weighed_against_tool,
 )
 from hermes_memory.text.letters import CAPITALISED
 from hermes_memory.text.lexicon import (
@@ -34,9 +38,8 @@ from hermes_memory.text.lexicon import (
     NOMINAL,
     NOMINAL_AFTER_A_WORD,
     NOT_ACRONYMS,
-    PRONOUNS,
+    NP_STOP,
     SHOUTED,
-    SIGN_OFFS,
     STARTERS,
     past_of_step,
 )
@@ -64,16 +67,9 @@ _WHICH_ONE = frozenset(
     "existing potential important different separate single lightweight simple basic "
     "large internal external public private custom legacy full".split()
 )
-_NP_STOP = PRONOUNS | frozenset(
-    "in on at with for over than and or but to from of by as when while because every about "
-    "into onto via per like after before during without within "
-    "each the a an this that these those his her their our my your its is are was were "
-    # "I love how ...", "I like all of it": no object worth an entity
-    "how what why where who which all most some any much many so too very just really".split()
-)
 # Words that end a preference's object ("I prefer spaces now", "I like tea best";
 # "these days" and "a lot" end at their first word).
-_OBJECT_END = _NP_STOP | frozenset(
+_OBJECT_END = NP_STOP | frozenset(
     "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
     "still though anyway more less better best then also either".split()
 )
@@ -108,7 +104,7 @@ _VERB_FORM = re.compile(r"[A-Z][a-z]+(?:ing|ed)")
 # Capitalised words that open a project's name, and all-capital words that are file formats
 # and units rather than names ("writes CSV files to S3").
 _PROJECT_WORDS = frozenset({"Project", "Operation", "Initiative"})
-_NOT_NAMES = _NP_STOP | STARTERS
+_NOT_NAMES = NP_STOP | STARTERS
 _CONTEXT_CHARS = 120
 # A markdown heading, and a bold label opening a line: guessed names are not read in them.
 _HEADING = re.compile(r"\s*#{1,6}\s")
@@ -193,7 +189,7 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
             continue
         if n == 1 and key in AMBIGUOUS and not words[0][0][:1].isupper():
             continue
-        if n == 1 and key in IMPERATIVES and _opens(toks, i) and not _name_follows(toks, i + 1):
+        if n == 1 and key in IMPERATIVES and _opens(toks, i) and not name_follows(toks, i + 1):
             continue  # "Go to the console": an instruction's verb; "Go is fast" is a name
         nxt = i + n
         if n == 1 and hit[1] == "place" and _name_goes_on(toks, nxt):
@@ -354,7 +350,7 @@ def _project(
             break
         head = toks[i + n][0].lower()
         mods = toks[i : i + n]
-        if any(not _PLAIN.fullmatch(w) or w.lower() in _NP_STOP for w, _, _ in mods):
+        if any(not _PLAIN.fullmatch(w) or w.lower() in NP_STOP for w, _, _ in mods):
             break
         if any(w.lower() in table for w, _, _ in mods):
             return None  # "Kafka upgrade", "React app": the known name is the entity
@@ -464,7 +460,7 @@ def _name(
         return None, j + 1  # "Phase 2", "Step 3": a stage of something, no name
     titled = _of_end(toks, j)
     if titled > j:  # "Game of Thrones", "the University of Toronto": one name, no person
-        if at_open and not _name_follows(toks, titled):
+        if at_open and not name_follows(toks, titled):
             return None, titled
         last = toks[titled - 1][2]
         said = sentence[start:last]
@@ -474,7 +470,7 @@ def _name(
     # A quotation or a table's cell opens a sentence ('"Error: ...', "| Test joining |").
     cell = before.rstrip(" \t").endswith("|") and j < len(toks) and toks[j][0] != "|"
     opens = len(words) == 1 and (at_open or cell or before.endswith(('"', "“")))
-    if opens and (not _name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
+    if opens and (not name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     prev = toks[i - 1][0] if i else ""
     if after_status(toks, i):
@@ -501,7 +497,7 @@ def _name(
         kind = "place"  # "New Gary Park", "Mount Rainier"
     elif closing in ORG_NAME_HEADS:
         kind = "org"  # "New Gary Public Library", "St Mary's Hospital"
-    elif BUILT_WITH.search(low[-TOOL_CHARS:]) or HOSTED.search(low[-TOOL_CHARS:]):
+    elif any(p.search(low[-TOOL_CHARS:]) for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH)):
         kind = "tech"
     elif PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
@@ -512,6 +508,8 @@ def _name(
         or (j < len(toks) and toks[j][0].lower() in TOOL_NEXT)
         or KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")  # "Docker Compose"
         or before.endswith("`")  # code: "my `Detector` class"
+        or weighed_against_tool(toks, i, j, _tool_word)
+        or ("-" in name and name.rpartition("-")[2].lower() in HEADER_TAILS)
     ):
         kind = "tech"
     elif len(words) > 1 and words[-1][0].lower() in PRODUCT_HEADS:
@@ -535,6 +533,12 @@ def _name(
         # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
         kind, guessed = "person", True
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
+
+
+def _tool_word(word: str) -> bool:
+    """A file format ("CSV") or a tool the gazetteer knows."""
+    low = word.lower()
+    return low in NOT_ACRONYMS or KNOWN.get(low, ("", ""))[1] == "tech"
 
 
 def _of_end(toks: list[tuple[str, int, int]], j: int) -> int:
@@ -565,37 +569,3 @@ def _abstract(words: list[tuple[str, int, int]]) -> bool:
     return NOMINAL.fullmatch(last) is not None or (
         len(words) > 1 and NOMINAL_AFTER_A_WORD.fullmatch(last) is not None
     )
-
-
-_NAME_NEXT = frozenset(
-    "is was has had and or 's , said says told thinks will would can could should did does "
-    "went got made took gave wants needs loves likes set put ran sent left came wrote found "
-    "built bought met kept lost paid sold spent won began broke drove felt flew forgot "
-    "heard held knew led meant saw spoke stood taught thought".split()
-)
-
-
-# Adverbs that may stand between a name and its verb ("Bob now owns ...").
-_VERB_ADVERBS = frozenset(
-    "now also still currently already recently just often usually never always".split()
-)
-
-
-def _name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
-    """Whether the word after a sentence-initial capitalised word (past adverbs)
-    reads like a verb of it."""
-    while j < len(toks) and toks[j][0].lower() in _VERB_ADVERBS:
-        j += 1
-    if j >= len(toks):
-        return False
-    nxt = toks[j][0].lower()
-    if nxt in SIGN_OFFS:
-        return False
-    if nxt == "from":  # "Sarah from accounting", "Marco from the platform team"
-        return any(t[0].lower() in FROM_GROUPS for t in toks[j + 1 : j + 5])
-    if nxt in ("and", "or") and j + 1 < len(toks):
-        # "Review and test ...", "Lightweight and durable": a name's "and" joins another
-        # name or a pronoun ("Priya and I", "Priya and her team"), not a lowercase word
-        after = toks[j + 1][0]
-        return not after.isalpha() or not after.islower() or after in _NP_STOP
-    return nxt in _NAME_NEXT or (nxt.isalpha() and nxt.endswith(("s", "ed")))

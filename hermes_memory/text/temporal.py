@@ -31,6 +31,10 @@ _MONTHS = [
     "october", "november", "december",
 ]  # fmt: skip
 _MONTH_NAMES = [m.capitalize() for m in _MONTHS]
+# A month's name in a date without its year, capitalised as written ("January 15th",
+# "15 Jan", "Sept. 3"): in lower case, "may" and "march" are words.
+_MONTH_SHORT = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
+_MONTH_WRITTEN = rf"(?-i:{'|'.join(_MONTH_NAMES)}|(?:{_MONTH_SHORT})\b\.?)"
 # "last Tues", "on Fri": capitalised only ("this sun", "last wed").
 _DAY_SHORT = r"Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun"
 _DAY_ABBREVIATIONS = rf"(?-i:{_DAY_SHORT})\b"
@@ -61,6 +65,11 @@ _PATTERNS = [
         ),
     ),
     ("my", re.compile(rf"\b({'|'.join(_MONTHS)}),?\s+(\d{{4}})\b", re.I)),
+    # A day of a month with no year ("January 15th", "Jan 15", "the 3rd of December",
+    # "15 January"): the nearest such day on the side the sentence's tense points to.
+    ("md", re.compile(rf"\b({_MONTH_WRITTEN})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.,]?\d)")),
+    ("dm", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WRITTEN})(?!\w)")),
+    ("weekend", re.compile(r"\b(last|next|this|past)\s+weekend\b", re.I)),
     # "last March", "next May": the month's name capitalised ("this may take a while").
     ("rel_month", re.compile(rf"\b((?i:last|next|this))\s+({'|'.join(_MONTH_NAMES)})\b")),
     ("year", re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b", re.I)),
@@ -71,8 +80,8 @@ _PATTERNS = [
 # a text without any is skipped in one pass (most texts, at a third of the cost).
 _ANY = re.compile(
     rf"\d{{4}}|\b(?:(?:day|week|month|year|{'|'.join(_WEEKDAYS)})s?"
-    r"|yesterday|today|tonight|tomorrow|night|morning"
-    rf"|(?-i:{'|'.join(_MONTH_NAMES)}|{_DAY_SHORT}))\b",
+    r"|weekend|yesterday|today|tonight|tomorrow|night|morning"
+    rf"|(?-i:{'|'.join(_MONTH_NAMES)}|{_MONTH_SHORT}|{_DAY_SHORT}))\b",
     re.I,
 )
 
@@ -81,7 +90,7 @@ _ANY = re.compile(
 class DateMention:
     phrase: str
     timestamp: float  # start of the day (UTC) the phrase points to
-    precision: str  # day | week | month | year
+    precision: str  # day | weekend | week | month | year
     start: int = 0  # where the phrase starts in the text
     # "on Friday" in a sentence not about the future: back one, as reports mostly mean
     guessed: bool = False
@@ -115,17 +124,22 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
                 continue
             try:
                 on_day = kind == "rel_day" and m.group(1).casefold() == "on"
-                ahead = on_day and _ahead(text, m.start())
-                hit = _resolve(kind, m, base, ahead=ahead)
+                yearless = kind in ("md", "dm")
+                # (A yearless day's tense is read from its last character: "Sept. 3" is
+                # not a sentence ending at "Sept.")
+                at = m.end() - 1 if yearless else m.start()
+                tense = _tense(text, at) if on_day or yearless else None
+                hit = _resolve(kind, m, base, tense=tense)
             except (ValueError, OverflowError):  # 31 February; "5000 years ago"
                 continue
             if hit is None:
                 continue
             day, precision = hit
             taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
-            mention = DateMention(
-                m.group(0), day.timestamp(), precision, m.start(), guessed=on_day and not ahead
-            )
+            # "on Friday" outside a plan, and a day with no year in a sentence of no
+            # tense, are the likelier reading, not a certain one.
+            guessed = (on_day and tense is not True) or (yearless and tense is None)
+            mention = DateMention(m.group(0), day.timestamp(), precision, m.start(), guessed)
             found.append((m.start(), mention))
             if limit is not None:
                 (heapq.heappush if len(first) < limit else heapq.heappushpop)(first, -m.start())
@@ -172,10 +186,11 @@ _PRESENT = re.compile(
 )
 
 
-def _ahead(text: str, at: int) -> bool:
-    """Whether the sentence around ``at`` speaks of what is to come: a word of the
-    future ("we'll meet on ..."), or the present tense with no past form ("I have a
-    review on ...", but "I have worked on ...", "the one I saw on ..." point back)."""
+def _tense(text: str, at: int) -> bool | None:
+    """Whether the sentence around ``at`` speaks of what is to come (True): a word of
+    the future ("we'll meet on ..."), or the present tense with no past form ("I have a
+    review on ...", but "I have worked on ...", "the one I saw on ..." point back); of
+    what is past (False); or neither (None)."""
     # The sentence, or the clause's reach in one without an end (a hostile 20,000
     # characters of "I am on Friday" read whole for each date took 0.3 s).
     low, high = max(0, at - TENSE_CHARS), min(len(text), at + TENSE_CHARS)
@@ -186,12 +201,14 @@ def _ahead(text: str, at: int) -> bool:
         return True
     if _PAST.search(text, start, end) is not None:
         return False
-    return _PRESENT.search(text, start, end) is not None
+    return True if _PRESENT.search(text, start, end) is not None else None
 
 
 def _resolve(
-    kind: str, m: re.Match[str], base: datetime, ahead: bool = False
+    kind: str, m: re.Match[str], base: datetime, tense: bool | None = None
 ) -> tuple[datetime, str] | None:
+    """The day ``m`` names and its precision; ``tense`` is :func:`_tense`'s reading of
+    the sentence, for the phrases that point either way."""
     g = [x for x in m.groups()]
     if kind in ("ago", "in"):
         n = _amount(g[0])
@@ -211,7 +228,7 @@ def _resolve(
         delta = (day - base.weekday()) % 7
         if which == "last":
             delta = delta - 7 if delta else -7
-        elif which == "next" or (which == "on" and ahead):  # "we'll meet on Friday"
+        elif which == "next" or (which == "on" and tense is True):  # "we'll meet on Friday"
             delta = delta if delta else 7
         elif which == "on":  # "on Friday" in a past-tense note points back
             delta = delta - 7 if delta else 0
@@ -229,7 +246,37 @@ def _resolve(
         return datetime(int(g[1]), _MONTHS.index(g[0].lower()) + 1, 1, tzinfo=UTC), "month"
     if kind == "year":
         return datetime(int(g[0]), 1, 1, tzinfo=UTC), "year"
+    if kind in ("md", "dm"):
+        month, day_of = (g[0], g[1]) if kind == "md" else (g[1], g[0])
+        return _yearless(_month_number(month), int(day_of), base, tense), "day"
+    if kind == "weekend":  # its Saturday; the week starts on Monday
+        saturday = base + timedelta(days=5 - base.weekday())
+        step = {"last": -7, "past": -7, "next": 7, "this": 0}[g[0].lower()]
+        return saturday + timedelta(days=step), "weekend"
     return None
+
+
+def _month_number(written: str) -> int:
+    """1-12 for a month's name or its abbreviation ("Sept.")."""
+    return next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(written[:3].lower()))
+
+
+def _yearless(month: int, day: int, base: datetime, tense: bool | None) -> datetime:
+    """The ``month``/``day`` nearest ``base``: the next one (this day included) in a
+    sentence about what is to come, the last one in a report, the nearer otherwise."""
+    found = []
+    for year in (base.year - 1, base.year, base.year + 1):
+        try:
+            found.append(datetime(year, month, day, tzinfo=UTC))
+        except ValueError:  # 29 February in a common year
+            continue
+    if tense is True:
+        found = [d for d in found if d >= base]
+    elif tense is False:
+        found = [d for d in found if d <= base]
+    if not found:
+        raise ValueError(f"no {month}/{day} near {base:%Y-%m-%d}")
+    return min(found, key=lambda d: abs(d - base))
 
 
 _MONTH_ALONE = re.compile(rf"\b(?:in|during)\s+({'|'.join(_MONTHS)})\b(?!,?\s*\d)", re.I)
@@ -241,6 +288,7 @@ _PART_OF = re.compile(
 )
 _SPAN = {
     "day": relativedelta(days=1),
+    "weekend": relativedelta(days=2),
     "week": relativedelta(weeks=1),
     "month": relativedelta(months=1),
     "year": relativedelta(years=1),
@@ -321,7 +369,10 @@ def relative_dates(text: str, written_at: float, limit: int = 16) -> list[tuple[
         if _ABSOLUTE.search(d.phrase) or d.guessed:
             continue
         day = datetime.fromtimestamp(d.timestamp, tz=UTC)
-        if d.precision == "week":
+        if d.precision == "weekend":
+            shown = f"weekend of {day:%Y-%m-%d}"
+            same = day <= written < day + timedelta(days=2)
+        elif d.precision == "week":
             day -= timedelta(days=day.weekday())
             shown, same = f"week of {day:%Y-%m-%d}", day <= written < day + timedelta(weeks=1)
         elif d.precision == "month":

@@ -62,4 +62,12 @@ from __future__ import annotations
 # "X is a Flask app and it talks to Y" is X's; "reads user events from Kafka"; "Today
 # I ..." has the speaker as subject for an "it" after it; a name led by an acronym is
 # a product ("MLflow", "XGBoost", "SQLAlchemy", "HAProxy"; not "RESTful").
-EXTRACTOR_VERSION = 20
+# 21: a day of a month without its year ("January 15th", "the 3rd of Dec") and a weekend
+# ("next weekend") are dates, resolved by the sentence's tense; a capitalised word before
+# a label's colon is no name ("Bad news:"); a name weighed against a tool ("Parquet over
+# CSV"), stored as a format ("as Parquet"), used to work on data ("query it with
+# Athena") or an HTTP header's ("Retry-After") is a tool; a subject's next verb after
+# the rest of its clause ("pulls orders from X every hour and writes them to S3"); a
+# list's next item takes no relation from the words of the one before ("Postgres in
+# production and Redis").
+EXTRACTOR_VERSION = 21

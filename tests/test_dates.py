@@ -1,0 +1,96 @@
+"""Dates said without their year, and weekends (text/temporal.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from hermes_memory import MemoryAPI, unwrap
+from hermes_memory.text.temporal import query_window, resolve_dates, with_dates
+
+# Friday 2026-11-27, 15:00
+FRIDAY = datetime(2026, 11, 27, 15, tzinfo=UTC).timestamp()
+
+
+def _days(text: str, at: float = FRIDAY) -> list[tuple[str, str, bool]]:
+    return [
+        (d.phrase, datetime.fromtimestamp(d.timestamp, UTC).date().isoformat(), d.guessed)
+        for d in resolve_dates(text, at)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        # A deadline or a plan: the next such day (this one included).
+        ("The migration has to be finished by January 15th.", "2027-01-15"),
+        ("We'll ship on Dec 3.", "2026-12-03"),
+        ("The review is on the 3rd of December.", "2026-12-03"),
+        ("Nov 27 is the cut-off.", "2026-11-27"),
+        ("Sept. 3 is the launch.", "2027-09-03"),
+        # A report: the last one.
+        ("I went there on May 8.", "2026-05-08"),
+        ("On Jan. 15 we shipped it.", "2026-01-15"),
+        ("We met on 2 December.", "2025-12-02"),
+    ],
+)
+def test_a_day_without_its_year_is_the_nearest_on_the_side_its_tense_points_to(
+    said: str, day: str
+) -> None:
+    [(_, got, guessed)] = _days(said)
+    assert got == day
+    assert not guessed
+
+
+def test_a_yearless_day_in_a_sentence_of_no_tense_is_the_nearer_and_only_guessed() -> None:
+    assert _days("Deadline: January 15th") == [("January 15th", "2027-01-15", True)]
+    assert _days("Standup notes, 20 Nov") == [("20 Nov", "2026-11-20", True)]
+    # A guess is not written into what the agent is shown.
+    assert with_dates("Deadline: January 15th", FRIDAY) == "Deadline: January 15th"
+    assert with_dates("It has to be done by January 15th.", FRIDAY) == (
+        "It has to be done by January 15th (2027-01-15)."
+    )
+
+
+def test_what_is_not_a_yearless_day_stays_as_it_was() -> None:
+    # With its year, a date is read whole; a month and year is a month.
+    assert _days("by January 15, 2027") == [("January 15, 2027", "2027-01-15", False)]
+    assert [d.precision for d in resolve_dates("in March 2023", FRIDAY)] == ["month"]
+    # Lower case months are words; a day that never comes near is no date.
+    assert _days("you may 3 times retry, march 4 steps") == []
+    assert _days("We met on Feb 29.") == []
+    assert _days("Jan15 and version 3 Mar2") == []
+
+
+def test_a_weekend_is_its_saturday_and_shown_as_the_weekend() -> None:
+    said = "Last weekend was quiet, this weekend I rest, next weekend Nora visits."
+    assert [(phrase, day) for phrase, day, _ in _days(said)] == [
+        ("Last weekend", "2026-11-21"),
+        ("this weekend", "2026-11-28"),
+        ("next weekend", "2026-12-05"),
+    ]
+    assert {d.precision for d in resolve_dates(said, FRIDAY)} == {"weekend"}
+    sunday = datetime(2026, 11, 29, 10, tzinfo=UTC).timestamp()
+    assert _days("this weekend", sunday) == [("this weekend", "2026-11-28", False)]
+    assert with_dates("Nora visits next weekend.", FRIDAY) == (
+        "Nora visits next weekend (weekend of 2026-12-05)."
+    )
+    # The weekend it was written in needs no date.
+    assert with_dates("this weekend I rest", sunday) == "this weekend I rest"
+    start, end = query_window("What did I do last weekend?", FRIDAY) or (0.0, 0.0)
+    assert start < datetime(2026, 11, 21, tzinfo=UTC).timestamp() < end
+    assert end <= datetime(2026, 11, 26, tzinfo=UTC).timestamp()
+
+
+def test_a_deadline_said_without_its_year_is_on_the_timeline(api: MemoryAPI) -> None:
+    said = datetime(2026, 1, 20, 9, tzinfo=UTC).timestamp()  # before the test clock's now
+    api.ingest_turn(
+        "user",
+        "The warehouse migration has to be finished by March 15th.",
+        session_id="s1",
+        message_id="m1",
+        timestamp=said,
+    )
+    events = unwrap(api.timeline_query(query="migration"))
+    assert [e["timestamp"][:10] for e in events] == ["2026-03-15"]

@@ -1,0 +1,51 @@
+"""What the words around a capitalised name say it is (text/kinds.py), read by
+extraction (text/mentions.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_memory.text.extract import extract
+
+
+def kinds(text: str) -> dict[str, str]:
+    return dict(extract(text).entities)
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("We picked Parquet over CSV for the exports.", "Parquet"),
+        ("We chose Pulsar instead of Kafka.", "Pulsar"),
+        ("Kafka or Pulsar, we have not decided.", "Pulsar"),
+        ("The job writes them to S3 as Parquet.", "Parquet"),
+        ("The analysts query it with Athena.", "Athena"),
+        ("We monitor the cluster with Rollbar.", "Rollbar"),
+        ("We honour Retry-After and set Content-Type.", "Retry-After"),
+    ],
+)
+def test_a_name_working_as_a_tool_is_a_tool(said: str, name: str) -> None:
+    assert kinds(said)[name] == "tech"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I had lunch with Athena yesterday.",
+        "Athena is my cousin.",
+        "I prefer working with Alice over Bob.",
+        "Mary-Kate joined the team.",
+        "He is known as Bob.",
+    ],
+)
+def test_people_stay_people(said: str) -> None:
+    assert "tech" not in kinds(said).values()
+    assert "person" in kinds(said).values()
+
+
+def test_a_word_before_a_labels_colon_names_nothing() -> None:
+    assert kinds("Bad news: the deadline moved.") == {}
+    assert kinds("Deadline noted: warehouse migration by January 15th.") == {}
+    # A person's reported words keep the person.
+    assert kinds("Priya writes: we should ship it.") == {"Priya": "person"}
+    assert kinds("Sam says: ship it.") == {"Sam": "person"}
