@@ -72,6 +72,19 @@ def test_a_new_home_ends_the_old_one(api: MemoryAPI) -> None:
     assert lisbon["invalid_at"] == T0 + 60 * DAY
 
 
+def test_a_new_holder_ends_the_others_hold(api: MemoryAPI) -> None:
+    _say(api, "Sam owns the ingestion-job's alerting.", T0, 1)
+    _say(api, "Dana owns the billing-service.", T0, 2)
+    _say(api, "Sam left the team, so Lee now owns the alerting for the ingestion-job.", T0 + DAY, 3)
+    [sam] = _relation(api, "Sam", "owns", "ingestion-job")
+    assert sam["invalid_at"] == T0 + DAY
+    assert _relation(api, "Lee", "owns", "ingestion-job")[0]["invalid_at"] is None
+    assert _relation(api, "Dana", "owns", "billing-service")[0]["invalid_at"] is None
+    # A second owner named as such ends nobody's.
+    _say(api, "Priya also owns the billing-service.", T0 + 2 * DAY, 4)
+    assert _relation(api, "Dana", "owns", "billing-service")[0]["invalid_at"] is None
+
+
 def test_what_a_turn_ends_is_only_what_earlier_turns_of_its_chat_stated(
     home: Path, clock: FrozenClock
 ) -> None:

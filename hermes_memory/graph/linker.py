@@ -351,15 +351,21 @@ def _end_stated(
     """End the relations earlier turns of this chat stated that what the turn
     ``row_id`` says ends (the rule of temporal.ended_by, as for facts): "we moved the
     ledger-service off CockroachDB" ends "the ledger-service uses CockroachDB", "I moved
-    to Lisbon" the user's earlier home (``EntityStore.end_by_turn``)."""
+    to Lisbon" the user's earlier home, "Lee now owns X" another's hold on X
+    (``EntityStore.end_by_turn``)."""
     endings: list[Ending] = []
     for c in found.claims:
         rule = ended_by(c)
+        held = ends_holders(c)
         subject = ids.get(SELF if c.subject is None else c.subject)
         thing = ids.get(c.object)
-        if rule is not None and subject is not None and thing is not None:
-            reason = f"{c.predicate} {c.object}"
+        if subject is None or thing is None:
+            continue
+        reason = f"{c.predicate} {c.object}"
+        if rule is not None:
             endings.append(Ending(subject.uuid, rule[0], thing.uuid, rule[1], reason))
+        if held is not None:  # "Lee now owns the ingestion-job": Sam's hold ends
+            endings.append(Ending(subject.uuid, held, thing.uuid, True, reason, others=True))
     if endings:
         EntityStore.end_by_turn(conn, owner, row_id, endings, now=now, actor=actor)
 

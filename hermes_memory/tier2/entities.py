@@ -53,13 +53,16 @@ _RELATION_SELECT = """
 @dataclasses.dataclass(frozen=True)
 class Ending:
     """What a turn says holds no more: ``subject``'s relations (entity uuids) of one
-    of ``predicates`` to ``thing`` (``same_thing``) or to anything else."""
+    of ``predicates`` to ``thing`` (``same_thing``) or to anything else; with
+    ``others``, every other subject's relations of those predicates to ``thing`` (a new
+    holder: "Lee now owns it")."""
 
     subject: str
     predicates: frozenset[str]
     thing: str
     same_thing: bool
     reason: str  # "migrated_from CockroachDB", for the audit log
+    others: bool = False
 
 
 class EntityStore:
@@ -396,20 +399,27 @@ class EntityStore:
         ended = 0
         for e in endings:
             marks = ", ".join("?" * len(e.predicates))
+            # Each side by its own index: the holder's relations, or the thing's.
+            whose = (
+                "r.to_entity = ? AND r.from_entity != ? AND ?"
+                if e.others
+                else "r.from_entity = ? AND (r.to_entity = ?) = ?"
+            )
+            first, second = (e.thing, e.subject) if e.others else (e.subject, e.thing)
             rows = conn.execute(
                 f"""SELECT r.id, r.uuid FROM relations r
                     JOIN episodes ep ON ep.uuid = r.evidence_episode
-                    WHERE r.from_entity = ? AND r.relation_type IN ({marks})
-                      AND (r.to_entity = ?) = ? AND r.invalid_at IS NULL
+                    WHERE {whose} AND r.relation_type IN ({marks})
+                      AND r.invalid_at IS NULL
                       AND r.deleted_at IS NULL AND r.evidence_fact IS NULL
                       AND r.derived_by IS NOT NULL AND ep.id != ?
                       AND (ep.timestamp < ? OR (ep.timestamp = ? AND ep.id < ?))
                       AND {clause}""",
                 (
-                    e.subject,
-                    *sorted(e.predicates),
-                    e.thing,
+                    first,
+                    second,
                     e.same_thing,
+                    *sorted(e.predicates),
                     episode_id,
                     said[0],
                     said[0],
