@@ -141,6 +141,26 @@ def test_render_block_keeps_the_budget_and_the_best_first() -> None:
     assert render_block(results[:1], 600, skip_content={results[0]["content"]}) == ""
 
 
+def test_a_block_takes_memories_by_their_similarity_not_their_recency() -> None:
+    def memory(content: str, score: float, similarity: float) -> dict[str, object]:
+        at = "2026-01-02T00:00:00Z"
+        return {"content": content, "score": score, "similarity": similarity, "created_at": at}
+
+    block = render_block(
+        [
+            memory("Never use emojis in commit messages.", 0.83, 0.86),
+            # recent, so scored high, but about something else
+            memory("Sam handles alerting.", 0.60, 0.30),
+            # old, so scored low, but on the question
+            memory("Keep the subject line under 60 characters.", 0.40, 0.62),
+        ],
+        600,
+        min_relative=0.5,
+    )
+    assert "emojis" in block and "subject line" in block
+    assert "alerting" not in block
+
+
 def test_a_blocks_relative_dates_carry_the_dates_they_mean() -> None:
     said = {
         "content": "Caroline: I went to a support group yesterday, and I start a class next week.",

@@ -98,13 +98,14 @@ def render_block(
 ) -> str:
     """The results as lines within ``budget`` characters ("" when none qualify).
 
-    Results scoring under ``min_relative`` x the best score are left out, as are
+    Results less similar to the query than ``min_relative`` x the most similar one's
+    similarity (:func:`_relevance`) are left out, as are
     those whose content is in ``skip_content`` (already in the prompt); ``dates``:
     relative dates are followed by the dates they mean (:func:`result_line`).
     """
     if not results:
         return ""
-    best = max(float(r.get("score", 0.0)) for r in results)
+    best = max(_relevance(r) for r in results)
     out = [heading] if heading else []
     used = len(heading) + 1 if heading else 0
     seen: set[str] = set()
@@ -112,7 +113,7 @@ def render_block(
         content = str(r.get("content", ""))
         if content in skip_content or content in seen:
             continue
-        if best > 0 and float(r.get("score", 0.0)) < min_relative * best:
+        if best > 0 and _relevance(r) < min_relative * best:
             continue
         seen.add(content)
         line = result_line(r, dates=dates)
@@ -126,6 +127,14 @@ def render_block(
     if len(out) == (1 if heading else 0):
         return ""
     return "\n".join(out)
+
+
+def _relevance(result: dict[str, Any]) -> float:
+    """What decides whether a result is shown: its similarity to the query. The score
+    adds recency and importance, which order a block; in a young store every memory is
+    recent, and a floor of recency let unrelated ones in (in an old one, the age of a
+    relevant one kept it out)."""
+    return float(result.get("similarity", result.get("score", 0.0)))
 
 
 def _cut(text: str, limit: int) -> str:
