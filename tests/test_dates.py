@@ -33,6 +33,12 @@ def _days(text: str, at: float = FRIDAY) -> list[tuple[str, str, bool]]:
         ("I went there on May 8.", "2026-05-08"),
         ("On Jan. 15 we shipped it.", "2026-01-15"),
         ("We met on 2 December.", "2025-12-02"),
+        # A plan moved to a day is to come, whatever the verb's tense; a colon ends a
+        # clause of its own tense.
+        ("We moved the trip to March 10th.", "2027-03-10"),
+        ("They postponed the launch until June 3.", "2027-06-03"),
+        ("Actually we moved it: the trip is now on March 10th.", "2027-03-10"),
+        ("I moved my things to the new flat on May 8.", "2026-05-08"),
     ],
 )
 def test_a_day_without_its_year_is_the_nearest_on_the_side_its_tense_points_to(

@@ -129,6 +129,8 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
                 # not a sentence ending at "Sept.")
                 at = m.end() - 1 if yearless else m.start()
                 tense = _tense(text, at) if on_day or yearless else None
+                if yearless and _RESCHEDULED.search(text, max(0, m.start() - 60), m.start()):
+                    tense = True  # "the deadline moved to February 1st": the new date
                 hit = _resolve(kind, m, base, tense=tense)
             except (ValueError, OverflowError):  # 31 February; "5000 years ago"
                 continue
@@ -169,6 +171,13 @@ _FUTURE = re.compile(
     re.IGNORECASE,
 )
 TENSE_CHARS = 200  # how far either side of a weekday its tense is read
+# A plan moved to a day ("moved the trip to", "postponed until"): the day is to come,
+# whatever the tense of the verb.
+_RESCHEDULED = re.compile(
+    r"\b(?:moved|pushed|postponed|rescheduled|delayed|shifted|bumped|changed)\b"
+    r"[^.!?\n]{0,40}?\b(?:to|until|till)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 # Said of what is done: a past form, or a verb in -ed after its subject or "have".
 _PAST = re.compile(
     r"\b(?:was|were|had|did|went|got|came|saw|met|made|took|gave|told|said|left|ran|"
@@ -194,8 +203,10 @@ def _tense(text: str, at: int) -> bool | None:
     # The sentence, or the clause's reach in one without an end (a hostile 20,000
     # characters of "I am on Friday" read whole for each date took 0.3 s).
     low, high = max(0, at - TENSE_CHARS), min(len(text), at + TENSE_CHARS)
-    start = max(text.rfind(c, low, at) for c in ".!?\n") + 1 or low
-    ends = [i for i in (text.find(c, at, high) for c in ".!?\n") if i >= 0]
+    # A colon or a semicolon ends a clause of its own tense ("we moved the trip: it's now
+    # on March 10th").
+    start = max(text.rfind(c, low, at) for c in ".!?\n:;") + 1 or low
+    ends = [i for i in (text.find(c, at, high) for c in ".!?\n:;") if i >= 0]
     end = min(ends, default=high)
     if _FUTURE.search(text, start, end) is not None:
         return True
