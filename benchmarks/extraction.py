@@ -133,6 +133,8 @@ def hostile_texts(limit: int = 20_000, turn: int = 500_000) -> dict[str, str]:
         "6,666 sentences of 'I.'": "I. " * 6_666,
         "3,300 dates": "today " * 3_300,
         "weekdays in one endless sentence": "I am free on Friday " * 1_000,
+        "days without a year in one sentence": "we moved it to January 15th and " * 650,
+        "weekends and days, label after label": "Update: last weekend, 3 Mar, Jan 15; " * 550,
         "10,000 words of 'I'": "I " * 10_000,
         "a pronoun opening every sentence": "The auth-service uses Postgres. "
         + "It uses Redis and talks to the ledger-service. " * 450,

@@ -111,7 +111,9 @@ class AgentConfig(Section):
     # vector reads ~1,000 characters, and recall refuses a query over
     # tier2.max_content_chars.
     prefetch_query_chars: int = Field(4000, ge=200, le=20_000)
-    # Memories scoring below this share of the best one are left out of the block.
+    # Memories whose similarity to the query is below this share of the most similar
+    # one's are left out of the block (recency and importance order the block; they do
+    # not bring a memory into it).
     prefetch_min_relative: float = Field(0.5, ge=0.0, le=1.0)
     # A relative date in a memory shown to the agent is followed by the date it means,
     # worked out from when the memory was said: "yesterday (2023-05-07)" in a block,

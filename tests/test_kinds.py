@@ -18,6 +18,7 @@ def kinds(text: str) -> dict[str, str]:
         ("We picked Parquet over CSV for the exports.", "Parquet"),
         ("We chose Pulsar instead of Kafka.", "Pulsar"),
         ("Kafka or Pulsar, we have not decided.", "Pulsar"),
+        ("Kafka vs. Pulsar: which one?", "Pulsar"),
         ("The job writes them to S3 as Parquet.", "Parquet"),
         ("The analysts query it with Athena.", "Athena"),
         ("We monitor the cluster with Rollbar.", "Rollbar"),
@@ -49,3 +50,9 @@ def test_a_word_before_a_labels_colon_names_nothing() -> None:
     # A person's reported words keep the person.
     assert kinds("Priya writes: we should ship it.") == {"Priya": "person"}
     assert kinds("Sam says: ship it.") == {"Sam": "person"}
+
+
+def test_a_months_short_name_by_a_days_number_is_a_date() -> None:
+    assert kinds("We ship on Jan 15.") == {}
+    assert kinds("Due 3 Mar, then review.") == {}
+    assert kinds("Jan Kowalski joined the team.") == {"Jan Kowalski": "person"}

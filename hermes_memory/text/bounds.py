@@ -50,8 +50,8 @@ _TABLE_HEADER = re.compile(
 
 
 # A sentence ends at . ! ? before whitespace, not after a title or a place's
-# abbreviation ("Dr. Smith", "St. Mary's"), or at a line break.
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b(?:Dr|Mr|Ms|St|Mt|Ft)\.)(?<!\bMrs\.)\s+|\n+")
+# abbreviation ("Dr. Smith", "St. Mary's", "Kafka vs. Pulsar"), or at a line break.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b(?:Dr|Mr|Ms|St|Mt|Ft|vs)\.)(?<!\bMrs\.)\s+|\n+")
 
 
 def sentences_of(text: str) -> list[str]:

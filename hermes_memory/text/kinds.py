@@ -164,16 +164,23 @@ def weighed_against_tool(
     toks: list[tuple[str, int, int]], i: int, j: int, tool: Callable[[str], bool]
 ) -> bool:
     """Whether the name ``toks[i:j]`` is weighed against something ``tool`` says is a
-    tool, on either side: "Parquet over CSV", "Kafka instead of Pulsar"."""
-    words = [w.lower() for w, _, _ in toks]
-    k = j + 1 if j < len(words) and words[j] in _WEIGHED else j
-    if k == j and tuple(words[j : j + 2]) in _WEIGHED_PAIRS:
-        k = j + 2
-    k += k < len(words) and words[k] == "."  # "vs."
-    if k > j and k < len(words) and tool(toks[k][0]):
+    tool, on either side: "Parquet over CSV", "Kafka instead of Pulsar". Reads at most
+    four tokens either side (a name in a 4,000-token sentence costs no more)."""
+    after = _weighing([w.lower() for w, _, _ in toks[j : j + 4]])
+    if after and j + after < len(toks) and tool(toks[j + after][0]):
         return True
-    k = i - 1 if i > 0 and words[i - 1] in _WEIGHED else i
-    if k == i and i > 1 and tuple(words[i - 2 : i]) in _WEIGHED_PAIRS:
-        k = i - 2
-    k -= k < i and k > 0 and words[k - 1] == "."  # "Kafka vs. Pulsar"
-    return k < i and k > 0 and tool(toks[k - 1][0])
+    before = _weighing([w.lower() for w, _, _ in toks[max(0, i - 4) : i]][::-1], back=True)
+    return before > 0 and i - before - 1 >= 0 and tool(toks[i - before - 1][0])
+
+
+def _weighing(words: list[str], back: bool = False) -> int:
+    """How many of ``words`` (nearest first) say the next name is weighed against this
+    one ("over", "instead of", "vs."), or 0."""
+    if back and words[:2] == [".", "vs"]:  # "Kafka vs. Pulsar", read backwards
+        return 2
+    if words[:2] == ["vs", "."]:
+        return 2
+    if words[:1] and words[0] in _WEIGHED:
+        return 1
+    pair = tuple(words[1::-1]) if back else tuple(words[:2])
+    return 2 if pair in _WEIGHED_PAIRS else 0

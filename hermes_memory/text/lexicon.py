@@ -142,3 +142,8 @@ NP_STOP = PRONOUNS | frozenset(
     # "I love how ...", "I like all of it": no object worth an entity
     "how what why where who which all most some any much many so too very just really".split()
 )
+
+# Months as dates write them short ("Jan 15", "3 Mar"): next to a day's number, no name
+# ("Jan Kowalski" stays one).
+MONTH_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+DAY_NUMBER = re.compile(r"\d{1,2}(?:st|nd|rd|th)?")

@@ -33,8 +33,10 @@ from hermes_memory.text.kinds import (
 )
 from hermes_memory.text.letters import CAPITALISED
 from hermes_memory.text.lexicon import (
+    DAY_NUMBER,
     IMPERATIVES,
     LITERALS,
+    MONTH_ABBREVIATIONS,
     NOMINAL,
     NOMINAL_AFTER_A_WORD,
     NOT_ACRONYMS,
@@ -456,6 +458,8 @@ def _name(
         return None, j
     if len(words) == 1 and name.lower() in LITERALS:
         return None
+    if len(words) == 1 and name.lower() in MONTH_ABBREVIATIONS and _by_a_day(toks, i, j):
+        return None, j  # "Jan 15", "3 Mar": a date
     if len(words) == 1 and name.lower() in _NUMBERED and j < len(toks) and toks[j][0].isdigit():
         return None, j + 1  # "Phase 2", "Step 3": a stage of something, no name
     titled = _of_end(toks, j)
@@ -533,6 +537,12 @@ def _name(
         # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
         kind, guessed = "person", True
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
+
+
+def _by_a_day(toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
+    """Whether a day's number stands just before ``i`` or at ``j``."""
+    near = ([toks[i - 1][0]] if i else []) + ([toks[j][0]] if j < len(toks) else [])
+    return any(DAY_NUMBER.fullmatch(w) for w in near)
 
 
 def _tool_word(word: str) -> bool:
