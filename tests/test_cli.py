@@ -240,6 +240,19 @@ def test_entity_show_says_when_more_exist(home: Path, capsys: pytest.CaptureFixt
     assert code == 0 and "more than" not in out
 
 
+def test_entity_show_finds_a_person_by_who_they_are_to_the_user_and_marks_what_ended(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert call(home, capsys, "remember", "My brother Tomas lives in Porto.")[0] == 0
+    assert call(home, capsys, "remember", "Tomas moved to Coimbra.")[0] == 0
+    code, out, _ = call(home, capsys, "entity", "show", "my brother")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Tomas (person, my brother)"
+    assert "  Tomas -lives_in-> Coimbra" in lines
+    assert any(ln.startswith("  Tomas -lives_in-> Porto  (ended ") for ln in lines)
+
+
 def test_stats_and_status_are_for_people_unless_json(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -165,8 +165,13 @@ def entity_show(ctx: Context, name: str | None, entity_type: str | None, limit: 
     def render(data: list[dict[str, Any]]) -> str:
         lines = []
         for e in data:
-            lines.append(f"{e['name']} ({e['entity_type']})")
-            lines.extend(f"  {r['from']} -{r['relation']}-> {r['to']}" for r in e["relations"])
+            known_as = "".join(f", {a}" for a in e.get("aliases") or [])
+            lines.append(f"{e['name']} ({e['entity_type']}{known_as})")
+            lines.extend(
+                f"  {r['from']} -{r['relation']}-> {r['to']}"
+                + (f"  (ended {r['invalid_at'][:10]})" if r.get("invalid_at") else "")
+                for r in e["relations"]
+            )
         if more:
             lines.append(f"(more than {limit} match; --limit N shows more)")
         return "\n".join(lines) or "no matching entities"

@@ -34,6 +34,7 @@ from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import Ending, EntityStore, normalize_name, only_person_named
 from hermes_memory.tier2.facts import began_at, kept_to_one_chat, mark_superseded
 from hermes_memory.tier2.records import Entity, Owner
+from hermes_memory.tier2.roles import give_aliases
 from hermes_memory.tier2.timeline import mention_date
 
 # Relations read from text: a verb pattern states one, co-mention only suggests it.
@@ -226,6 +227,8 @@ class Linker:
             ids[m.name] = self.entities.mention(
                 conn, ent, kind, row_id, read_as=m.type, now=now, actor=actor
             )
+            if m.name in found.roles:  # "my brother Tomas": "my brother" finds Tomas
+                give_aliases(conn, owner, ent, found.roles[m.name], now=now, actor=actor)
             report.entities.append(ent.name)
         for r in found.relations:
             if r.head not in ids or r.tail not in ids:

@@ -25,6 +25,7 @@ from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
 from hermes_memory.text.mentions import Mention, find_mentions
 from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Extraction, Relation
+from hermes_memory.text.relatives import roles
 from hermes_memory.text.triggers import (
     BOSS,
     EMPLOYED,
@@ -175,6 +176,9 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         if me and selves and any(me in (r.head, r.tail) for r in rels):
             # the user is in the graph only by what they state
             kept.insert(0, replace(selves[0], name=me, surface=me))
+        if me == SELF:  # "my brother Tomas": the user's; a named speaker's are theirs
+            for name, words in roles(sentence, kept).items():
+                out.roles.setdefault(name, words)
         out.mentions.extend(kept)
         _append_new(out.relations, rels, seen_rels)
         _append_new(out.claims, claims, seen_claims)

@@ -31,6 +31,9 @@ class Extraction:
     mentions: list[Mention] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
+    # The words that may stand for a person the user named as a relative or boss
+    # ("Tomas": ("my brother",); text/relatives.py)
+    roles: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def entities(self) -> dict[str, str]:

@@ -69,5 +69,7 @@ from __future__ import annotations
 # Athena") or an HTTP header's ("Retry-After") is a tool; a subject's next verb after
 # the rest of its clause ("pulls orders from X every hour and writes them to S3"); a
 # list's next item takes no relation from the words of the one before ("Postgres in
-# production and Redis").
+# production and Redis"); "vs." ends no sentence; "Jan 15" is a date, not a name; who a
+# person is to the user ("my brother Tomas") is kept as words that find them
+# (text/relatives.py, tier2/roles.py).
 EXTRACTOR_VERSION = 21
