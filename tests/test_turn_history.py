@@ -138,6 +138,18 @@ def test_a_store_read_again_ends_what_it_ends_again(api: MemoryAPI) -> None:
     assert [r["invalid_at"] for r in rows if r["deleted_at"] is None] == [T0 + DAY]
 
 
+def test_an_ended_relation_read_again_stays_one_row(api: MemoryAPI) -> None:
+    _say(api, "The ledger-service stores its data in CockroachDB.", T0, 1)
+    _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 2)
+    # As the version before left it: ended by the turn, read by that version.
+    with api.db.transaction() as conn:
+        conn.execute("UPDATE relations SET derived_by = ?", (1,))
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=1)
+    rederive.rederive(api)
+    rows = _relation(api, "ledger-service", "uses", "CockroachDB")
+    assert [(r["invalid_at"], r["deleted_at"]) for r in rows] == [(T0 + DAY, None)]
+
+
 def test_a_turn_whose_statement_changed_says_so_in_recall_and_the_block(api: MemoryAPI) -> None:
     _say(api, "The ledger-service stores its data in CockroachDB.", T0, 1)
     before = unwrap(api.recall("Where does the ledger-service store its data?"))

@@ -246,6 +246,7 @@ class Linker:
                 actor=actor,
                 local=local,
                 derived=EXTRACTOR_VERSION,
+                episode=item_uuid if kind == "episode" else None,
             )
             if kind == "episode":
                 self.entities.attest(conn, owner, rel_uuid, episode=item_uuid)

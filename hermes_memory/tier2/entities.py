@@ -331,17 +331,27 @@ class EntityStore:
         local: bool,
         names: tuple[str, str],
         derived: int | None = None,
+        episode: str | None = None,
     ) -> str:
         """``link`` for a caller in a transaction that has resolved both ends (entity
         uuids) and knows its evidence exists (the linker, for the fact it just
         stored): create or strengthen the relation; its uuid. ``derived``: the
-        extractor version that read it from text (None: stated, which it then stays)."""
+        extractor version that read it from text (None: stated, which it then stays).
+        ``episode``: the turn stating it; read again, a turn finds the relation it
+        stated before even when a later turn ended it (kept ended, not made anew)."""
         clause, params = owner.visible_clause()
         existing = conn.execute(
             f"SELECT id, uuid FROM relations WHERE from_entity = ? AND to_entity = ? "
             f"AND relation_type = ? AND deleted_at IS NULL AND invalid_at IS NULL AND {clause}",
             (ends[0], ends[1], relation, *params),
         ).fetchone()
+        if existing is None and episode is not None:
+            existing = conn.execute(
+                f"SELECT id, uuid FROM relations WHERE from_entity = ? AND to_entity = ? "
+                f"AND relation_type = ? AND deleted_at IS NULL AND evidence_episode = ? "
+                f"AND {clause}",
+                (ends[0], ends[1], relation, episode, *params),
+            ).fetchone()
         if existing is not None:
             conn.execute(
                 "UPDATE relations SET strength = MAX(strength, ?), updated_at = ?, "
