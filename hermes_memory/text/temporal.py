@@ -18,6 +18,7 @@ from dateutil.relativedelta import relativedelta
 
 from hermes_memory.text import changes
 from hermes_memory.text.extract import TOOK_OVER
+from hermes_memory.text.lexicon import MONTH_ABBREVIATIONS
 from hermes_memory.text.reading import Claim
 
 _NUMBERS = {
@@ -33,7 +34,7 @@ _MONTHS = [
 _MONTH_NAMES = [m.capitalize() for m in _MONTHS]
 # A month's name in a date without its year, capitalised as written ("January 15th",
 # "15 Jan", "Sept. 3"): in lower case, "may" and "march" are words.
-_MONTH_SHORT = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
+_MONTH_SHORT = "|".join(sorted((m.capitalize() for m in MONTH_ABBREVIATIONS), reverse=True))
 _MONTH_WRITTEN = rf"(?-i:{'|'.join(_MONTH_NAMES)}|(?:{_MONTH_SHORT})\b\.?)"
 # "last Tues", "on Fri": capitalised only ("this sun", "last wed").
 _DAY_SHORT = r"Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun"

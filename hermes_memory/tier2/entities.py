@@ -409,26 +409,26 @@ class EntityStore:
         ended = 0
         for e in endings:
             marks = ", ".join("?" * len(e.predicates))
-            # Each side by its own index: the holder's relations, or the thing's.
-            whose = (
-                "r.to_entity = ? AND r.from_entity != ? AND ?"
+            # Each side by its own index: the thing's other holders, or the subject's.
+            whose: tuple[str, tuple[object, ...]] = (
+                ("r.to_entity = ? AND r.from_entity != ?", (e.thing, e.subject))
                 if e.others
-                else "r.from_entity = ? AND (r.to_entity = ?) = ?"
+                else (
+                    "r.from_entity = ? AND (r.to_entity = ?) = ?",
+                    (e.subject, e.thing, e.same_thing),
+                )
             )
-            first, second = (e.thing, e.subject) if e.others else (e.subject, e.thing)
             rows = conn.execute(
                 f"""SELECT r.id, r.uuid FROM relations r
                     JOIN episodes ep ON ep.uuid = r.evidence_episode
-                    WHERE {whose} AND r.relation_type IN ({marks})
+                    WHERE {whose[0]} AND r.relation_type IN ({marks})
                       AND r.invalid_at IS NULL
                       AND r.deleted_at IS NULL AND r.evidence_fact IS NULL
                       AND r.derived_by IS NOT NULL AND ep.id != ?
                       AND (ep.timestamp < ? OR (ep.timestamp = ? AND ep.id < ?))
                       AND {clause}""",
                 (
-                    first,
-                    second,
-                    e.same_thing,
+                    *whose[1],
                     *sorted(e.predicates),
                     episode_id,
                     said[0],
