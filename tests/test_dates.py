@@ -100,3 +100,28 @@ def test_a_deadline_said_without_its_year_is_on_the_timeline(api: MemoryAPI) -> 
     )
     events = unwrap(api.timeline_query(query="migration"))
     assert [e["timestamp"][:10] for e in events] == ["2026-03-15"]
+
+
+def test_a_store_read_again_dates_what_the_text_names_now(api: MemoryAPI) -> None:
+    from hermes_memory.api import rederive
+    from hermes_memory.tier2 import health as tier2_health
+
+    said = datetime(2026, 1, 20, 9, tzinfo=UTC).timestamp()
+    for n, text in enumerate(
+        ["The migration has to be finished by March 15th.", "The review is on March 20th."]
+    ):
+        api.ingest_turn("user", text, session_id="s1", message_id=f"m{n}", timestamp=said)
+    # As an older extractor left it: no day without its year was a date; and a person
+    # deleted the review's event.
+    with api.db.transaction() as conn:
+        conn.execute("DELETE FROM timeline WHERE title LIKE 'The migration%'")
+        conn.execute("UPDATE timeline SET deleted_at = 1.0 WHERE title LIKE 'The review%'")
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=1)
+    assert rederive.rederive(api)["dates"] == 1
+    events = unwrap(api.timeline_query(query="migration"))
+    assert [e["timestamp"][:10] for e in events] == ["2026-03-15"]
+    assert unwrap(api.timeline_query(query="review")) == []  # stays deleted
+    # Read again, nothing is added twice.
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=1)
+    assert rederive.rederive(api)["dates"] == 0
+    assert len(unwrap(api.timeline_query(query="migration"))) == 1

@@ -58,6 +58,7 @@ def test_a_new_store_starts_at_this_extractor_version(api: MemoryAPI) -> None:
     assert rederive.rederive(api) == {
         "texts": 0,
         "relations": 0,
+        "dates": 0,
         "dropped": 0,
         "entities_dropped": 0,
         "entities_retyped": 0,

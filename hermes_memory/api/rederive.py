@@ -10,8 +10,11 @@ at a time, extraction outside the write lock: what the text yields now is record
 read from text that no version-current reading found are deleted, each in the audit
 log, and so are the entities no text names any more and no relation holds; the people
 only an assistant's turns name become concepts (an assistant introduces no people).
-Relations stated through ``entity_link`` and entities added by hand are never touched;
-dates and supersessions were recorded when the text was written and are not redone.
+Relations stated through ``entity_link`` and entities added by hand are never touched.
+The dates each text names are read again too, against the time it was said: the
+timeline's ``mentioned_date`` events of the text become what the text gives now (one a
+person deleted stays deleted); supersessions were decided when the text was written
+and are not redone.
 
 Between extractor changes, ``settle_names`` reads again only the texts of the one-word
 people the memory has since learned are common words (text/casing.py).
@@ -26,6 +29,7 @@ from hermes_memory.graph.linker import assistant_voices
 from hermes_memory.graph.word_use import WordUse
 from hermes_memory.text.casing import is_common
 from hermes_memory.text.reading import Extraction
+from hermes_memory.text.temporal import DateMention
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2 import reread, upkeep
@@ -73,7 +77,10 @@ def rederive(
     """Read every live fact and turn again if the extractor changed (see the module
     doc); ``check`` may raise to stop between batches, leaving the old relations in
     place and the version stale. What was read, recorded and dropped."""
-    out = {"texts": 0, "relations": 0, "dropped": 0, "entities_dropped": 0, "entities_retyped": 0}
+    out = {
+        "texts": 0, "relations": 0, "dates": 0, "dropped": 0, "entities_dropped": 0,
+        "entities_retyped": 0,
+    }  # fmt: skip
     linker = api.linker
     if linker is None or not stale(api):
         return out
@@ -83,6 +90,7 @@ def rederive(
             check()
             rows = upkeep.texts_to_reread(api.db, kind, after=after, limit=BATCH)
             items: list[tuple[Owner, str, int, str, Extraction]] = []
+            dated: dict[str, tuple[list[DateMention], str]] = {}
             uses: dict[Owner, WordUse] = {}
             for r in rows:  # before the write lock, as at write time
                 owner = Owner(r["platform"], r["agent"], r["user_id"], r["session_key"])
@@ -90,9 +98,11 @@ def rederive(
                 found = api.reading(r["text"], r["t"], speaker=r["speaker"], casing=use)
                 assert found is not None  # the linker is on
                 items.append((owner, kind, r["id"], r["uuid"], found.extraction))
-            report = linker.rederive(items, now=api.clock(), actor=api.actor)
+                dated[r["uuid"]] = (found.dates, r["text"])
+            report = linker.rederive(items, now=api.clock(), actor=api.actor, dated=dated)
             out["texts"] += len(rows)
             out["relations"] += len(report.relations)
+            out["dates"] += len(report.dates)
             advance(len(rows))
             if len(rows) < BATCH:
                 break

@@ -35,7 +35,7 @@ from hermes_memory.tier2.entities import Ending, EntityStore, normalize_name, on
 from hermes_memory.tier2.facts import began_at, kept_to_one_chat, mark_superseded
 from hermes_memory.tier2.records import Entity, Owner
 from hermes_memory.tier2.roles import give_aliases
-from hermes_memory.tier2.timeline import mention_date
+from hermes_memory.tier2.timeline import mention_date, redate
 
 # Relations read from text: a verb pattern states one, co-mention only suggests it.
 # Relations given through entity_link default to 1.
@@ -159,13 +159,19 @@ class Linker:
         return report
 
     def rederive(
-        self, items: list[tuple[Owner, str, int, str, Extraction]], *, now: float, actor: str
+        self,
+        items: list[tuple[Owner, str, int, str, Extraction]],
+        *,
+        now: float,
+        actor: str,
+        dated: dict[str, tuple[list[DateMention], str]] | None = None,
     ) -> LinkReport:
         """Record again the entities, mentions and relations of ``items`` (each its
         owner, kind, row id, uuid and extraction, read before this call) as this
-        extractor finds them, in one transaction: the mentions replace the old ones;
-        dates and supersessions were recorded when the text was written and are not
-        redone."""
+        extractor finds them, in one transaction: the mentions replace the old ones.
+        ``dated``: each item's dates (as read now) and text, by uuid; its timeline's
+        mentioned dates become them (``timeline.redate``). Supersessions were decided
+        when the text was written and are not redone."""
         report = LinkReport()
         with self.db.transaction() as conn:
             for owner, kind, row_id, item_uuid, found in items:
@@ -177,6 +183,14 @@ class Linker:
                 )  # fmt: skip
                 if kind == "episode":  # what an earlier turn read again states, ended again
                     _end_stated(conn, owner, row_id, found, ids, now, actor)
+                if dated is not None and item_uuid in dated:
+                    dates, text = dated[item_uuid]
+                    report.dates += redate(
+                        conn, owner, dates=[(d.phrase, d.timestamp) for d in dates],
+                        title=text[:200], related_entities=[e.name for e in ids.values()],
+                        related_facts=[item_uuid] if kind == "fact" else [],
+                        source=(kind, item_uuid), now=now, local=local,
+                    )  # fmt: skip
         return report
 
     def _record(

@@ -316,6 +316,15 @@ def _v18_ended_statements(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v19_timeline_sources(conn: sqlite3.Connection) -> None:
+    """The dates a text names, found by the text: reading a store again replaces
+    them (api/rederive.py)."""
+    conn.execute(
+        "CREATE INDEX idx_timeline_source ON timeline(json_extract(metadata, '$.source_uuid')) "
+        "WHERE event_type = 'mentioned_date'"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "core_schema", core_schema.create),
     (2, "graph_links", _v2_graph_links),
@@ -335,6 +344,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (16, "mention_types", _v16_mention_types),
     (17, "screen_attachments", _v17_screen_attachments),
     (18, "ended_statements", _v18_ended_statements),
+    (19, "timeline_sources", _v19_timeline_sources),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -144,3 +144,42 @@ def mention_date(
             json.dumps({"source_kind": source[0], "source_uuid": source[1]}),
         ),
     )
+
+
+def redate(
+    conn: sqlite3.Connection,
+    owner: Owner,
+    *,
+    dates: list[tuple[str, float]],
+    title: str,
+    related_entities: list[str],
+    related_facts: list[str],
+    source: tuple[str, str],
+    now: float,
+    local: bool,
+) -> list[str]:
+    """Make a text's ``mentioned_date`` events the ``dates`` (phrase, when) it names as
+    read now, inside the caller's transaction: the new ones added, the ones no longer
+    found removed (they are derived), and one a person deleted left deleted. The
+    phrases added."""
+    rows = conn.execute(
+        "SELECT id, description, timestamp, deleted_at FROM timeline "
+        "WHERE event_type = 'mentioned_date' AND json_extract(metadata, '$.source_uuid') = ?",
+        (source[1],),
+    ).fetchall()
+    had = {(r["description"], r["timestamp"]): r for r in rows}
+    wanted = {(f'"{phrase}"', when): phrase for phrase, when in dates}
+    for key, r in had.items():
+        if key not in wanted and r["deleted_at"] is None:
+            conn.execute("DELETE FROM timeline WHERE id = ?", (r["id"],))
+    added = []
+    for (quoted, when), phrase in wanted.items():
+        if (quoted, when) in had:
+            continue
+        mention_date(
+            conn, owner, phrase=phrase, when=when, title=title,
+            related_entities=related_entities, related_facts=related_facts,
+            source=source, now=now, local=local,
+        )  # fmt: skip
+        added.append(phrase)
+    return added
