@@ -81,3 +81,13 @@ def test_a_lists_next_item_takes_no_relation_from_the_words_of_the_one_before() 
     assert relations("I'm using Socket.io v4.6.1 and Express v4.18.2.") == {
         ("the user", "uses", "Express")
     }
+
+
+def test_a_teams_members() -> None:
+    assert relations("The platform team includes Omar and Lena.") >= {
+        ("Omar", "part_of", "platform"),
+        ("Lena", "part_of", "platform"),
+    }
+    assert ("Priya", "part_of", "data") in relations("The data team is Priya.")
+    # Not a team: no members ("The dashboard is Grafana" names a tool).
+    assert relations("The dashboard is Grafana.") == set()

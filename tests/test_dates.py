@@ -39,6 +39,8 @@ def _days(text: str, at: float = FRIDAY) -> list[tuple[str, str, bool]]:
         ("They postponed the launch until June 3.", "2027-06-03"),
         ("Actually we moved it: the trip is now on March 10th.", "2027-03-10"),
         ("I moved my things to the new flat on May 8.", "2026-05-08"),
+        # "we need" is no past form
+        ("Review takes 3 days, so we need to submit by March 28th.", "2027-03-28"),
     ],
 )
 def test_a_day_without_its_year_is_the_nearest_on_the_side_its_tense_points_to(

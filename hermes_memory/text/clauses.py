@@ -61,10 +61,21 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
                 extra = Relation(a.name, r.type, r.tail, r.stated)
             elif r.tail == a.name and r.type != "knows" and _admits_tail(r, by_name, b):
                 extra = Relation(r.head, r.type, b.name, r.stated)
+            elif (
+                r.head == a.name
+                and r.type != "knows"
+                and a.type == b.type
+                and _before(by_name.get(r.tail), a)
+            ):  # "the data team is Ravi and Mei": Mei is a member too
+                extra = Relation(b.name, r.type, r.tail, r.stated)
             else:
                 continue
             if extra not in rels and extra.head != extra.tail:
                 rels.append(extra)
+
+
+def _before(m: Mention | None, other: Mention) -> bool:
+    return m is not None and m.end <= other.start
 
 
 def _own(sentence: str, m: Mention, tail: Mention | None) -> bool:

@@ -62,6 +62,8 @@ _NOT_HANDOVER = re.compile(
     r"\b(also|too|as well|co-?owns?|might|may|could|would|will|should|if|maybe)\b"
 )
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
+# What a team's name and its members stand apart by ("the data team is Priya").
+_MEMBERS = frozenset({"is", "are", "includes", "include", "consists of"})
 # What one item of a list is for or where, before the next ("X in production and Y").
 _ITEM_MODIFIER = re.compile(r"^(?:in|on|at|for|as|during)\s+(?:[\w.-]+\s+){1,3}(?:and|or)$")
 # The rest of a clause, then the subject's next verb: "pulls orders from the Shopify API
@@ -378,6 +380,8 @@ def _relations(
             continue
         if head.name != SELF and _ITEM_MODIFIER.match(between):
             continue  # "Postgres in production and Redis": a list's next item, no object
+        if between in _MEMBERS and head.surface.lower().endswith("team"):
+            between = "team " + between  # "the data team is Priya": its members
         rel = trigger(between, head, tail)
         if between.startswith("'s") and (rel is None or rel[0] != "reports_to"):
             continue  # "Kofi's team maintains X": the team does, not Kofi

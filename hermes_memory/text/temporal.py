@@ -179,12 +179,15 @@ _RESCHEDULED = re.compile(
     r"[^.!?\n]{0,40}?\b(?:to|until|till)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
-# Said of what is done: a past form, or a verb in -ed after its subject or "have".
+# Said of what is done: a past form, or a verb in -ed after its subject or "have" ("we
+# need" is no past).
 _PAST = re.compile(
     r"\b(?:was|were|had|did|went|got|came|saw|met|made|took|gave|told|said|left|ran|"
     r"bought|ate|drove|flew|found|felt|spent|won|lost|began|wrote|sent|heard|brought|"
     r"kept|sat|slept|caught|taught|paid|read about)\b|"
-    r"\b(?:i|we|he|she|they|you|it|have|has|just)\s+\w{2,}ed\b",
+    r"\b(?:i|we|he|she|they|you|it|have|has|just)\s+"
+    r"(?!(?:need|feed|seed|speed|proceed|succeed|exceed|embed|bleed|breed|heed|shred)\b)"
+    r"\w{2,}ed\b",
     re.IGNORECASE,
 )
 # Said of what holds now, or is arranged: "I have a review on ...", "the demo is on ...",

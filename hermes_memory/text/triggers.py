@@ -55,6 +55,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"reports? to", "reports_to", False),
     (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN})$", "knows", False),
     (r"\bowned by", "owns", True),
+    # "The backend team is Ravi and Mei": the people are its members
+    (r"^team (?:is|are|includes?|consists of)$", "part_of", True),
     (r"\b(build|built|building|writ\w*|written|mak\w*|made)\b.*\bwith$", "uses", False),
     (r"\b(maintained|built|developed|written|rewritten|created|designed) by", "works_on", True),
     (r"\b(run|managed|led) by", "manages", True),
