@@ -35,7 +35,7 @@ from hermes_memory.tier2.entities import Ending, EntityStore, normalize_name, on
 from hermes_memory.tier2.facts import began_at, kept_to_one_chat, mark_superseded
 from hermes_memory.tier2.records import Entity, Owner
 from hermes_memory.tier2.roles import give_aliases
-from hermes_memory.tier2.timeline import mention_date, redate
+from hermes_memory.tier2.timeline import DateSource, mention_date, redate
 
 # Relations read from text: a verb pattern states one, co-mention only suggests it.
 # Relations given through entity_link default to 1.
@@ -147,10 +147,9 @@ class Linker:
             )
             if kind == "episode":
                 _end_stated(conn, owner, row_id, found, ids, now, actor)
+            source = DateSource.of(kind, item_uuid, text, [e.name for e in ids.values()], local)
             for d in reading.dates:
-                self._timeline(
-                    conn, owner, d.phrase, d.timestamp, text, kind, item_uuid, ids, now, local
-                )
+                mention_date(conn, owner, phrase=d.phrase, when=d.timestamp, source=source, now=now)
                 report.dates.append(d.phrase)
             if kind == "fact":
                 report.superseded = self._supersede(
@@ -185,12 +184,10 @@ class Linker:
                     _end_stated(conn, owner, row_id, found, ids, now, actor)
                 if dated is not None and item_uuid in dated:
                     dates, text = dated[item_uuid]
-                    report.dates += redate(
-                        conn, owner, dates=[(d.phrase, d.timestamp) for d in dates],
-                        title=text[:200], related_entities=[e.name for e in ids.values()],
-                        related_facts=[item_uuid] if kind == "fact" else [],
-                        source=(kind, item_uuid), now=now, local=local,
-                    )  # fmt: skip
+                    names = [e.name for e in ids.values()]
+                    source = DateSource.of(kind, item_uuid, text, names, local)
+                    said = [(d.phrase, d.timestamp) for d in dates]
+                    report.dates += redate(conn, owner, dates=said, source=source, now=now)
         return report
 
     def _record(
@@ -275,33 +272,6 @@ class Linker:
         if m.type != "person" or " " in m.name:
             return m.name
         return only_person_named(conn, owner, m.name) or m.name
-
-    # -- time -----------------------------------------------------------------------------
-    @staticmethod
-    def _timeline(
-        conn: sqlite3.Connection,
-        owner: Owner,
-        phrase: str,
-        when: float,
-        text: str,
-        kind: str,
-        item_uuid: str,
-        ids: dict[str, Entity],
-        now: float,
-        local: bool,
-    ) -> None:
-        mention_date(
-            conn,
-            owner,
-            phrase=phrase,
-            when=when,
-            title=text[:200],
-            related_entities=[ent.name for ent in ids.values()],
-            related_facts=[item_uuid] if kind == "fact" else [],
-            source=(kind, item_uuid),
-            now=now,
-            local=local,
-        )
 
     # -- supersession -----------------------------------------------------------------------
     def _supersede(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from hermes_memory.tier2 import journal
@@ -111,22 +112,35 @@ class TimelineStore:
         return int(self.db.scalar("SELECT COUNT(*) FROM timeline WHERE deleted_at IS NULL"))
 
 
+@dataclass(frozen=True)
+class DateSource:
+    """The fact or turn a ``mentioned_date`` event comes from: its opening is the
+    event's title; the entities it names and the fact (if it is one) are related; a
+    turn's or a scratch fact's dates stay its chat's (``local``)."""
+
+    kind: str
+    uuid: str
+    text: str
+    entities: list[str]
+    local: bool
+
+    @classmethod
+    def of(cls, kind: str, uuid: str, text: str, entities: list[str], local: bool) -> DateSource:
+        return cls(kind, uuid, text[:200], entities, local)
+
+
 def mention_date(
     conn: sqlite3.Connection,
     owner: Owner,
     *,
     phrase: str,
     when: float,
-    title: str,
-    related_entities: list[str],
-    related_facts: list[str],
-    source: tuple[str, str],
+    source: DateSource,
     now: float,
-    local: bool,
 ) -> None:
     """A date a fact or turn names, as a ``mentioned_date`` event, inside the caller's
-    transaction (the linker's, with the item itself); ``source``: (kind, uuid)."""
-    cols = owner.columns(local=local)
+    transaction (the linker's, with the item itself)."""
+    cols = owner.columns(local=source.local)
     conn.execute(
         """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
                related_facts, timestamp, importance, platform, agent, user_id, session_key,
@@ -134,14 +148,14 @@ def mention_date(
            VALUES (?, 'mentioned_date', ?, ?, ?, ?, ?, 0.5, ?, ?, ?, ?, ?, ?)""",
         (
             new_uuid(),
-            title,
+            source.text,
             f'"{phrase}"',
-            json.dumps(related_entities),
-            json.dumps(related_facts),
+            json.dumps(source.entities),
+            json.dumps([source.uuid] if source.kind == "fact" else []),
             when,
             *cols.values(),
             now,
-            json.dumps({"source_kind": source[0], "source_uuid": source[1]}),
+            json.dumps({"source_kind": source.kind, "source_uuid": source.uuid}),
         ),
     )
 
@@ -151,12 +165,8 @@ def redate(
     owner: Owner,
     *,
     dates: list[tuple[str, float]],
-    title: str,
-    related_entities: list[str],
-    related_facts: list[str],
-    source: tuple[str, str],
+    source: DateSource,
     now: float,
-    local: bool,
 ) -> list[str]:
     """Make a text's ``mentioned_date`` events the ``dates`` (phrase, when) it names as
     read now, inside the caller's transaction: the new ones added, the ones no longer
@@ -165,7 +175,7 @@ def redate(
     rows = conn.execute(
         "SELECT id, description, timestamp, deleted_at FROM timeline "
         "WHERE event_type = 'mentioned_date' AND json_extract(metadata, '$.source_uuid') = ?",
-        (source[1],),
+        (source.uuid,),
     ).fetchall()
     had = {(r["description"], r["timestamp"]): r for r in rows}
     wanted = {(f'"{phrase}"', when): phrase for phrase, when in dates}
@@ -174,12 +184,7 @@ def redate(
             conn.execute("DELETE FROM timeline WHERE id = ?", (r["id"],))
     added = []
     for (quoted, when), phrase in wanted.items():
-        if (quoted, when) in had:
-            continue
-        mention_date(
-            conn, owner, phrase=phrase, when=when, title=title,
-            related_entities=related_entities, related_facts=related_facts,
-            source=source, now=now, local=local,
-        )  # fmt: skip
-        added.append(phrase)
+        if (quoted, when) not in had:
+            mention_date(conn, owner, phrase=phrase, when=when, source=source, now=now)
+            added.append(phrase)
     return added
