@@ -56,3 +56,10 @@ def test_a_months_short_name_by_a_days_number_is_a_date() -> None:
     assert kinds("We ship on Jan 15.") == {}
     assert kinds("Due 3 Mar, then review.") == {}
     assert kinds("Jan Kowalski joined the team.") == {"Jan Kowalski": "person"}
+
+
+def test_how_often_and_a_format_are_no_people() -> None:
+    assert kinds("Nightly builds fail on arm64.") == {}
+    assert kinds("Weekly reports go to Carla.") == {"Carla": "person"}
+    assert kinds("Hourly pulls into S3, Parquet format.")["Parquet"] == "tech"
+    assert kinds("Emily says hi.") == {"Emily": "person"}

@@ -66,7 +66,7 @@ HEADER_TAILS = frozenset(
 TOOL_NEXT = frozenset(
     "config configuration plugin plugins package library module driver schema cli sdk "
     "middleware framework extension container integration dashboard docs class method "
-    "component struct enum interface field attribute property header flag".split()
+    "component struct enum interface field attribute property header flag format".split()
 )
 # What a place or an institution is, closing its name: no person's name ends so.
 PLACE_NAME_HEADS = frozenset(

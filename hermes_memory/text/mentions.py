@@ -95,10 +95,11 @@ def is_role(speaker: str) -> bool:
 
 
 # A lone capitalised word opening a sentence that reads as a gerund or an adverb
-# ("Painting has been my escape", "Unfortunately, ...") is not a name.
+# ("Painting has been my escape", "Unfortunately, ...", "Nightly builds fail") is not a
+# name.
 _GERUND_OR_ADVERB = re.compile(
     r"[A-Z][a-z]{2,}(?:ing|ally|ately|fully|ously|estly|itely|utely|ctly|ibly|ably|edly|ively"
-    r"|ently|antly|ingly|arly)"
+    r"|ently|antly|ingly|arly)|(?:Hour|Dai|Night|Week|Fortnight|Month|Quarter|Year)ly"
 )
 # A gerund or a past tense opening a sentence before a name is no part of it ("Using
 # Docker"; "Watched Breaking Bad" from a writer who also writes "watched").

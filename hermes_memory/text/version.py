@@ -72,5 +72,6 @@ from __future__ import annotations
 # production and Redis"); "vs." ends no sentence; "Jan 15" is a date, not a name; who a
 # person is to the user ("my brother Tomas") is kept as words that find them
 # (text/relatives.py, tier2/roles.py); "the data team is Priya" and "the platform team
-# includes Omar and Lena" are its members; "we need" is no past tense.
+# includes Omar and Lena" are its members; "we need" is no past tense; "Nightly",
+# "Weekly" open no name, and "Parquet format" is a tool.
 EXTRACTOR_VERSION = 21
