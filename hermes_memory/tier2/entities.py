@@ -340,18 +340,14 @@ class EntityStore:
         ``episode``: the turn stating it; read again, a turn finds the relation it
         stated before even when a later turn ended it (kept ended, not made anew)."""
         clause, params = owner.visible_clause()
+        # A valid one first; else (``episode`` given) one that turn stated, since ended.
         existing = conn.execute(
             f"SELECT id, uuid FROM relations WHERE from_entity = ? AND to_entity = ? "
-            f"AND relation_type = ? AND deleted_at IS NULL AND invalid_at IS NULL AND {clause}",
-            (ends[0], ends[1], relation, *params),
+            f"AND relation_type = ? AND deleted_at IS NULL "
+            f"AND (invalid_at IS NULL OR evidence_episode = ?) AND {clause} "
+            f"ORDER BY invalid_at IS NOT NULL, id LIMIT 1",
+            (ends[0], ends[1], relation, episode, *params),
         ).fetchone()
-        if existing is None and episode is not None:
-            existing = conn.execute(
-                f"SELECT id, uuid FROM relations WHERE from_entity = ? AND to_entity = ? "
-                f"AND relation_type = ? AND deleted_at IS NULL AND evidence_episode = ? "
-                f"AND {clause}",
-                (ends[0], ends[1], relation, episode, *params),
-            ).fetchone()
         if existing is not None:
             conn.execute(
                 "UPDATE relations SET strength = MAX(strength, ?), updated_at = ?, "
@@ -465,10 +461,7 @@ class EntityStore:
         clause, params = owner.visible_clause("r")
         marks = ", ".join("?" * len(episodes))
         rows = self.db.query(
-            f"""SELECT r.evidence_episode AS turn, a.name AS head, r.relation_type AS rel,
-                       b.name AS tail
-                FROM relations r JOIN entities a ON a.uuid = r.from_entity
-                JOIN entities b ON b.uuid = r.to_entity
+            f"""{_RELATION_SELECT}
                 WHERE r.evidence_episode IN ({marks}) AND r.invalid_at IS NOT NULL
                   AND r.invalid_at <= ? AND r.deleted_at IS NULL AND {clause}
                 ORDER BY r.id""",
@@ -476,9 +469,9 @@ class EntityStore:
         )
         out: dict[str, list[str]] = {}
         for r in rows:
-            said = f"{r['head']} {r['rel'].replace('_', ' ')} {r['tail']}"
-            if said not in out.setdefault(r["turn"], []):
-                out[r["turn"]].append(said)
+            said = f"{r['from_name']} {r['relation_type'].replace('_', ' ')} {r['to_name']}"
+            if said not in out.setdefault(r["evidence_episode"], []):
+                out[r["evidence_episode"]].append(said)
         return out
 
     def relations_of(
