@@ -25,11 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from hermes_memory.graph.linker import assistant_voices
+from hermes_memory.graph.linker import Reading, assistant_voices
 from hermes_memory.graph.word_use import WordUse
 from hermes_memory.text.casing import is_common
-from hermes_memory.text.reading import Extraction
-from hermes_memory.text.temporal import DateMention
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import health as tier2_health
 from hermes_memory.tier2 import reread, upkeep
@@ -89,17 +87,15 @@ def rederive(
         while True:
             check()
             rows = upkeep.texts_to_reread(api.db, kind, after=after, limit=BATCH)
-            items: list[tuple[Owner, str, int, str, Extraction]] = []
-            dated: dict[str, tuple[list[DateMention], str]] = {}
+            items: list[tuple[Owner, str, int, str, str, Reading]] = []
             uses: dict[Owner, WordUse] = {}
             for r in rows:  # before the write lock, as at write time
                 owner = Owner(r["platform"], r["agent"], r["user_id"], r["session_key"])
                 use = uses.setdefault(owner, WordUse(api.db, owner))
                 found = api.reading(r["text"], r["t"], speaker=r["speaker"], casing=use)
                 assert found is not None  # the linker is on
-                items.append((owner, kind, r["id"], r["uuid"], found.extraction))
-                dated[r["uuid"]] = (found.dates, r["text"])
-            report = linker.rederive(items, now=api.clock(), actor=api.actor, dated=dated)
+                items.append((owner, kind, r["id"], r["uuid"], r["text"], found))
+            report = linker.rederive(items, now=api.clock(), actor=api.actor)
             out["texts"] += len(rows)
             out["relations"] += len(report.relations)
             out["dates"] += len(report.dates)

@@ -147,10 +147,14 @@ class Linker:
             )
             if kind == "episode":
                 _end_stated(conn, owner, row_id, found, ids, now, actor)
-            source = DateSource.of(kind, item_uuid, text, [e.name for e in ids.values()], local)
-            for d in reading.dates:
-                mention_date(conn, owner, phrase=d.phrase, when=d.timestamp, source=source, now=now)
-                report.dates.append(d.phrase)
+            if reading.dates:
+                names = [e.name for e in ids.values()]
+                source = DateSource.of(kind, item_uuid, text, names, local)
+                for d in reading.dates:
+                    mention_date(
+                        conn, owner, phrase=d.phrase, when=d.timestamp, source=source, now=now
+                    )
+                    report.dates.append(d.phrase)
             if kind == "fact":
                 report.superseded = self._supersede(
                     conn, owner, row_id, item_uuid, found, now, actor
@@ -158,22 +162,18 @@ class Linker:
         return report
 
     def rederive(
-        self,
-        items: list[tuple[Owner, str, int, str, Extraction]],
-        *,
-        now: float,
-        actor: str,
-        dated: dict[str, tuple[list[DateMention], str]] | None = None,
+        self, items: list[tuple[Owner, str, int, str, str, Reading]], *, now: float, actor: str
     ) -> LinkReport:
         """Record again the entities, mentions and relations of ``items`` (each its
-        owner, kind, row id, uuid and extraction, read before this call) as this
-        extractor finds them, in one transaction: the mentions replace the old ones.
-        ``dated``: each item's dates (as read now) and text, by uuid; its timeline's
-        mentioned dates become them (``timeline.redate``). Supersessions were decided
-        when the text was written and are not redone."""
+        owner, kind, row id, uuid, text and reading, read before this call) as this
+        extractor finds them, in one transaction: the mentions replace the old ones, and
+        the text's mentioned dates on the timeline become the ones read now
+        (``timeline.redate``). Supersessions were decided when the text was written and
+        are not redone."""
         report = LinkReport()
         with self.db.transaction() as conn:
-            for owner, kind, row_id, item_uuid, found in items:
+            for owner, kind, row_id, item_uuid, text, reading in items:
+                found = reading.extraction
                 local = kind == "episode" or _local_fact(conn, kind, row_id)
                 self.entities.forget_mentions(conn, kind, row_id)
                 ids = self._record(
@@ -182,12 +182,9 @@ class Linker:
                 )  # fmt: skip
                 if kind == "episode":  # what an earlier turn read again states, ended again
                     _end_stated(conn, owner, row_id, found, ids, now, actor)
-                if dated is not None and item_uuid in dated:
-                    dates, text = dated[item_uuid]
-                    names = [e.name for e in ids.values()]
-                    source = DateSource.of(kind, item_uuid, text, names, local)
-                    said = [(d.phrase, d.timestamp) for d in dates]
-                    report.dates += redate(conn, owner, dates=said, source=source, now=now)
+                source = DateSource.of(kind, item_uuid, text, [e.name for e in ids.values()], local)
+                said = [(d.phrase, d.timestamp) for d in reading.dates]
+                report.dates += redate(conn, owner, dates=said, source=source, now=now)
         return report
 
     def _record(
