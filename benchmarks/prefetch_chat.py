@@ -63,9 +63,9 @@ def asked_date(answer: str) -> tuple[datetime, str] | None:
     text = answer.strip().rstrip(".")
     if re.fullmatch(r"(?:19|20)\d\d", text):
         return datetime(int(text), 1, 1, tzinfo=UTC), "year"
-    found = resolve_dates(text, 0.0)
     if not re.search(r"\d{4}", text):
         return None  # "13 August": no year to check a block's date against
+    found = resolve_dates(text, 0.0)
     if len(found) != 1 or found[0].phrase.casefold() != text.casefold():
         return None
     day = datetime.fromtimestamp(found[0].timestamp, tz=UTC)

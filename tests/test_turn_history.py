@@ -125,28 +125,27 @@ def test_what_a_turn_ends_is_only_what_earlier_turns_of_its_chat_stated(
         assert ended["invalid_at"] == T0 + DAY
 
 
-def test_a_store_read_again_ends_what_it_ends_again(api: MemoryAPI) -> None:
+def _moved_and_read_again(api: MemoryAPI, *, ended_then: bool) -> list[dict[str, object]]:
+    """A use and the move off it, as extractor version 1 left them (the use still valid
+    unless ``ended_then``), read again by this version: the use's rows after."""
     _say(api, "The ledger-service stores its data in CockroachDB.", T0, 1)
     _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 2)
-    # As an older extractor left it: the use still valid, every relation its version.
     with api.db.transaction() as conn:
-        conn.execute("UPDATE relations SET invalid_at = NULL, derived_by = ?", (1,))
+        reset = "" if ended_then else "invalid_at = NULL, "
+        conn.execute(f"UPDATE relations SET {reset}derived_by = ?", (1,))
     tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=1)
     assert rederive.stale(api) and EXTRACTOR_VERSION > 1
     rederive.rederive(api)
-    rows = _relation(api, "ledger-service", "uses", "CockroachDB")
+    return _relation(api, "ledger-service", "uses", "CockroachDB")
+
+
+def test_a_store_read_again_ends_what_it_ends_again(api: MemoryAPI) -> None:
+    rows = _moved_and_read_again(api, ended_then=False)
     assert [r["invalid_at"] for r in rows if r["deleted_at"] is None] == [T0 + DAY]
 
 
 def test_an_ended_relation_read_again_stays_one_row(api: MemoryAPI) -> None:
-    _say(api, "The ledger-service stores its data in CockroachDB.", T0, 1)
-    _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 2)
-    # As the version before left it: ended by the turn, read by that version.
-    with api.db.transaction() as conn:
-        conn.execute("UPDATE relations SET derived_by = ?", (1,))
-    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=1)
-    rederive.rederive(api)
-    rows = _relation(api, "ledger-service", "uses", "CockroachDB")
+    rows = _moved_and_read_again(api, ended_then=True)
     assert [(r["invalid_at"], r["deleted_at"]) for r in rows] == [(T0 + DAY, None)]
 
 
