@@ -101,6 +101,9 @@ def test_a_deadline_said_without_its_year_is_on_the_timeline(api: MemoryAPI) -> 
         timestamp=said,
     )
     events = unwrap(api.timeline_query(query="migration"))
+    # The plan formed from the turn is a fact too; the date is on the timeline once.
+    (plan,) = unwrap(api.fact_query("migration", formed=True))
+    assert plan["category"] == "project"
     assert [e["timestamp"][:10] for e in events] == ["2026-03-15"]
 
 

@@ -39,6 +39,22 @@ PROMOTED = [
     ("Change of plan: we're replacing Redis with DynamoDB for the features.", "correction"),
     ("We are migrating the billing-service from Heroku to Fly.io.", "correction"),
     ("Since I'm based in Porto these days, remote is fine.", "personal"),
+    # a project's choices, said as they are made in a working chat
+    ("OK we'll use Zustand, with the persist middleware.", "decision"),
+    ("Let's switch to Vitest for the unit tests.", "decision"),
+    ("Let's use pnpm instead of npm.", "decision"),  # lower case, set against another
+    ("Fine, we'll keep the cron job and drop the Lambda.", "decision"),
+    ("I'll use Terraform for the infra.", "decision"),
+    ("Decided: upsert on the client id.", "decision"),
+    ("Alright, Tailwind it is.", "decision"),
+    ("We're moving off Expo to a bare React Native project.", "correction"),
+    ("We're switching the queue to SQS next sprint.", "correction"),
+    ("House rule: every PR description links its ticket.", "instruction"),
+    ("When you write SQL for me, put each clause on its own line.", "instruction"),
+    ("The beta launch is planned for December 14th.", "plan"),
+    ("Change of plan: the beta moves to January 10th.", "plan"),
+    ("The sprint review got moved to Friday.", "plan"),
+    ("I've got a doctor's appointment on the 14th of December.", "plan"),
 ]
 
 NOT_PROMOTED = [
@@ -59,6 +75,20 @@ NOT_PROMOTED = [
     "Then I moved to the next section of the tutorial.",
     "Are we replacing Redis with DynamoDB?",
     "I'm based in the cloud team.",  # a team, not a home
+    # a choice of nothing named, or no choice
+    "Let's go with that.",
+    "Sure, let's go with the second one.",
+    "We'll use your second suggestion.",
+    "I'll use a towel.",
+    "I'll keep an eye on the sales.",
+    "We'll keep going and never give up.",
+    "Let's move on to the next example!",
+    "Yes it is!",
+    "When you ran the migration, did it lock the table?",
+    "The rule in this codebase is that every handler logs its request id.",
+    # a date reported, not planned
+    "The conference talk was on Tuesday.",
+    "I had a call with the vendor on Monday.",
 ]
 
 
@@ -194,6 +224,58 @@ def test_a_correction_supersedes_and_the_newer_fact_ranks_first(
     ranked = [r["content"] for r in unwrap(memory.recall("which editor do I use? Neovim"))]
     facts_ranked = [c for c in ranked if c in facts]
     assert facts_ranked[0] == "I switched from Neovim to Helix."
+
+
+def test_a_moved_plan_supersedes_the_plan_it_moves(memory: MemoryAPI, clock: FrozenClock) -> None:
+    memory.ingest_turn(
+        "user", "The beta launch on TestFlight is planned for December 14th.",
+        session_id="s", message_id="1",
+    )  # fmt: skip
+    memory.ingest_turn(
+        "user", "The code freeze is set for December 1st.", session_id="s", message_id="2"
+    )
+    clock.advance(86_400)
+    memory.ingest_turn(
+        "user", "Change of plan: the beta moves to January 10th because of the redesign.",
+        session_id="s", message_id="3",
+    )  # fmt: skip
+    facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=5))}
+    old = facts["The beta launch on TestFlight is planned for December 14th."]
+    new = facts["Change of plan: the beta moves to January 10th because of the redesign."]
+    assert old["superseded_by"] == new["uuid"] and old["invalid_at"] is not None
+    assert facts["The code freeze is set for December 1st."]["invalid_at"] is None
+    audit = memory.db.query("SELECT diff FROM audit_log WHERE action = 'fact_supersede'")
+    assert [json.loads(a["diff"])["reason"] for a in audit] == ["moved"]
+    # The new date answers; the turn that gave the old one says what changed it.
+    results = unwrap(memory.recall("when is the beta launch?", limit=5))
+    assert results[0]["content"] == new["content"]
+    turn = next(r for r in results if r["kind"] == "episode" and r["source_id"] == "1")
+    assert turn["since_changed"] == [new["content"]]
+
+
+def test_a_moved_plan_of_nothing_named_supersedes_nothing(memory: MemoryAPI) -> None:
+    memory.ingest_turn(
+        "user", "The release is scheduled for 20 April.", session_id="s", message_id="1"
+    )
+    memory.ingest_turn(
+        "user", "The dentist appointment got moved to Friday.", session_id="s", message_id="2"
+    )
+    memory.ingest_turn("user", "It moved to 3 May.", session_id="s", message_id="3")
+    (release,) = unwrap(memory.fact_query("release", formed=True))
+    assert release["invalid_at"] is None
+
+
+def test_a_choice_is_superseded_by_moving_off_it(memory: MemoryAPI, clock: FrozenClock) -> None:
+    memory.ingest_turn(
+        "user", "Let's go with Expo and TypeScript in strict mode.", session_id="s", message_id="1"
+    )
+    clock.advance(86_400)
+    memory.ingest_turn(
+        "user", "OCR needs a native module, so we're moving off Expo to a bare React Native "
+        "project.", session_id="s", message_id="2",
+    )  # fmt: skip
+    facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=5))}
+    assert facts["Let's go with Expo and TypeScript in strict mode."]["invalid_at"] is not None
 
 
 def test_formation_can_be_switched_off(home: Path, clock: FrozenClock) -> None:

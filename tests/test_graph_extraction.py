@@ -149,6 +149,8 @@ def test_relative_dates_are_followed_by_the_dates_they_mean() -> None:
     # An arrangement in the present tense is to come; a past form points back.
     for said, day in (
         ("I have a review on Friday.", 12),
+        ("I've got a review on Friday.", 12),  # "got" after "have" is no past
+        ("I got a parking ticket on Friday.", 5),
         ("The demo is on Friday.", 12),
         ("We're launching on Friday.", 12),
         ("I have worked on Friday.", 5),
@@ -261,6 +263,10 @@ def test_a_question_names_the_period_it_asks_about() -> None:
     assert days("What did Gina find on 1 February, 2023?") == ["2023-01-31", "2023-02-03"]
     assert days("What changed during 2021?") == ["2020-12-31", "2022-01-15"]
     assert days("What did we decide yesterday?") == ["2023-11-29", "2023-12-02"]
+    # A week, month or year asked about relatively is all of it (Friday 1 December: last
+    # week is Monday 20 to Sunday 26 November, last year all of 2022).
+    assert days("What did we work on last week?") == ["2023-11-19", "2023-12-04"]
+    assert days("What did we ship last year?") == ["2021-12-31", "2023-01-15"]
     assert days("Which 2023 numbers are final?") is None  # a year alone is not a time
     # A month without a year is the last one, this one once it has begun.
     assert days("Where did we go camping in July?") == ["2023-06-30", "2023-08-15"]
@@ -301,6 +307,28 @@ def test_contradiction_is_a_pure_function_over_claims() -> None:
     assert contradicts([Claim("Priya", "dislikes", "Kafka")], liked) == liked[0]
     assert contradicts([Claim("Priya", "dislikes", "Redis")], liked) is None
     assert contradicts([Claim("Priya", "prefers", "Redis")], liked) is None  # both can hold
+
+
+def test_a_choice_said_as_it_is_made_is_our_use_and_moving_off_it_ends_it() -> None:
+    chosen = extract("Let's go with Expo and TypeScript in strict mode.")
+    assert Claim(None, "uses", "Expo") in chosen.claims
+    assert chosen.entities["Expo"] == "tech"  # a choice, not a companion
+    assert Claim(None, "uses", "Vitest") in extract("Let's switch to Vitest for the tests.").claims
+    assert Claim(None, "uses", "Heroku") in extract("We're sticking with Heroku.").claims
+    # "..., so we're moving off X": the clause's subject is ours, not the name before it.
+    moved = extract(
+        "OCR needs a native module, so we're moving off Expo to a bare React Native app."
+    )
+    assert moved.claims[:2] == [
+        Claim(None, "migrated_from", "Expo"),
+        Claim(None, "migrated_to", "React Native"),
+    ]
+    assert contradicts(moved.claims, chosen.claims) == Claim(None, "uses", "Expo")
+    # A relative clause's "we" is not the mover.
+    built = extract(
+        "The billing-service, which we built last year, migrated from Heroku to Fly.io."
+    )
+    assert Claim("billing-service", "migrated_from", "Heroku") in built.claims
 
 
 def test_a_preference_over_another_ranks_that_one_below() -> None:

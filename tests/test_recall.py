@@ -664,3 +664,44 @@ def test_feedback_words_find_a_turn_the_query_shares_no_word_with(
         envelope = memory.recall("pottery class", limit=5)
         assert "feedback" in envelope["meta"]["timings_ms"]
         assert [r["source_id"] for r in envelope["data"]][:2] == ["m0", "m1"]
+
+
+def test_a_question_only_about_a_time_is_answered_by_what_was_said_then(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    # Asked on Friday 13 March 2026, "last week" is Monday 2 to Sunday 8 March: a turn of
+    # the week before shares the question's words, last week's share none.
+    day = 86_400.0
+    monday = datetime(2026, 3, 2, 10, tzinfo=UTC).timestamp()
+    api.ingest_turn("user", "I won't work on the app on Thursday afternoon.",
+                    session_id="a", message_id="1", timestamp=monday - 6 * day)  # fmt: skip
+    api.ingest_turn("user", "The sync double-inserts expenses after going offline.",
+                    session_id="b", message_id="2", timestamp=monday + day)  # fmt: skip
+    api.ingest_turn("user", "Decided: upsert on the client id plus a flush lock.",
+                    session_id="b", message_id="3", timestamp=monday + day + 60)  # fmt: skip
+    clock.set(monday + 11 * day)
+    ranked = [r["source_id"] for r in unwrap(api.recall("what did we work on last week?"))]
+    assert set(ranked[:2]) == {"2", "3"}
+    # A question naming something besides the time is matched on it as before.
+    named = unwrap(api.recall("what about the app on Thursday afternoon two weeks ago?"))
+    assert named[0]["source_id"] == "1"
+
+
+@pytest.mark.parametrize(
+    ("query", "only_time"),
+    [
+        ("what did we do last week?", True),
+        ("What did we work on yesterday?", True),
+        ("anything new since Monday?", True),
+        ("recap of last month", True),
+        ("What did Priya say last week?", False),
+        ("which bugs did we fix in March?", False),
+        ("What did Caroline do on 8 May, 2023?", False),
+    ],
+)
+def test_a_question_asks_only_about_a_time_when_it_names_nothing_else(
+    query: str, only_time: bool
+) -> None:
+    from hermes_memory.api.adjust import asks_only_time
+
+    assert asks_only_time(query) is only_time

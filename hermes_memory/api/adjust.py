@@ -11,7 +11,7 @@ from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
 from hermes_memory.text.mentions import is_role
 from hermes_memory.text.prose import word_share
-from hermes_memory.tier2.fts import content_words
+from hermes_memory.tier2.fts import STOP_WORDS, content_words, query_terms
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -222,15 +222,43 @@ def favour_window(
     pool: dict[str, Candidate],
     fused: dict[str, float],
     boost: float,
+    floor: float = 0.0,
 ) -> None:
-    """Memories of the time the query names gain ``boost`` of their similarity."""
+    """Memories of the time the query names gain ``boost`` of their similarity. A
+    query asking only about the time (``floor`` > 0: "what did we do last week?")
+    matches each of them at least at ``floor``, and the rest, near it only in words
+    like "do" and "work", lose as much: what was said then is the answer."""
     if window is None or boost <= 0:
         return
     for key, cand in pool.items():
         when = cand.valid_at if cand.valid_at is not None else cand.created_at
         if cand.tier != "tier1" and window[0] <= when <= window[1]:
-            fused[key] *= 1 + boost
+            fused[key] = max(fused[key], floor) * (1 + boost)
             cand.extra.append("time")
+        elif floor > 0:
+            fused[key] /= 1 + boost
+
+
+# Words of a question about a time that say nothing of what happened in it.
+_TIME_WORDS = re.compile(
+    r"\b(?:last|next|this|past|previous|coming|week|weeks|weekend|month|months|year|years"
+    r"|day|days|yesterday|today|tonight|tomorrow|ago|morning|afternoon|evening|night"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june"
+    r"|july|august|september|october|november|december|first|second|third|fourth|half"
+    r"|\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|few|couple"
+    r"|do|did|done|doing|does|work|worked|working|happen|happened|happening|go|went|going"
+    r"|get|got|up|discuss|discussed|talk|talked|chat|chatted|say|said|tell|told|mention"
+    r"|mentioned|cover|covered|anything|everything|something|stuff|else|new|us|me|you"
+    r"|remind|recap|summary|summari[sz]e|since)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_only_time(query: str) -> bool:
+    """Whether ``query`` asks what happened in a time and names nothing else: "what
+    did we do last week?", "anything new since Monday?"; not "what did Priya say last
+    week?" nor "which bugs did we fix in March?"."""
+    return all(w in STOP_WORDS for w in query_terms(_TIME_WORDS.sub(" ", query)))
 
 
 # A question about how things started, or about how they are now. "First" counts only

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory import guard
+from hermes_memory.text.schedules import moves_plan, planned_thing
 from hermes_memory.text.statements import Statement, find_statements
 from hermes_memory.tier2 import journal
+from hermes_memory.tier2.facts import latest_formed, mark_superseded
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -118,4 +120,34 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
         if new:
             api.link("fact", fact.rowid, fact.uuid, st.text, p.reading)
             created_uuids.append(fact.uuid)
+            if st.kind == "plan" and moves_plan(st.text):
+                _reschedule(api, fact, since=episode.timestamp, now=now)
     return created_uuids
+
+
+# How many of the owner's latest formed plans a moved plan is matched against.
+RECENT_PLANS = 200
+
+
+def _reschedule(api: MemoryAPI, fact: Any, *, since: float, now: float) -> None:
+    """A plan moved to another time ("the beta moves to January 10th") supersedes the
+    latest live plan of the same thing ("the beta launch is planned for December
+    14th"): the one sharing most of the words naming it (text/schedules.py), inside the
+    caller's transaction."""
+    thing = planned_thing(fact.content)
+    if not thing:
+        return  # "It moved to Friday": which plan is the chat's, not the words'
+    with api.db.transaction() as conn:
+        rows = latest_formed(
+            conn, api.owner, kind="plan", category=fact.category, exclude=fact.rowid,
+            limit=RECENT_PLANS,
+        )  # fmt: skip
+        best, shared = None, 0
+        for row in rows:  # newest first: a tie goes to the latest
+            n = len(thing & planned_thing(row["content"]))
+            if n > shared and (row["valid_at"] or row["created_at"]) <= since:
+                best, shared = row, n
+        if best is not None:
+            mark_superseded(
+                conn, best, by=fact.uuid, since=since, now=now, actor=api.actor, reason="moved"
+            )

@@ -106,7 +106,9 @@ def recall(
         except Exception as exc:  # the derived tier failing must not fail recall
             if "tier3" in tiers:
                 degraded.append(f"tier3: {exc}")
-    window = query_window(query, now if as_of is None else as_of)
+    # "What did we do last week?" asks what was said then, not what was told of it later.
+    time_only = adjust.asks_only_time(query)
+    window = query_window(query, now if as_of is None else as_of, told_later=not time_only)
     if window is not None and query_vector is not None and "tier2" in tiers:
         with stage("time"):
             _from_window(api, window, query_vector, per_tier, pool)
@@ -237,6 +239,7 @@ def _ranked(
     (``neighbours``: adjust.share_context's cache; each stage's wall time is added to
     ``timings`` as ``stage:<name>``)."""
     cfg = api.config.recall
+    time_only = adjust.asks_only_time(query)
     # The adjustment stages in order, each a named function of the candidates and its
     # own settings (a setting at its neutral value turns a stage off: an ablation is a
     # config change). What each does to a candidate is kept in its trace. The assistant's
@@ -254,7 +257,8 @@ def _ranked(
             pool, fused, cfg.short_turn_words, cfg.min_similarity, cfg.min_word_share)),
         ("standing", lambda: adjust.favour_standing(pool, fused, cfg.standing_boost)),
         ("speaker", lambda: adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)),
-        ("time", lambda: adjust.favour_window(window, pool, fused, cfg.time_boost)),
+        ("time", lambda: adjust.favour_window(window, pool, fused, cfg.time_boost,
+            cfg.min_similarity if time_only else 0.0)),
         ("order", lambda: adjust.favour_order(query, window, pool, fused, cfg.order_boost)),
     )  # fmt: skip
     for key, cand in pool.items():
@@ -380,11 +384,27 @@ def evidence_gaps(query: str, results: list[dict[str, Any]]) -> list[str]:
 
 def _mark_changed(api: MemoryAPI, pool: dict[str, Candidate], order: list[str], at: float) -> None:
     """A turn stating what a later turn or fact changed carries it, as
-    ``since_changed`` ("ledger-service uses CockroachDB"): the agent is not to take it
-    as the state of things now."""
+    ``since_changed``: the relations it stated that ended ("ledger-service uses
+    CockroachDB"), then what superseded the facts formed from it ("Change of plan: the
+    beta moves to January 10th."). The agent is not to take it as the state of things
+    now."""
     turns = [key.split(":", 1)[1] for key in order if key.startswith("episode:")]
-    for uuid, said in api.entities.ended_statements(api.owner, turns, at).items():
+    changed = api.entities.ended_statements(api.owner, turns, at)
+    for uuid, facts in api.facts.superseded_statements(api.owner, turns, at).items():
+        said = changed.setdefault(uuid, [])
+        said.extend(b for b in map(_brief, facts) if b not in said)
+    for uuid, said in changed.items():
         pool[f"episode:{uuid}"].provenance["since_changed"] = said
+
+
+CHANGED_CHARS = 120  # what superseded a turn's fact, as its since_changed shows it
+
+
+def _brief(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) <= CHANGED_CHARS:
+        return text
+    return text[:CHANGED_CHARS].rsplit(" ", 1)[0] + " ..."
 
 
 def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[str, Any]:

@@ -32,7 +32,12 @@ from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.entities import Ending, EntityStore, normalize_name, only_person_named
-from hermes_memory.tier2.facts import began_at, kept_to_one_chat, mark_superseded
+from hermes_memory.tier2.facts import (
+    began_at,
+    formed_from_a_turn,
+    kept_to_one_chat,
+    mark_superseded,
+)
 from hermes_memory.tier2.records import Entity, Owner
 from hermes_memory.tier2.roles import give_aliases
 from hermes_memory.tier2.timeline import DateSource, mention_date, redate
@@ -147,7 +152,7 @@ class Linker:
             )
             if kind == "episode":
                 _end_stated(conn, owner, row_id, found, ids, now, actor)
-            if reading.dates:
+            if reading.dates and not _dated_by_its_turn(conn, kind, row_id):
                 names = [e.name for e in ids.values()]
                 source = DateSource.of(kind, item_uuid, text, names, local)
                 for d in reading.dates:
@@ -183,7 +188,8 @@ class Linker:
                 if kind == "episode":  # what an earlier turn read again states, ended again
                     _end_stated(conn, owner, row_id, found, ids, now, actor)
                 source = DateSource.of(kind, item_uuid, text, [e.name for e in ids.values()], local)
-                said = [(d.phrase, d.timestamp) for d in reading.dates]
+                dated = not _dated_by_its_turn(conn, kind, row_id)
+                said = [(d.phrase, d.timestamp) for d in reading.dates] if dated else []
                 report.dates += redate(conn, owner, dates=said, source=source, now=now)
         return report
 
@@ -358,3 +364,9 @@ def _end_stated(
 def _local_fact(conn: sqlite3.Connection, kind: str, row_id: int) -> bool:
     """Whether ``row_id`` is a fact kept to one chat (category scratch)."""
     return kind == "fact" and kept_to_one_chat(conn, row_id)
+
+
+def _dated_by_its_turn(conn: sqlite3.Connection, kind: str, row_id: int) -> bool:
+    """Whether ``row_id`` is a fact formed from a turn, whose dates the turn put on the
+    timeline already (one event a date, not two)."""
+    return kind == "fact" and formed_from_a_turn(conn, row_id)

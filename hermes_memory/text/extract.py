@@ -71,7 +71,19 @@ _ITEM_MODIFIER = re.compile(r"^(?:in|on|at|for|as|during)\s+(?:[\w.-]+\s+){1,3}(
 _LATER_VERB = re.compile(r"^(?:[\w.-]+\s+){1,4}?(?:and|then)\s+(?=[a-z]+(?:s|ed)\b)")
 
 # The user's own side: what "we" or "I" say, and what an agent notes about "the user".
-_WE = re.compile(r"^\s*(we|i|our team|the team|the user|user)\b")
+_WE = re.compile(r"^\s*(we|i|our team|the team|the user|user|let['’]s|let us)\b")
+# "... so we're moving off X": our own move, whatever was named before it.
+_WE_MOVE = re.compile(
+    r"\b(?:we|let['’]s|let us)(?:['’](?:re|ve|ll|d))?(?:\s+(?:are|have|had|were|will|just"
+    r"|now|finally|also|all|already|then))*\s+(?:migrat|mov|switch|port|went|replac|swap)\w*",
+    re.IGNORECASE,
+)
+# A choice made on the user's side: "let's go with X", "we'll stick with X", "we're
+# settling on X" (a use of it, for supersession).
+_CHOOSES = re.compile(
+    r"\b(?:go|going|stick|sticking) with\s+$|\b(?:adopt\w*|settl\w* on|opt\w* for"
+    r"|standardi[sz]\w* on)\s+$"
+)
 # A fronted phrase whose subject is the "I" after it: "As someone living in Lisbon, I
 # ...", "Based in Austin, Texas, I ...", "As a paramedic from Davistown, I ...".
 _FRONTED_HOME = re.compile(
@@ -94,6 +106,7 @@ _THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
 # A clause whose subject is the next name, set off by commas ("X, which Alice owns, ...").
 _OBJECT_RELATIVE = re.compile(r"^,\s*(?:which|that|whom)$")
 _ONWARD = frozenset({"to", "onto", "with", "for", "by"})  # "from X to Y", "off X onto Y"
+_ONWARD_THE = re.compile(r"(?<=to)(?:\s+[a-z-]+){1,2}$")
 # "a React app served by ...": the name says what kind of thing the subject is.
 _KIND_OF = re.compile(
     r"(?:app|application|site|website|service|server|api|frontend|backend)\s+(?=\w+(?:ed|ing|en)\b)"
@@ -272,7 +285,10 @@ def _relations(
             add(None if ours or not before else before[-1], "stopped_using", tail)
             continue
         if MIGRATION.search(prefix) or REPLACED.search(prefix):
-            src = _migration_subject(ms[:k]) or _beneficiary(sentence, ms[k + 1 :])
+            # "OCR needs X, so we're moving off Expo": the clause's own subject is ours
+            ours_move = _WE_MOVE.search(sentence, ms[k - 1].end if k else 0, tail.start)
+            src = None if ours_move else _migration_subject(ms[:k])
+            src = src or _beneficiary(sentence, ms[k + 1 :])
             nxt = ms[k + 1] if k + 1 < len(ms) else None
             person = src is not None and src.type == "person"
             if person and nxt is not None and tail.type == "org" and nxt.type == "org":
@@ -293,7 +309,8 @@ def _relations(
             if tail.type == "place" or (nxt is None and src and src.type == "person"):
                 continue
             add(src, "migrated_from", tail)
-            onto = nxt is not None and _between(sentence, tail, nxt) in _ONWARD
+            # "off Expo to a bare React Native project": words of the new one's kind between
+            onto = nxt is not None and _ONWARD_THE.sub("", _between(sentence, tail, nxt)) in _ONWARD
             if nxt is not None and onto:
                 if tail.type in ("tech", "org") and nxt.guessed:  # "from Airflow to Dagster"
                     nxt = replace(nxt, type="tech", guessed=False)
@@ -426,7 +443,8 @@ def _relations(
                 add(a, TOOK_OVER, b)  # a claim only: the new holder ends the others'
     if others and ours and not any(c.object == others[0].name for c in claims):
         first = others[0]  # "We use X": a claim of the speaker's side, for supersession
-        verb = trigger(sentence[: first.start].lower(), None, first)
+        lead = sentence[: first.start].lower()
+        verb = ("uses", False) if _CHOOSES.search(lead[-40:]) else trigger(lead, None, first)
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
             add(None, verb[0], first)
     _ranked_below(sentence, ms, claims)

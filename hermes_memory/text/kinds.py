@@ -22,7 +22,10 @@ PLACE_CONTEXT = re.compile(
 TOOL_CONTEXT = re.compile(
     r"\b(?:us(?:e|es|ed|ing)|install(?:s|ed|ing)?|configur(?:e|es|ed|ing)|"
     r"integrat(?:e|es|ed|ing)|import(?:s|ed|ing)?|via|set(?:ting)? up|evaluat\w*|adopt\w*|"
-    r"(?:switch|migrat|upgrad|port)\w* to)\s+"
+    r"(?:switch|migrat|upgrad|port)\w* to|mov(?:e|es|ed|ing) (?:off|away from)|"
+    # a choice: "let's go with Expo", "we're sticking with Heroku" (not "I went with Sarah")
+    r"(?:let['’]s|(?:we|i)(?:['’]ll| will|['’]re| are|['’]m| am))"
+    r" (?:go(?:ing)?|stick(?:ing)?) with)\s+"
     r"(?:[^\s,]+(?:\s+[^\s,]+){0,2}?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){0,4}$"
 )
 # What software is built with or in: a tool, not a companion or a place ("building a

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hermes_memory.text.temporal import told_as_past
+
 # What each kind of statement becomes: the fact's category and importance.
 KINDS: dict[str, tuple[str, float]] = {
     "instruction": ("instruction", 0.8),
@@ -63,6 +65,12 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|switching|moving|migrating)\s+(?:\S+\s+){{0,3}}?from\s+\S.*\bto\b"
             rf"|\b{_I}(?:'ve| have|'re| are|'m| am)?\s+(?:replaced|replacing)\s+\S.*\bwith\b"
             rf"|\b{_I}(?:'m| am|'re| are)?\s+no longer\b"
+            # under way without a "from": "we're switching the queue to SQS", "we're
+            # moving off Expo to ...", "we're dropping Heroku" (a name, not "the ball")
+            rf"|\b{_I}(?:'re| are)\s+(?:switching|moving|migrating)\s+(?:\S+\s+){{0,3}}?to"
+            r"\s+(?-i:[A-Z])"
+            rf"|\b{_I}(?:'re| are|'ve| have)?\s+(?:moving off|moving away from|dropping|ditching"
+            r"|abandoning|phasing out|getting rid of)\s+(?:the\s+)?(?-i:[A-Z])"
             rf"|\b{_I}\s+(?:don't|do not)\s+\w+\s+\S.*\banymore\b",
             re.I,
         ),
@@ -93,7 +101,17 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\b(?:i want|i'd like|i would like|i need) you to (?:always|never)\b"
             r"|\bwhen(?:ever)? (?:i )?(?:ask|asking|request|requesting|want"
             r"|send)\b.*\b(?:always|please|use|give|include|answer|reply|show|want)\b"
-            r"|\bi (?:always|never) want\b",
+            r"|\bi (?:always|never) want\b"
+            # a rule laid down: "One rule for all code you write for me: ...", "House
+            # rule: ..." (not "the rule in this codebase is ...": no colon)
+            rf"|^{_OPENER}(?:(?:one|a|my|our|the)\s+)?(?:(?:standing|house|hard|golden|general"
+            r"|simple|strict|firm)\s+)?rules?\b[^:.!?]{0,60}:\s*\S"
+            # "When you write SQL for me, put each clause on its own line."
+            rf"|^{_OPENER}when(?:ever)? you (?:write|give|send|show|suggest|recommend|generate"
+            r"|create|explain|answer|reply|review|refactor|draft|make|add|name|format|describe"
+            r"|summari[sz]e)\b[^,]{0,80},\s*(?:please\s+)?(?:always\s+|never\s+)?(?:use|put|tell"
+            r"|give|include|quote|add|write|keep|show|avoid|start|mention|explain|cite|prefer"
+            r"|make|don't|do not|stick|follow|list|mark|format)\b",
             re.I,
         ),
     ),
@@ -155,7 +173,23 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"\b{_I}(?:'ve| have)? (?:decided|agreed|settled) (?:to|on|that)\b"
             rf"|\b{_I}(?:'re| are|'m| am) (?:going|sticking) with\b"
             rf"|\blet's (?:go|stick) with\b"
-            rf"|\b{_I}(?:'ve| have)? (?:chose|chosen|picked|opted for|committed to)\b",
+            rf"|\b{_I}(?:'ve| have)? (?:chose|chosen|picked|opted for|committed to)\b"
+            r"|^(?:(?:our|my|the|final)\s+)?(?:decision|decided|call|verdict)\s*:\s*\S",
+            re.I,
+        ),
+    ),
+    (
+        # "let's use X", "we'll go with X", "I'll use X": a choice only when what is
+        # chosen is named (_chosen), not "let's go with that" or "I'll use a towel".
+        "choice",
+        re.compile(
+            r"\blet['’]s (?:not add|(?:not )?(?:use|go with|stick (?:with|to)|switch|adopt"
+            r"|standardi[sz]e on|move (?!on\b|forward\b|ahead\b|along\b)(?:\S+\s+){1,3}?to))\b"
+            r"|\b(?:we|i)(?:['’]ll| will| shall) (?:use|go with|stick (?:with|to)|switch to"
+            r"|adopt|standardi[sz]e on|keep (?!(?:an eye|in mind|track|up|on|at|it|that|this"
+            r"|things|each|you|your|\w+ing)\b))"
+            r"|^(?:(?:ok(?:ay)?|alright|all right|right|fine|sure|so|great)[,!.]?\s+)?"
+            r"(?P<it>[^\s,]+(?:\s+[^\s,]+){0,3}) it is(?: then)?[.!]*$",
             re.I,
         ),
     ),
@@ -166,7 +200,20 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"going|hoping|hope|expect(?:ing)?) to\b"
             r"|\b(?:deadline|due date|launch|release|milestone)\b.*\b(?:is|was|set|moved"
             r"|scheduled)\b"
-            r"|\bscheduled for\b|\bdue (?:on|by)\b",
+            r"|\b(?:scheduled|planned|set|booked|slated|pencil+ed in) for\b|\bdue (?:on|by)\b"
+            # a deadline: "has to be finished by January 15th", "must be live before ..."
+            r"|\b(?:has|have|needs?|must)(?: to)? be (?:done|finished|completed?|shipped|ready"
+            r"|delivered|submitted|live|merged|deployed|migrated|signed) (?:by|before|on)\b"
+            # moved: "the beta moves to January 10th", "pushed back to Friday"
+            r"|\b(?:(?:moves?|moved)(?!\s+(?:on|forward|ahead|along)\b)|pushed|postponed|delayed"
+            r"|rescheduled|bumped|shifted)\b(?:\s+\S+){0,2}?\s+(?:to|until|till)\b"
+            # an arrangement: "I have a dentist appointment on ...", "my flight is on ..."
+            r"|\bi(?:['’]ve got| have(?: got)?| got) (?:a|an|my|the) (?:[\w'’-]+ ){0,2}"
+            r"(?:appointment|interview|meeting|exam|flight|call|surgery|check-?up|session"
+            r"|presentation|talk|demo)\b"
+            r"|\b(?:my|our|the) (?:[\w'’-]+ ){0,3}(?:appointment|interview|meeting|exam|flight"
+            r"|demo|review|presentation|talk|trip|wedding|freeze|cutover|go-live)\b"
+            r"(?:\s+\S+){0,3}?\s+(?:is|are)\s+(?:on|at|in|this|next)\b",
             re.I,
         ),
     ),
@@ -175,13 +222,15 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 # A plan is durable only with a date in it.
 _DATE = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}\b"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}"
+    r"(?:st|nd|rd|th)?\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
     r"|dec)[a-z]*\b"
     r"|\b\d{4}-\d{2}-\d{2}\b"
     r"|\b(?:next|this) (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday"
     r"|sunday)\b"
-    r"|\b(?:tomorrow|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+    r"|\btomorrow\b|(?:(?<=\bby )|(?<=\bon )|(?<=\bto )|(?<=\buntil )|(?<=\btill )"
+    r"|(?<=\bbefore ))(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.I,
 )
 
@@ -255,8 +304,30 @@ _TRIGGER = re.compile(
     r"use|using|run|running|code|write|rely|plan|aim|intend|scheduled|deadline|due|launch"
     r"|release|milestone|switched|moved|relocated|migrated|"
     r"changed|replaced|no longer|anymore|preference|make sure|remember to|as an?|go-to|dog|cat|"
-    r"team|have|pet|company|mainly|mostly|i'm an?|i am an?|actually|correction|update)",
+    r"team|have|pet|company|mainly|mostly|i'm an?|i am an?|actually|correction|update|let['’]s"
+    r"|will|shall|rules?|decision|call|verdict|it is|when you|whenever you|planned|set for"
+    r"|booked|slated|pencil|moves|pushed|postponed|delayed|rescheduled|bumped|shifted|appointment"
+    r"|interview|meeting|flight|exam|dropping|ditching|abandoning|phasing|getting rid|moving"
+    r"|switching|migrating|finished|completed?|ready|shipped|delivered|submitted|deployed)"
+    r"|['’]ll\b",
     re.I,
+)
+# What a choice names must be a thing of its own ("Zustand", "pnpm instead of npm", "the
+# cron job"), not one of the chat's ("that", "the second one", "your suggestion").
+_VAGUE_CHOICE = re.compile(
+    r"\s*(?:(?:it|this|that|these|those|them|one|here|there|so|what|whatever|which|such|yours"
+    r"|yes|yeah|yep|no|nope|sure|true|indeed|well|oh|how|as|because"
+    r"|the same|the (?:first|second|third|last|other|former|latter|above|previous|new|old)"
+    r"(?:\s+(?:one|option|approach|suggestion|version|idea|plan))?|option\s+\w+)\b"
+    r"(?!\s+(?:\w+\s+)?(?:instead|rather|over)\b)"
+    r"|your\b|(?:\S+\s+){0,4}?you (?:wrote|gave|suggested|showed|provided|shared|recommended"
+    r"|mentioned|proposed|sent)\b)",
+    re.I,
+)
+# A name, an identifier ("pnpm", "v2.3", "Python 3.11") or a contrast ("instead of").
+_NAMED = re.compile(
+    r"(?-i:\b[A-Z][\w.+#-]*[a-zA-Z0-9])|\b\w*\d\w*\b|\b\w+[.-]\w+\b"
+    r"|\binstead of\b|\brather than\b|\bover\b|,\s+not\b",
 )
 
 
@@ -333,12 +404,40 @@ def classify(sentence: str) -> Statement | None:
             if not _FOR_ME.search(unquoted):
                 return None
             kind = "instruction"
-        if kind == "plan" and not _DATE.search(unquoted):
-            continue
+        if kind == "choice":
+            if not _chosen(unquoted, m):
+                continue
+            kind = "decision"
+        if kind == "decision" and _VAGUE_CHOICE.match(unquoted, m.end()):
+            return None  # "let's go with that", "we agreed on the second one"
+        if kind == "plan":
+            # A plan is durable only with a date in it, and one still to come: "the
+            # talk was on Tuesday" reports it.
+            date = _DATE.search(unquoted)
+            if date is None or told_as_past(unquoted, date.start()):
+                continue
         if kind in ("preference", "tool") and _VAGUE_OBJECT.match(unquoted, m.end()):
             return None
         return Statement(_tidy(s), kind)
     return None
+
+
+def _chosen(sentence: str, m: re.Match[str]) -> bool:
+    """Whether the choice ``m`` found names what is chosen: "we'll use Celery", "let's
+    use pnpm instead of npm"; a plural speaker's ("we'll keep the cron job") may name a
+    common thing, "I'll use ..." only a name ("I'll use a towel" is no decision)."""
+    if m.group("it") is not None:  # "Postgres it is": a name, not "here it is"
+        it = m.group("it")
+        return _VAGUE_CHOICE.fullmatch(it) is None and _NAMED.search(it) is not None
+    rest = sentence[m.end() :]
+    if m.group(0)[-1:].isalnum() and rest[:1].isalnum():  # "let's use" in "let's user-test"
+        return False
+    if _VAGUE_CHOICE.match(rest):
+        return False
+    head = " ".join(rest.split()[:8])
+    if re.match(r"let['’]s|we\b", m.group(0), re.I):
+        return bool(head.strip(" .!"))
+    return _NAMED.search(head) is not None
 
 
 def _tidy(sentence: str) -> str:

@@ -182,10 +182,12 @@ _RESCHEDULED = re.compile(
 # Said of what is done: a past form, or a verb in -ed after its subject or "have" ("we
 # need" is no past).
 _PAST = re.compile(
-    r"\b(?:was|were|had|did|went|got|came|saw|met|made|took|gave|told|said|left|ran|"
+    r"\b(?:was|were|been|had|did|went|came|saw|met|made|took|gave|told|said|left|ran|"
     r"bought|ate|drove|flew|found|felt|spent|won|lost|began|wrote|sent|heard|brought|"
     r"kept|sat|slept|caught|taught|paid|read about)\b|"
-    r"\b(?:i|we|he|she|they|you|it|have|has|just)\s+"
+    # "I've got a review on Friday" has it now
+    r"(?<!['’]ve )(?<!\bhave )\bgot\b|"
+    r"(?:\b(?:i|we|he|she|they|you|it|have|has|just)|['’]ve)\s+"
     r"(?!(?:need|feed|seed|speed|proceed|succeed|exceed|embed|bleed|breed|heed|shred)\b)"
     r"\w{2,}ed\b",
     re.IGNORECASE,
@@ -193,7 +195,7 @@ _PAST = re.compile(
 # Said of what holds now, or is arranged: "I have a review on ...", "the demo is on ...",
 # "we're launching on ...".
 _PRESENT = re.compile(
-    r"\b(?:am|is|are|have|has|need|needs|want|wants|hope)\b|['’](?:m|re)\b|"
+    r"\b(?:am|is|are|have|has|need|needs|want|wants|hope)\b|['’](?:m|re|ve)\b|"
     r"\b(?:it|that|he|she|there)['’]s\b",
     re.IGNORECASE,
 )
@@ -217,6 +219,15 @@ def _tense(text: str, at: int) -> bool | None:
     if _PAST.search(text, start, end) is not None:
         return False
     return True if _PRESENT.search(text, start, end) is not None else None
+
+
+def told_as_past(text: str, at: int) -> bool:
+    """Whether the clause around ``at`` reports what is done ("the talk was on
+    Tuesday"), not what is to come; a plan moved to a day ("postponed to June 3") is
+    to come whatever the tense of its verb."""
+    if _RESCHEDULED.search(text, max(0, at - 60), at):
+        return False
+    return _tense(text, at) is False
 
 
 def _resolve(
@@ -310,17 +321,19 @@ _SPAN = {
 }
 
 
-def query_window(text: str, now: float) -> tuple[float, float] | None:
+def query_window(text: str, now: float, *, told_later: bool = True) -> tuple[float, float] | None:
     """The time a question asks about ("in July 2023", "on 3 June, 2023", "last
     week", "the second week of November"), as a (start, end) range of timestamps, or
     None. What happened then is often told a little later, so the range runs on past
-    the period, by up to two weeks (a day for a day, a week for a week), and starts a
-    day early (time zones)."""
+    the period, by up to two weeks (a day for a day, a week for a week; not with
+    ``told_later`` False: what was said then), and starts a day early (time zones)."""
     today = datetime.fromtimestamp(now, tz=UTC)
     if (part := _PART_OF.search(text)) and (bounds := _part_window(part, today)):
         start, span = bounds
     elif found := resolve_dates(text, now, limit=1):
-        start = datetime.fromtimestamp(found[0].timestamp, tz=UTC)
+        start = _period_start(
+            datetime.fromtimestamp(found[0].timestamp, tz=UTC), found[0].precision
+        )
         span = _SPAN[found[0].precision]
     elif alone := _MONTH_ALONE.search(text):
         # Questions only: in a note, "we ship in June" may be next June.
@@ -329,10 +342,23 @@ def query_window(text: str, now: float) -> tuple[float, float] | None:
         return None
     try:
         end = start + span
-        grace = min(end - start, timedelta(days=14))
+        grace = min(end - start, timedelta(days=14)) if told_later else timedelta(days=1)
         return (start - timedelta(days=1)).timestamp(), (end + grace).timestamp()
     except (ValueError, OverflowError):  # a period at the end of the calendar (9999)
         return None
+
+
+def _period_start(day: datetime, precision: str) -> datetime:
+    """The first day of the week (Monday), month or year ``day`` falls in, as
+    ``precision`` says: "last week" asked on a Friday is all of last week, not the
+    seven days from last Friday."""
+    if precision == "week":
+        return day - timedelta(days=day.weekday())
+    if precision == "month":
+        return day.replace(day=1)
+    if precision == "year":
+        return day.replace(month=1, day=1)
+    return day
 
 
 def _part_window(part: re.Match[str], today: datetime) -> tuple[datetime, relativedelta] | None:

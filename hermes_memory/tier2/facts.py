@@ -72,6 +72,20 @@ def mark_superseded(
     )
 
 
+def latest_formed(
+    conn: sqlite3.Connection, owner: Owner, *, kind: str, category: str, exclude: int, limit: int
+) -> list[sqlite3.Row]:
+    """The owner's live facts formed from statements of ``kind`` ("plan"), newest
+    first, inside the caller's transaction."""
+    clause, params = owner.visible_clause()
+    return conn.execute(
+        f"SELECT * FROM facts WHERE category = ? AND source_type = 'formation' AND id != ? "
+        "AND invalid_at IS NULL AND deleted_at IS NULL "
+        f"AND json_extract(metadata, '$.formed') = ? AND {clause} ORDER BY id DESC LIMIT ?",
+        (category, exclude, kind, *params, limit),
+    ).fetchall()
+
+
 def began_at(conn: sqlite3.Connection, fact_id: int) -> float:
     """When the fact became true: its ``valid_at``, else when it was written."""
     row = conn.execute("SELECT valid_at, created_at FROM facts WHERE id = ?", (fact_id,)).fetchone()
@@ -82,6 +96,13 @@ def kept_to_one_chat(conn: sqlite3.Connection, fact_id: int) -> bool:
     """Whether the fact belongs to one chat only (category scratch: a session key)."""
     row = conn.execute("SELECT session_key FROM facts WHERE id = ?", (fact_id,)).fetchone()
     return bool(row is not None and row["session_key"])
+
+
+def formed_from_a_turn(conn: sqlite3.Connection, fact_id: int) -> bool:
+    """Whether the fact was formed from a turn (``source_type = 'formation'``): its
+    dates are on the timeline through that turn."""
+    row = conn.execute("SELECT source_type FROM facts WHERE id = ?", (fact_id,)).fetchone()
+    return bool(row is not None and row["source_type"] == "formation")
 
 
 @dataclass(frozen=True)
@@ -389,6 +410,32 @@ class FactStore:
             (start, end, *params, limit),
         )
         return [r["uuid"] for r in rows]
+
+    def superseded_statements(
+        self, owner: Owner, episodes: Sequence[str], at: float
+    ) -> dict[str, list[str]]:
+        """For each turn of ``episodes`` (uuids) that a fact was formed from and a later
+        fact had superseded by ``at``, what superseded it ("Change of plan: the beta
+        moves to January 10th." for "The beta launch is planned for December 14th.").
+        Turns with none are left out."""
+        if not episodes:
+            return {}
+        clause, params = owner.visible_clause("f")
+        marks = ",".join("?" * len(episodes))
+        rows = self.db.query(
+            f"""SELECT e.uuid AS episode, n.content FROM episodes e
+                JOIN fact_evidence fe ON fe.episode_id = e.id
+                JOIN facts f ON f.id = fe.fact_id
+                JOIN facts n ON n.uuid = f.superseded_by AND n.deleted_at IS NULL
+                WHERE e.uuid IN ({marks})
+                  AND f.invalid_at <= ? AND f.deleted_at IS NULL AND {clause}
+                ORDER BY f.id""",
+            (*episodes, at, *params),
+        )
+        out: dict[str, list[str]] = {}
+        for r in rows:
+            out.setdefault(r["episode"], []).append(r["content"])
+        return out
 
     def newest_in(
         self, owner: Owner, categories: Sequence[str], *, limit: int

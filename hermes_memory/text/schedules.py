@@ -1,0 +1,62 @@
+"""What a plan is about, and whether it moves one (pure functions, no LLM).
+
+"The beta launch on TestFlight is planned for December 14th" plans the beta launch;
+"Change of plan: the beta moves to January 10th" moves it. Formation reads both
+(api/formation.py): a plan that moves an earlier one of the same thing supersedes it,
+so the old date is "no longer true" and the turn that gave it reads "since changed".
+"""
+
+from __future__ import annotations
+
+import re
+
+# A plan moved to another time, whatever the tense of its verb.
+_MOVES = re.compile(
+    r"\b(?:(?:moves?|moved|moving)(?!\s+(?:on|forward|ahead|along|in|out)\b)|pushed|postponed"
+    r"|delayed|rescheduled|bumped|shifted|brought forward|pulled in|slipped|slips)\b"
+    r"(?:\s+\S+){0,3}?\s+(?:to|until|till|back to)\b"
+    r"|\b(?:is|are)\s+now\s+(?:on|set for|planned for|scheduled for|due)\b"
+    r"|\bnew (?:date|deadline) (?:is|for)\b",
+    re.IGNORECASE,
+)
+# Where the words naming the planned thing stop: the verb that plans or moves it.
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|got|gets|will|moves?|moved|pushed|postponed|delayed"
+    r"|rescheduled|bumped|shifted|slipped|slips|planned|scheduled|set|booked|slated|due"
+    r"|starts?|begins?|happens?|takes place)\b|['’]s\b",
+    re.IGNORECASE,
+)
+# "I have a dentist appointment on ...": the thing is the object.
+_ARRANGED = re.compile(
+    r"\b(?:i|we)(?:['’]ve got| have(?: got)?| got)\s+(?:a|an|my|our|the)\s+(?P<thing>[^,.;]+?)"
+    r"\s+(?:on|at|in|this|next|tomorrow|by)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W_][\w'’.-]*[^\W_]|[^\W_]", re.UNICODE)
+# Words that name no particular plan ("the", "change of plan", "our", "heads up").
+_EMPTY = frozenset(
+    "a an the our my your their its this that these those of for to on in at with and or "
+    "change plan plans heads up update bad good news ok okay so also fyi note btw quick "
+    "just hey new next it we they he she you them us".split()
+)
+
+
+def moves_plan(sentence: str) -> bool:
+    """Whether ``sentence`` moves a plan to another time ("the beta moves to January
+    10th", "the release got postponed until June"), rather than setting one."""
+    return _MOVES.search(sentence) is not None
+
+
+def planned_thing(sentence: str) -> frozenset[str]:
+    """The words naming what ``sentence`` plans or moves, lower-cased ("The beta launch
+    on TestFlight is planned for ..." -> beta, launch, testflight); empty when it names
+    nothing of its own ("It moved to Friday")."""
+    arranged = _ARRANGED.search(sentence)
+    if arranged is not None:
+        phrase = arranged.group("thing")
+    else:
+        clause = sentence.rsplit(":", 1)[-1]  # "Change of plan: the beta moves ..."
+        verb = _VERB.search(clause)
+        phrase = clause[: verb.start()] if verb is not None else ""
+    words = {w.casefold() for w in _WORD.findall(phrase)}
+    return frozenset(w for w in words if w not in _EMPTY and len(w) > 1)

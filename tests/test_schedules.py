@@ -1,0 +1,28 @@
+"""What a plan is about, and whether it moves one (text/schedules.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_memory.text.schedules import moves_plan, planned_thing
+
+
+@pytest.mark.parametrize(
+    ("sentence", "thing", "moves"),
+    [
+        ("The beta launch on TestFlight is planned for December 14th.",
+         {"beta", "launch", "testflight"}, False),
+        ("Change of plan: the beta moves to January 10th.", {"beta"}, True),
+        ("Heads up: the code freeze has been pushed to December 2nd.", {"code", "freeze"}, True),
+        ("The release got postponed until June because of the audit.", {"release"}, True),
+        ("The sprint review is now on Friday.", {"sprint", "review"}, True),
+        ("I have a dentist appointment on Thursday at 3pm.", {"dentist", "appointment"}, False),
+        ("It moved to Friday.", set(), True),  # which plan is the chat's to say
+        ("We moved on to the next step by Friday.", set(), False),
+    ],
+)  # fmt: skip
+def test_a_plan_names_its_thing_and_says_whether_it_moves(
+    sentence: str, thing: set[str], moves: bool
+) -> None:
+    assert planned_thing(sentence) == thing
+    assert moves_plan(sentence) is moves
