@@ -226,7 +226,9 @@ def test_a_correction_supersedes_and_the_newer_fact_ranks_first(
     assert facts_ranked[0] == "I switched from Neovim to Helix."
 
 
-def test_a_moved_plan_supersedes_the_plan_it_moves(memory: MemoryAPI, clock: FrozenClock) -> None:
+def test_a_moved_plan_supersedes_the_plan_it_moves(
+    home: Path, memory: MemoryAPI, clock: FrozenClock
+) -> None:
     memory.ingest_turn(
         "user", "The beta launch on TestFlight is planned for December 14th.",
         session_id="s", message_id="1",
@@ -251,6 +253,12 @@ def test_a_moved_plan_supersedes_the_plan_it_moves(memory: MemoryAPI, clock: Fro
     assert results[0]["content"] == new["content"]
     turn = next(r for r in results if r["kind"] == "episode" and r["source_id"] == "1")
     assert turn["since_changed"] == [new["content"]]
+    # So does the old date on the timeline, and the CLI's listing of it.
+    events = {e["timestamp"][5:10]: e for e in unwrap(memory.timeline_query(query="beta"))}
+    assert events["12-14"]["since_changed"] == [new["content"]]
+    assert "since_changed" not in events["01-10"]
+    out = CliRunner().invoke(cli, ["--home", str(home), "timeline", "list", "--query", "beta"])
+    assert "since changed: Change of plan: the beta moves" in out.output, out.output
 
 
 def test_a_moved_plan_of_nothing_named_supersedes_nothing(memory: MemoryAPI) -> None:

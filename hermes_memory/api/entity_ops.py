@@ -141,4 +141,16 @@ def query_events(
         text=require_text(text, "query", max_chars=2000, allow_empty=True) if text else None,
         limit=require_limit(limit),
     )
-    return [e.to_dict() for e in events]
+    out = [e.to_dict() for e in events]
+    # A date named by a turn whose statement has since changed says so ("the beta
+    # launch is planned for December 14th", then moved): as recall marks the turn.
+    turns = sorted({e.source[1] for e in events if e.source and e.source[0] == "episode"})
+    if turns:
+        now = api.clock()
+        changed = api.entities.ended_statements(api.owner, turns, now)
+        for uuid, said in api.facts.superseded_statements(api.owner, turns, now).items():
+            changed.setdefault(uuid, []).extend(said)
+        for event, item in zip(events, out, strict=True):
+            if event.source and changed.get(event.source[1]):
+                item["since_changed"] = changed[event.source[1]]
+    return out

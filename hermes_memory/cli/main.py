@@ -229,7 +229,15 @@ def timeline_list(
         ctx,
         env,
         lambda d: (
-            "\n".join(f"{e['timestamp']}  [{e['event_type']}] {e['title']}" for e in d)
+            "\n".join(
+                f"{e['timestamp']}  [{e['event_type']}] {e['title']}"
+                + (
+                    f"\n   since changed: {'; '.join(e['since_changed'])}"
+                    if e.get("since_changed")
+                    else ""
+                )
+                for e in d
+            )
             or "no events"
         ),
     )

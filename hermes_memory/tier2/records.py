@@ -321,9 +321,13 @@ class TimelineEvent:
     created_at: float
     rowid: int = 0
     flags: list[str] = field(default_factory=list)
+    # A ``mentioned_date`` event's text: (its kind, "fact" or "episode", and uuid).
+    source: tuple[str, str] | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> TimelineEvent:
+        meta = _loads(row["metadata"], {})
+        source = (meta["source_kind"], meta["source_uuid"]) if "source_uuid" in meta else None
         return cls(
             uuid=row["uuid"],
             event_type=row["event_type"],
@@ -337,6 +341,7 @@ class TimelineEvent:
             created_at=row["created_at"],
             rowid=row["id"],
             flags=_loads(row["flags"], []),
+            source=source,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -351,4 +356,5 @@ class TimelineEvent:
             "timestamp": to_iso(self.timestamp),
             "importance": self.importance,
             "flags": self.flags,
+            **({"source": {"kind": self.source[0], "uuid": self.source[1]}} if self.source else {}),
         }
