@@ -41,6 +41,8 @@ def _days(text: str, at: float = FRIDAY) -> list[tuple[str, str, bool]]:
         ("I moved my things to the new flat on May 8.", "2026-05-08"),
         # "we need" is no past form
         ("Review takes 3 days, so we need to submit by March 28th.", "2027-03-28"),
+        # "Got it, ..." acknowledges; it reports nothing done
+        ("Got it, the wedding is now June 21st.", "2027-06-21"),
     ],
 )
 def test_a_day_without_its_year_is_the_nearest_on_the_side_its_tense_points_to(
@@ -54,6 +56,10 @@ def test_a_day_without_its_year_is_the_nearest_on_the_side_its_tense_points_to(
 def test_a_yearless_day_in_a_sentence_of_no_tense_is_the_nearer_and_only_guessed() -> None:
     assert _days("Deadline: January 15th") == [("January 15th", "2027-01-15", True)]
     assert _days("Standup notes, 20 Nov") == [("20 Nov", "2026-11-20", True)]
+    # A perfect tense points either way: begun in the past, for what is to come.
+    assert _days("I've started training for a race on January 18th.") == [
+        ("January 18th", "2027-01-18", True)
+    ]
     # A guess is not written into what the agent is shown.
     assert with_dates("Deadline: January 15th", FRIDAY) == "Deadline: January 15th"
     assert with_dates("It has to be done by January 15th.", FRIDAY) == (

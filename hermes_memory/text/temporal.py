@@ -182,12 +182,12 @@ _RESCHEDULED = re.compile(
 # Said of what is done: a past form, or a verb in -ed after its subject or "have" ("we
 # need" is no past).
 _PAST = re.compile(
-    r"\b(?:was|were|been|had|did|went|came|saw|met|made|took|gave|told|said|left|ran|"
+    r"\b(?:was|were|had|did|went|came|saw|met|made|took|gave|told|said|left|ran|"
     r"bought|ate|drove|flew|found|felt|spent|won|lost|began|wrote|sent|heard|brought|"
     r"kept|sat|slept|caught|taught|paid|read about)\b|"
-    # "I've got a review on Friday" has it now
-    r"(?<!['’]ve )(?<!\bhave )\bgot\b|"
-    r"(?:\b(?:i|we|he|she|they|you|it|have|has|just)|['’]ve)\s+"
+    # "I've got a review on Friday" has it now; "Got it, ..." acknowledges
+    r"(?<!['’]ve )(?<!\bhave )\bgot\b(?!\s+it\s*[,.!:;-])|"
+    r"\b(?:i|we|he|she|they|you|it|have|has|just)\s+"
     r"(?!(?:need|feed|seed|speed|proceed|succeed|exceed|embed|bleed|breed|heed|shred)\b)"
     r"\w{2,}ed\b",
     re.IGNORECASE,
@@ -195,7 +195,7 @@ _PAST = re.compile(
 # Said of what holds now, or is arranged: "I have a review on ...", "the demo is on ...",
 # "we're launching on ...".
 _PRESENT = re.compile(
-    r"\b(?:am|is|are|have|has|need|needs|want|wants|hope)\b|['’](?:m|re|ve)\b|"
+    r"\b(?:am|is|are|have|has|need|needs|want|wants|hope)\b|['’](?:m|re)\b|['’]ve got\b|"
     r"\b(?:it|that|he|she|there)['’]s\b",
     re.IGNORECASE,
 )

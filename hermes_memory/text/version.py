@@ -74,8 +74,8 @@ from __future__ import annotations
 # (text/relatives.py, tier2/roles.py); "the data team is Priya" and "the platform team
 # includes Omar and Lena" are its members; "we need" is no past tense; "Nightly",
 # "Weekly" open no name, and "Parquet format" is a tool.
-# 22: "I've got a review on Friday" is to come ("got" after "have" is no past); "I've
-# worked on", "I've been" point back; a choice said as it is made ("let's go with Expo",
+# 22: "I've got a review on Friday" is to come ("got" after "have" is no past, nor "Got
+# it, ..."); a choice said as it is made ("let's go with Expo",
 # "we're sticking with Heroku") is our use of a tool; "..., so we're moving off Expo to a
 # bare React Native project" is our move (not the name before it), onto the tool after
 # the words of its kind.
