@@ -47,6 +47,7 @@ PROMOTED = [
     ("I'll use Terraform for the infra.", "decision"),
     ("Decided: upsert on the client id.", "decision"),
     ("Alright, Tailwind it is.", "decision"),
+    ("We agreed that it should be cached in Redis.", "decision"),  # a clause, not "it"
     ("We're moving off Expo to a bare React Native project.", "correction"),
     ("We're switching the queue to SQS next sprint.", "correction"),
     ("House rule: every PR description links its ticket.", "instruction"),
@@ -78,6 +79,7 @@ NOT_PROMOTED = [
     # a choice of nothing named, or no choice
     "Let's go with that.",
     "Sure, let's go with the second one.",
+    "We settled on the second one.",
     "We'll use your second suggestion.",
     "I'll use a towel.",
     "I'll keep an eye on the sales.",

@@ -105,7 +105,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             # a rule laid down: "One rule for all code you write for me: ...", "House
             # rule: ..." (not "the rule in this codebase is ...": no colon)
             rf"|^{_OPENER}(?:(?:one|a|my|our|the)\s+)?(?:(?:standing|house|hard|golden|general"
-            r"|simple|strict|firm)\s+)?rules?\b[^:.!?]{0,60}:\s*\S"
+            r"|simple|strict|firm)\s+)?rules?\b[^:.!?]{0,60}:\s*(?=\S)"
             # "When you write SQL for me, put each clause on its own line."
             rf"|^{_OPENER}when(?:ever)? you (?:write|give|send|show|suggest|recommend|generate"
             r"|create|explain|answer|reply|review|refactor|draft|make|add|name|format|describe"
@@ -174,7 +174,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|\b{_I}(?:'re| are|'m| am) (?:going|sticking) with\b"
             rf"|\blet's (?:go|stick) with\b"
             rf"|\b{_I}(?:'ve| have)? (?:chose|chosen|picked|opted for|committed to)\b"
-            r"|^(?:(?:our|my|the|final)\s+)?(?:decision|decided|call|verdict)\s*:\s*\S",
+            r"|^(?:(?:our|my|the|final)\s+)?(?:decision|decided|call|verdict)\s*:\s*(?=\S)",
             re.I,
         ),
     ),
@@ -324,6 +324,9 @@ _VAGUE_CHOICE = re.compile(
     r"|mentioned|proposed|sent)\b)",
     re.I,
 )
+# A decision whose next words are what was chosen ("going with X", "settled on X"), not
+# a clause ("we agreed that it ...").
+_OBJECT_NEXT = re.compile(r"(?:with|on|for|chose|chosen|picked|committed to)\s*$", re.I)
 # A name, an identifier ("pnpm", "v2.3", "Python 3.11") or a contrast ("instead of").
 _NAMED = re.compile(
     r"(?-i:\b[A-Z][\w.+#-]*[a-zA-Z0-9])|\b\w*\d\w*\b|\b\w+[.-]\w+\b"
@@ -408,8 +411,9 @@ def classify(sentence: str) -> Statement | None:
             if not _chosen(unquoted, m):
                 continue
             kind = "decision"
-        if kind == "decision" and _VAGUE_CHOICE.match(unquoted, m.end()):
-            return None  # "let's go with that", "we agreed on the second one"
+        chose = kind == "decision" and _OBJECT_NEXT.search(m.group(0)) is not None
+        if chose and _VAGUE_CHOICE.match(unquoted, m.end()):
+            return None  # "let's go with that", "we settled on the second one"
         if kind == "plan":
             # A plan is durable only with a date in it, and one still to come: "the
             # talk was on Tuesday" reports it.
