@@ -56,6 +56,7 @@ PROMOTED = [
     ("Change of plan: the beta moves to January 10th.", "plan"),
     ("The sprint review got moved to Friday.", "plan"),
     ("I've got a doctor's appointment on the 14th of December.", "plan"),
+    ("Next month I'm flying to Berlin for the conference, on May 3rd.", "plan"),
 ]
 
 NOT_PROMOTED = [
@@ -261,6 +262,21 @@ def test_a_moved_plan_supersedes_the_plan_it_moves(
     assert "since_changed" not in events["01-10"]
     out = CliRunner().invoke(cli, ["--home", str(home), "timeline", "list", "--query", "beta"])
     assert "since changed: Change of plan: the beta moves" in out.output, out.output
+
+
+def test_a_moved_arrangement_keeps_who_it_was_about(memory: MemoryAPI, clock: FrozenClock) -> None:
+    memory.ingest_turn(
+        "user", "My sister Maya is getting married on June 14th.", session_id="s", message_id="1"
+    )
+    clock.advance(86_400)
+    memory.ingest_turn(
+        "user", "Maya called: the wedding moved to June 21st because the venue double-booked.",
+        session_id="s", message_id="2",
+    )  # fmt: skip
+    (old,) = [f for f in unwrap(memory.fact_query("", formed=True)) if "June 14th" in f["content"]]
+    assert old["invalid_at"] is not None  # the label names whose: Maya
+    sister = "SELECT COUNT(*) FROM relations WHERE relation_type = 'knows' AND invalid_at IS NULL"
+    assert memory.db.scalar(sister) >= 1  # she is still the user's sister
 
 
 def test_a_moved_plan_of_nothing_named_supersedes_nothing(memory: MemoryAPI) -> None:

@@ -18,6 +18,8 @@ from hermes_memory.text.schedules import moves_plan, planned_thing
         ("The sprint review is now on Friday.", {"sprint", "review"}, True),
         ("I have a dentist appointment on Thursday at 3pm.", {"dentist", "appointment"}, False),
         ("It moved to Friday.", set(), True),  # which plan is the chat's to say
+        ("Maya called: the wedding moved to June 21st.", {"maya", "wedding"}, True),
+        ("My sister Maya is getting married on June 14th.", {"sister", "maya"}, False),
         ("We moved on to the next step by Friday.", set(), False),
     ],
 )  # fmt: skip

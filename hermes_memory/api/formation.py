@@ -149,5 +149,6 @@ def _reschedule(api: MemoryAPI, fact: Any, *, since: float, now: float) -> None:
                 best, shared = row, n
         if best is not None:
             mark_superseded(
-                conn, best, by=fact.uuid, since=since, now=now, actor=api.actor, reason="moved"
-            )
+                conn, best, by=fact.uuid, since=since, now=now, actor=api.actor, reason="moved",
+                end_relations=False,  # the day moved; who and what it was about did not
+            )  # fmt: skip

@@ -37,7 +37,8 @@ _WORD = re.compile(r"[^\W_][\w'’.-]*[^\W_]|[^\W_]", re.UNICODE)
 _EMPTY = frozenset(
     "a an the our my your their its this that these those of for to on in at with and or "
     "change plan plans heads up update bad good news ok okay so also fyi note btw quick "
-    "just hey new next it we they he she you them us".split()
+    "just hey new next it we they he she you them us called said says texted emailed wrote "
+    "mentioned confirmed announced reminder".split()
 )
 
 
@@ -55,8 +56,10 @@ def planned_thing(sentence: str) -> frozenset[str]:
     if arranged is not None:
         phrase = arranged.group("thing")
     else:
-        clause = sentence.rsplit(":", 1)[-1]  # "Change of plan: the beta moves ..."
+        # A label before a colon says whose or which ("Maya called: the wedding moved
+        # ..."; "Change of plan: ..." names nothing).
+        label, _, clause = sentence.rpartition(":")
         verb = _VERB.search(clause)
-        phrase = clause[: verb.start()] if verb is not None else ""
+        phrase = label + " " + (clause[: verb.start()] if verb is not None else "")
     words = {w.casefold() for w in _WORD.findall(phrase)}
     return frozenset(w for w in words if w not in _EMPTY and len(w) > 1)

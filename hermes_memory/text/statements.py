@@ -211,6 +211,12 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\bi(?:['’]ve got| have(?: got)?| got) (?:a|an|my|the) (?:[\w'’-]+ ){0,2}"
             r"(?:appointment|interview|meeting|exam|flight|call|surgery|check-?up|session"
             r"|presentation|talk|demo)\b"
+            # an arrangement in the present progressive: "Maya is getting married on June
+            # 14th", "I'm flying to Berlin on May 3rd", "we're launching on Friday"
+            r"|\b(?:is|are|am|['’]s|['’]re|['’]m)\s+(?:getting married|getting engaged"
+            r"|having (?:a|an|my|our|the)|holding|hosting|throwing|flying|leaving for|arriving"
+            r"|visiting|moving to|presenting|launching|shipping|releasing|starting (?:a|my|our"
+            r"|the|on)|running (?:a|the|my))\b"
             r"|\b(?:my|our|the) (?:[\w'’-]+ ){0,3}(?:appointment|interview|meeting|exam|flight"
             r"|demo|review|presentation|talk|trip|wedding|freeze|cutover|go-live)\b"
             r"(?:\s+\S+){0,3}?\s+(?:is|are)\s+(?:on|at|in|this|next)\b",
@@ -308,7 +314,9 @@ _TRIGGER = re.compile(
     r"|will|shall|rules?|decision|call|verdict|it is|when you|whenever you|planned|set for"
     r"|booked|slated|pencil|moves|pushed|postponed|delayed|rescheduled|bumped|shifted|appointment"
     r"|interview|meeting|flight|exam|dropping|ditching|abandoning|phasing|getting rid|moving"
-    r"|switching|migrating|finished|completed?|ready|shipped|delivered|submitted|deployed)"
+    r"|switching|migrating|finished|completed?|ready|shipped|delivered|submitted|deployed"
+    r"|getting married|getting engaged|having|holding|hosting|throwing|flying|leaving|arriving"
+    r"|visiting|presenting|launching|shipping|releasing|starting)"
     r"|['’]ll\b",
     re.I,
 )

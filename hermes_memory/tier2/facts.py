@@ -47,17 +47,20 @@ def mark_superseded(
     now: float,
     actor: str,
     reason: str,
+    end_relations: bool = True,
 ) -> None:
     """End ``old`` at ``since`` because the fact ``by`` replaces it (never a delete);
-    the relations it was evidence for end with it."""
+    the relations it was evidence for end with it, unless ``end_relations`` is False
+    (a plan moved to another day: "my sister Maya" is still so)."""
     conn.execute(
         "UPDATE facts SET invalid_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?",
         (since, by, now, old["id"]),
     )
-    conn.execute(
-        "UPDATE relations SET invalid_at = ? WHERE evidence_fact = ? AND invalid_at IS NULL",
-        (since, old["uuid"]),
-    )
+    if end_relations:
+        conn.execute(
+            "UPDATE relations SET invalid_at = ? WHERE evidence_fact = ? AND invalid_at IS NULL",
+            (since, old["uuid"]),
+        )
     journal.audit(
         conn,
         now=now,
