@@ -136,3 +136,26 @@ def test_a_store_read_again_dates_what_the_text_names_now(api: MemoryAPI) -> Non
     tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=1)
     assert rederive.rederive(api)["dates"] == 0
     assert len(unwrap(api.timeline_query(query="migration"))) == 1
+
+
+def test_a_formed_facts_own_date_is_dropped_when_the_store_is_read_again(api: MemoryAPI) -> None:
+    from hermes_memory.api import rederive
+    from hermes_memory.tier2 import health as tier2_health
+    from hermes_memory.tier2.timeline import DateSource, mention_date
+
+    said = datetime(2026, 1, 20, 9, tzinfo=UTC).timestamp()
+    api.ingest_turn(
+        "user", "The launch is planned for March 3rd.", session_id="s1", message_id="m1",
+        timestamp=said,
+    )  # fmt: skip
+    (plan,) = unwrap(api.fact_query("launch", formed=True))
+    # As the extractor before version 22 left it: the fact dated too, beside its turn.
+    with api.db.transaction() as conn:
+        source = DateSource.of("fact", plan["uuid"], plan["content"], [], False)
+        when = datetime(2026, 3, 3, tzinfo=UTC).timestamp()
+        mention_date(conn, api.owner, phrase="March 3rd", when=when, source=source, now=said)
+    assert len(unwrap(api.timeline_query(query="launch"))) == 2
+    tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=21)
+    rederive.rederive(api)
+    (event,) = unwrap(api.timeline_query(query="launch"))
+    assert event["source"]["kind"] == "episode"
