@@ -159,7 +159,9 @@ def recall(
     # Room for the restatements folded away below.
     room = 2 * limit
     first = max(room, feedback.FEEDBACK_POOL) if wants_feedback else room
-    order = _ranked(api, query, pool, fused, window, now, when, first, neighbours, timings)
+    order = _ranked(
+        api, query, pool, fused, window, now, when, first, neighbours, timings, time_only=time_only
+    )
     if wants_feedback:
         with stage("feedback"):
             added = feedback.add_candidates(
@@ -179,7 +181,10 @@ def recall(
             lexical, fused = _fused(pool)
             for key, value in lifted.items():
                 fused[key] = max(fused[key], value)
-            order = _ranked(api, query, pool, fused, window, now, when, room, neighbours, timings)
+            order = _ranked(
+                api, query, pool, fused, window, now, when, room, neighbours, timings,
+                time_only=time_only,
+            )  # fmt: skip
     if cfg.fold_restatements:
         order = fold_restatements(order, pool)
     order = order[:limit]
@@ -234,12 +239,14 @@ def _ranked(
     limit: int,
     neighbours: dict[int, tuple[int, int]],
     timings: dict[str, float],
+    *,
+    time_only: bool = False,
 ) -> list[str]:
     """Adjust ``fused`` (in place) and rank: the keys of at most ``limit`` results
     (``neighbours``: adjust.share_context's cache; each stage's wall time is added to
-    ``timings`` as ``stage:<name>``)."""
+    ``timings`` as ``stage:<name>``; ``time_only``: the query names nothing but its
+    time, adjust.asks_only_time)."""
     cfg = api.config.recall
-    time_only = adjust.asks_only_time(query)
     # The adjustment stages in order, each a named function of the candidates and its
     # own settings (a setting at its neutral value turns a stage off: an ablation is a
     # config change). What each does to a candidate is kept in its trace. The assistant's
