@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.api.recall import changed_statements
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import ValidationError
 from hermes_memory.tier2.entities import ENTITY_TYPES, RELATION_NAME
@@ -146,10 +147,7 @@ def query_events(
     # launch is planned for December 14th", then moved): as recall marks the turn.
     turns = sorted({e.source[1] for e in events if e.source and e.source[0] == "episode"})
     if turns:
-        now = api.clock()
-        changed = api.entities.ended_statements(api.owner, turns, now)
-        for uuid, said in api.facts.superseded_statements(api.owner, turns, now).items():
-            changed.setdefault(uuid, []).extend(said)
+        changed = changed_statements(api, turns, api.clock())
         for event, item in zip(events, out, strict=True):
             if event.source and changed.get(event.source[1]):
                 item["since_changed"] = changed[event.source[1]]

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
     from hermes_memory.graph.linker import Reading
     from hermes_memory.graph.word_use import WordUse
+    from hermes_memory.tier2.records import Fact
 
 SOURCE = "formation"
 
@@ -129,7 +130,7 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
 RECENT_PLANS = 200
 
 
-def _reschedule(api: MemoryAPI, fact: Any, *, since: float, now: float) -> None:
+def _reschedule(api: MemoryAPI, fact: Fact, *, since: float, now: float) -> None:
     """A plan moved to another time ("the beta moves to January 10th") supersedes the
     latest live plan of the same thing ("the beta launch is planned for December
     14th"): the one sharing most of the words naming it (text/schedules.py), inside the

@@ -396,15 +396,21 @@ def _mark_changed(api: MemoryAPI, pool: dict[str, Candidate], order: list[str], 
     beta moves to January 10th."). The agent is not to take it as the state of things
     now."""
     turns = [key.split(":", 1)[1] for key in order if key.startswith("episode:")]
-    changed = api.entities.ended_statements(api.owner, turns, at)
-    for uuid, facts in api.facts.superseded_statements(api.owner, turns, at).items():
-        said = changed.setdefault(uuid, [])
-        said.extend(b for b in map(_brief, facts) if b not in said)
-    for uuid, said in changed.items():
+    for uuid, said in changed_statements(api, turns, at).items():
         pool[f"episode:{uuid}"].provenance["since_changed"] = said
 
 
 CHANGED_CHARS = 120  # what superseded a turn's fact, as its since_changed shows it
+
+
+def changed_statements(api: MemoryAPI, turns: list[str], at: float) -> dict[str, list[str]]:
+    """For each of ``turns`` (uuids) that stated what had changed by ``at``: its ended
+    relations, then what superseded the facts formed from it (cut to CHANGED_CHARS)."""
+    changed = api.entities.ended_statements(api.owner, turns, at)
+    for uuid, facts in api.facts.superseded_statements(api.owner, turns, at).items():
+        said = changed.setdefault(uuid, [])
+        said.extend(b for b in map(_brief, facts) if b not in said)
+    return changed
 
 
 def _brief(text: str) -> str:
