@@ -271,6 +271,9 @@ def test_a_question_names_the_period_it_asks_about() -> None:
     # A month without a year is the last one, this one once it has begun.
     assert days("Where did we go camping in July?") == ["2023-06-30", "2023-08-15"]
     assert days("What did we decide in December?") == ["2023-11-30", "2024-01-15"]
+    # ... unless the question asks what is to come: the next one.
+    assert days("What's due in January?") == ["2023-12-31", "2024-02-15"]
+    assert days("What did we ship in January?") == ["2022-12-31", "2023-02-15"]
     assert days("Where was the photo shared on December 1,2023 taken?") == [
         "2023-11-30",
         "2023-12-03",

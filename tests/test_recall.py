@@ -705,3 +705,22 @@ def test_a_question_asks_only_about_a_time_when_it_names_nothing_else(
     from hermes_memory.api.adjust import asks_only_time
 
     assert asks_only_time(query) is only_time
+
+
+def test_a_question_about_a_time_ahead_finds_what_names_its_days(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    # Friday 27 November 2026: nothing was recorded in January yet, but turns name it.
+    said = datetime(2026, 11, 20, 10, tzinfo=UTC).timestamp()
+    api.ingest_turn("user", "The warehouse cut-over has to be finished by January 15th.",
+                    session_id="a", message_id="1", timestamp=said)  # fmt: skip
+    api.ingest_turn("user", "Our offsite is on December 3rd in Porto.",
+                    session_id="a", message_id="2", timestamp=said + 60)  # fmt: skip
+    api.ingest_turn("user", "The January newsletter went out late again.",
+                    session_id="a", message_id="3", timestamp=said + 120)  # fmt: skip
+    clock.set(datetime(2026, 11, 27, 10, tzinfo=UTC).timestamp())
+    results = unwrap(api.recall("what's due in January?", limit=3))
+    assert results[0]["source_id"] == "1" and "time" in results[0]["match_reasons"]
+    # Asked of the past, the same month is the last one: nothing names it ahead.
+    past = unwrap(api.recall("what did we ship in January?", limit=3))
+    assert all("time" not in r["match_reasons"] for r in past)

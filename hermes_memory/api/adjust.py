@@ -224,7 +224,8 @@ def favour_window(
     boost: float,
     floor: float = 0.0,
 ) -> None:
-    """Memories of the time the query names gain ``boost`` of their similarity. A
+    """Memories of the time the query names (recorded then, or, for a time ahead,
+    naming a day of it: ``Candidate.named_date``) gain ``boost`` of their similarity. A
     query asking only about the time (``floor`` > 0: "what did we do last week?")
     matches each of them at least at ``floor``, and the rest, near it only in words
     like "do" and "work", lose as much: what was said then is the answer."""
@@ -232,7 +233,8 @@ def favour_window(
         return
     for key, cand in pool.items():
         when = cand.valid_at if cand.valid_at is not None else cand.created_at
-        if cand.tier != "tier1" and window[0] <= when <= window[1]:
+        named = cand.named_date is not None and window[0] <= cand.named_date <= window[1]
+        if cand.tier != "tier1" and (named or window[0] <= when <= window[1]):
             fused[key] = max(fused[key], floor) * (1 + boost)
             cand.extra.append("time")
         elif floor > 0:

@@ -41,6 +41,8 @@ class Candidate:
     passage: str | None = None
     # Where in ``said`` its best window of the query's words is (long ones: passages.py)
     lexical_span: tuple[int, int] | None = None
+    # A date it names inside the time a query asks about ahead ("what's due in January?")
+    named_date: float | None = None
 
     @functools.cached_property
     def said(self) -> str:

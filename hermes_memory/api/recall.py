@@ -24,7 +24,7 @@ from hermes_memory.api.candidates import (
     visible,
 )
 from hermes_memory.api.voice import blend, voice_of
-from hermes_memory.clock import to_iso
+from hermes_memory.clock import DAY, to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.text.temporal import query_window
 from hermes_memory.tier2.fts import presence_counter, query_terms, terms_missing, words_present
@@ -112,6 +112,8 @@ def recall(
     if window is not None and query_vector is not None and "tier2" in tiers:
         with stage("time"):
             _from_window(api, window, query_vector, per_tier, pool)
+            if window[0] + DAY > (now if as_of is None else as_of):  # a time still ahead
+                _naming_window(api, window, query_vector, per_tier, pool)
     if "tier1" in tiers:
         with stage("tier1"):
             degraded.extend(_from_tier1(api, query, query_vector, pool))
@@ -351,6 +353,31 @@ def _from_window(
         cand = pool.get(f"{kinds[uuid]}:{uuid}")
         if cand is not None:
             cand.semantic = max(cand.semantic, sim)
+
+
+def _naming_window(
+    api: MemoryAPI,
+    window: tuple[float, float],
+    query_vector: Any,
+    per_tier: int,
+    pool: dict[str, Candidate],
+) -> None:
+    """A question about a time still ahead ("what's due in January?", "what do I have
+    next week?") draws on what names a day of it: nothing was recorded then yet. The
+    facts and turns naming such a day (the timeline's ``mentioned_date`` events)
+    closest to the query by cosine join the candidates, each with the day it names."""
+    assert api.semantic is not None
+    named: dict[str, float] = {}
+    for kind, uuid, day in api.timeline.named_between(api.owner, *window, limit=WINDOW_ROWS):
+        named.setdefault(f"{kind}:{uuid}", day)
+    sims = api.semantic.store.similarities(query_vector, [k.split(":", 1)[1] for k in named])
+    nearest = sorted(named, key=lambda k: -sims.get(k.split(":", 1)[1], 0.0))[: per_tier * 2]
+    pool.update(load_candidates(api, [k for k in nearest if k not in pool]))
+    for key in nearest:
+        cand = pool.get(key)
+        if cand is not None:
+            cand.named_date = named[key]
+            cand.semantic = max(cand.semantic, sims.get(key.split(":", 1)[1], 0.0))
 
 
 def split_query(text: str, deep_chars: int) -> list[str]:

@@ -336,8 +336,11 @@ def query_window(text: str, now: float, *, told_later: bool = True) -> tuple[flo
         )
         span = _SPAN[found[0].precision]
     elif alone := _MONTH_ALONE.search(text):
-        # Questions only: in a note, "we ship in June" may be next June.
-        start, span = _month_start(alone.group(1), None, today), _SPAN["month"]
+        # Questions only: in a note, "we ship in June" may be next June. A question of
+        # what is to come ("what's due in January?") asks the next one, this one once
+        # it has begun; any other the last.
+        ahead = _tense(text, alone.start()) is True
+        start, span = _month_start(alone.group(1), None, today, ahead=ahead), _SPAN["month"]
     else:
         return None
     try:
@@ -370,12 +373,14 @@ def _part_window(part: re.Match[str], today: datetime) -> tuple[datetime, relati
         return None
 
 
-def _month_start(name: str, year: str | None, today: datetime) -> datetime:
+def _month_start(name: str, year: str | None, today: datetime, *, ahead: bool = False) -> datetime:
     """The first day of month ``name``: of ``year``, or without one the last such month
-    (this one if it has begun)."""
+    (``ahead``: the next one), this one if it has begun."""
     number = _MONTHS.index(name.lower()) + 1
     if year is not None:
         return datetime(int(year), number, 1, tzinfo=UTC)
+    if ahead:
+        return datetime(today.year + (number < today.month), number, 1, tzinfo=UTC)
     return datetime(today.year - (number > today.month), number, 1, tzinfo=UTC)
 
 

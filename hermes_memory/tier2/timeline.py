@@ -108,6 +108,25 @@ class TimelineStore:
             rows = self.db.query(sql, (*values, limit))
         return [TimelineEvent.from_row(r) for r in rows]
 
+    def named_between(
+        self, owner: Owner, start: float, end: float, *, limit: int
+    ) -> list[tuple[str, str, float]]:
+        """The facts and turns that name a date between ``start`` and ``end``: (kind,
+        uuid, the date), soonest first (``mentioned_date`` events)."""
+        clause, params = owner.visible_clause()
+        rows = self.db.query(
+            "SELECT metadata, timestamp FROM timeline WHERE event_type = 'mentioned_date' "
+            f"AND timestamp BETWEEN ? AND ? AND deleted_at IS NULL AND {clause} "
+            "ORDER BY timestamp LIMIT ?",
+            (start, end, *params, limit),
+        )
+        out = []
+        for r in rows:
+            meta = json.loads(r["metadata"] or "{}")
+            if meta.get("source_kind") in ("fact", "episode") and meta.get("source_uuid"):
+                out.append((meta["source_kind"], meta["source_uuid"], float(r["timestamp"])))
+        return out
+
     def count(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM timeline WHERE deleted_at IS NULL"))
 
