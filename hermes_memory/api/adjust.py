@@ -11,7 +11,7 @@ from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
 from hermes_memory.text.mentions import is_role
 from hermes_memory.text.prose import word_share
-from hermes_memory.tier2.fts import STOP_WORDS, content_words
+from hermes_memory.tier2.fts import STOP_WORDS, content_words, words_of
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -252,7 +252,6 @@ _TIME_WORDS = frozenset(
     chatted say said tell told mention mentioned cover covered anything everything something
     stuff else new us me you remind recap summary summarise summarize since""".split()
 )
-_WORD = re.compile(r"[^\W_]+")
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 
 
@@ -261,7 +260,7 @@ def asks_only_time(query: str) -> bool:
     did we do last week?", "anything new since Monday?"; not "what did Priya say last
     week?" nor "which bugs did we fix in March?". (One pass over the words: a query may
     be 20,000 characters.)"""
-    words = {w.casefold() for w in _WORD.findall(query)}
+    words = set(words_of(query))
     return all(
         w in STOP_WORDS or w in _TIME_WORDS or _NUMBER.fullmatch(w) is not None for w in words
     )

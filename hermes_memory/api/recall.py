@@ -340,19 +340,11 @@ def _from_window(
 ) -> None:
     """A question about a time ("in July 2023") also draws on what was recorded then:
     the memories of that period closest to the query by cosine join the candidates."""
-    assert api.semantic is not None
     kinds = {u: "fact" for u in api.facts.between(api.owner, *window, limit=WINDOW_ROWS)}
     kinds.update(
         {u: "episode" for u in api.episodes.between(api.owner, *window, limit=WINDOW_ROWS)}
     )
-    sims = api.semantic.store.similarities(query_vector, list(kinds))
-    nearest = sorted(sims.items(), key=lambda kv: -kv[1])[: per_tier * 2]
-    keys = (f"{kinds[u]}:{u}" for u, _ in nearest)
-    pool.update(load_candidates(api, [k for k in keys if k not in pool]))
-    for uuid, sim in nearest:
-        cand = pool.get(f"{kinds[uuid]}:{uuid}")
-        if cand is not None:
-            cand.semantic = max(cand.semantic, sim)
+    _join_nearest(api, kinds, query_vector, per_tier, pool)
 
 
 def _naming_window(
@@ -365,19 +357,43 @@ def _naming_window(
     """A question about a time still ahead ("what's due in January?", "what do I have
     next week?") draws on what names a day of it: nothing was recorded then yet. The
     facts and turns naming such a day (the timeline's ``mentioned_date`` events)
-    closest to the query by cosine join the candidates, each with the day it names."""
-    assert api.semantic is not None
-    named: dict[str, float] = {}
+    closest to the query by cosine join the candidates, each with the day it names (one
+    not embedded yet still may, after those that are)."""
+    kinds: dict[str, str] = {}
+    days: dict[str, float] = {}
     for kind, uuid, day in api.timeline.named_between(api.owner, *window, limit=WINDOW_ROWS):
-        named.setdefault(f"{kind}:{uuid}", day)
-    sims = api.semantic.store.similarities(query_vector, [k.split(":", 1)[1] for k in named])
-    nearest = sorted(named, key=lambda k: -sims.get(k.split(":", 1)[1], 0.0))[: per_tier * 2]
-    pool.update(load_candidates(api, [k for k in nearest if k not in pool]))
-    for key in nearest:
+        kinds.setdefault(uuid, kind)
+        days.setdefault(uuid, day)
+    for cand in _join_nearest(api, kinds, query_vector, per_tier, pool, unembedded=True):
+        cand.named_date = days[cand.key.split(":", 1)[1]]
+
+
+def _join_nearest(
+    api: MemoryAPI,
+    kinds: dict[str, str],
+    query_vector: Any,
+    per_tier: int,
+    pool: dict[str, Candidate],
+    *,
+    unembedded: bool = False,
+) -> list[Candidate]:
+    """The ``2 * per_tier`` of ``kinds`` (uuid -> "fact" or "episode") closest to the
+    query by cosine join the candidates, with that cosine as their semantic match
+    (``unembedded``: those without a vector too, at 0, in ``kinds``' order); the ones
+    joined, nearest first."""
+    assert api.semantic is not None
+    sims = api.semantic.store.similarities(query_vector, list(kinds))
+    ranked = list(kinds) if unembedded else list(sims)
+    nearest = sorted(ranked, key=lambda u: -sims.get(u, 0.0))[: per_tier * 2]
+    keys = [f"{kinds[u]}:{u}" for u in nearest]
+    pool.update(load_candidates(api, [k for k in keys if k not in pool]))
+    joined = []
+    for uuid, key in zip(nearest, keys, strict=True):
         cand = pool.get(key)
         if cand is not None:
-            cand.named_date = named[key]
-            cand.semantic = max(cand.semantic, sims.get(key.split(":", 1)[1], 0.0))
+            cand.semantic = max(cand.semantic, sims.get(uuid, 0.0))
+            joined.append(cand)
+    return joined
 
 
 def split_query(text: str, deep_chars: int) -> list[str]:

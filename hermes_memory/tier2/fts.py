@@ -157,9 +157,14 @@ STOP_WORDS = frozenset(
 )
 
 
+def words_of(text: str) -> list[str]:
+    """The lower-cased words of ``text`` as the index reads them, in order."""
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
 def query_terms(text: str) -> list[str]:
     """Lower-cased content words of ``text``, stop words removed (kept if nothing else)."""
-    words = [w.casefold() for w in _WORD.findall(text)]
+    words = words_of(text)
     content = [w for w in words if w not in STOP_WORDS]
     chosen = content or words
     seen: dict[str, None] = {}
