@@ -1067,3 +1067,16 @@ def test_a_move_onto_a_tool_and_a_suggested_one() -> None:
     # Suggesting a tool is no use of it by whoever suggests it.
     found = extract("Jordan reviewed my PR and suggested using pydantic v2.")
     assert not any(r.head == "Jordan" and r.type == "uses" for r in found.relations)
+
+
+def test_a_noun_or_a_place_is_no_relation_a_verb_would_state() -> None:
+    assert _rels(extract("Kenji reports to Laura.")) == {("Kenji", "reports_to", "Laura")}
+    assert _rels(extract("I sent the report to Marta.")) == set()
+    assert ("the user", "works_on", "Kindle") not in _rels(extract("I read it on my Kindle."))
+    found = _rels(extract("Kavya and Liam pair on the onboarding flow every Tuesday."))
+    assert ("Kavya", "works_on", "onboarding") in found
+    found = _rels(extract("I've switched from VS Code to Zed for Rust work."))
+    assert found == {("the user", "uses", "Zed")}
+    # "to" far from both names says nothing of what uses what
+    found = extract("I'm selling my Pixel 7 for $400 to offset the cost of Galaxy accessories.")
+    assert not any(r.type == "uses" for r in found.relations)

@@ -23,6 +23,11 @@ def kinds(text: str) -> dict[str, str]:
         ("The analysts query it with Athena.", "Athena"),
         ("We monitor the cluster with Rollbar.", "Rollbar"),
         ("We honour Retry-After and set Content-Type.", "Retry-After"),
+        ("Let's switch to Zorblet for the queue.", "Zorblet"),
+        ("We're switching the queue to SQS next sprint.", "SQS"),
+        ("Docker Desktop keeps crashing on my Mac.", "Mac"),
+        ("I left my Pixel at home.", "Pixel"),
+        ("We need a module that Expo Go doesn't support, so we're moving off Expo.", "Expo Go"),
     ],
 )
 def test_a_name_working_as_a_tool_is_a_tool(said: str, name: str) -> None:
@@ -37,6 +42,9 @@ def test_a_name_working_as_a_tool_is_a_tool(said: str, name: str) -> None:
         "I prefer working with Alice over Bob.",
         "Mary-Kate joined the team.",
         "He is known as Bob.",
+        "I sent the report to Marta.",
+        "I miss my Grandma.",
+        "What made you name her Tilly?",
     ],
 )
 def test_people_stay_people(said: str) -> None:
@@ -63,3 +71,11 @@ def test_how_often_and_a_format_are_no_people() -> None:
     assert kinds("Weekly reports go to Carla.") == {"Carla": "person"}
     assert kinds("Hourly pulls into S3, Parquet format.")["Parquet"] == "tech"
     assert kinds("Emily says hi.") == {"Emily": "person"}
+
+
+def test_where_one_goes_or_what_one_sends_to() -> None:
+    assert kinds("I'm flying to Reykjavik tomorrow.") == {"Reykjavik": "place"}
+    assert kinds("We moved the kids to Lisbon.") == {"Lisbon": "place"}
+    # an acronym sent to is a body, a name a person
+    assert kinds("I sent the logs to AWS support.") == {"AWS": "org"}
+    assert kinds("Then I talked to Carol.") == {"Carol": "person"}

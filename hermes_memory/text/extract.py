@@ -117,6 +117,8 @@ _AFTER_PREPOSITION = re.compile(r"\b(?:in|with|using|on|from|for|of|via)\s+$", r
 _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
 # A clause of its own about the sentence's subject, a thing: "... and it reads from".
+# A name read as the kind of some work ("Rust work", "Python scripts").
+_KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|projects?|stuff)\b")
 _IT_AGAIN = re.compile(r"\b(?:and|but|so|because)\s+it\s+(?=[a-z])")
 
 
@@ -197,7 +199,17 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         out.mentions.extend(kept)
         _append_new(out.relations, rels, seen_rels)
         _append_new(out.claims, claims, seen_claims)
+    _extend_tools(out.mentions)
     return out
+
+
+def _extend_tools(mentions: list[Mention]) -> None:
+    """Retype, in place, a guessed person whose name opens with a tool the text names
+    ("a module Expo Go doesn't support ... moving off Expo"): that tool's product."""
+    tools = {m.name for m in mentions if m.type == "tech" and " " not in m.name}
+    for k, m in enumerate(mentions):
+        if m.guessed and m.type == "person" and m.name.partition(" ")[0] in tools - {m.name}:
+            mentions[k] = replace(m, type="tech", guessed=False)
 
 
 # Triggers too common to name a relation on their own in a question's clause.
@@ -400,6 +412,8 @@ def _relations(
         if between in _MEMBERS and head.surface.lower().endswith("team"):
             between = "team " + between  # "the data team is Priya": its members
         rel = trigger(between, head, tail)
+        if rel == ("uses", True) and between == "for" and _KIND_OF_WORK.match(sentence, tail.end):
+            continue  # "Zed for Rust work": the work uses it, not the language
         if between.startswith("'s") and (rel is None or rel[0] != "reports_to"):
             continue  # "Kofi's team maintains X": the team does, not Kofi
         if _my(sentence, head) and (rel is None or rel[0] not in _MY_RELATIONS):

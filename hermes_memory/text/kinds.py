@@ -44,6 +44,21 @@ HOSTED = re.compile(
     r"(?:on|to)|(?:run|runs|running)\s+(?:the|our|my|their|its|it|them|this|that|these)\b"
     r"(?:\s+\S+){0,3}?\s+on)\s+$"
 )
+# Who someone is to the user ("my sister Ana", "my manager is Elena").
+KIN = (
+    "sister|brother|mother|mum|mom|father|dad|wife|husband|partner|spouse|son|daughter|"
+    "cousin|aunt|uncle|niece|nephew|grandmother|grandma|grandfather|grandpa|friend|"
+    "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r|"
+    "co-?founder|mentor|mentee|teammate|classmate|buddy|twin|stepmom|stepdad|"
+    "stepmother|stepfather|stepson|stepdaughter|grandson|granddaughter|"
+    "(?:mother|father|sister|brother|son|daughter)-in-law"
+)
+
+# What a thing is switched or moved onto: a tool, before "to" can make a place or a
+# person of it ("let's switch to Zorblet", "switching the queue to SQS").
+SWITCHED_TO = re.compile(
+    r"\b(?:switch|migrat|upgrad|port)\w*\s+(?:[\w-]+\s+){0,3}?(?:over\s+)?(?:to|onto)\s+$"
+)
 # Where data is put in a format, and what data is worked on with: a tool ("writes them to
 # S3 as Parquet", "query it with Athena"; not "known as Bob", "had lunch with Athena").
 STORED_AS = re.compile(

@@ -14,6 +14,7 @@ from hermes_memory.text.kinds import (
     BUILT_WITH,
     HEADER_TAILS,
     HOSTED,
+    KIN,
     OF_KINDS,
     ORG_CONTEXT,
     ORG_NAME_HEADS,
@@ -24,6 +25,7 @@ from hermes_memory.text.kinds import (
     PRODUCT_HEADS,
     ROLE_NOUNS,
     STORED_AS,
+    SWITCHED_TO,
     TOOL_CHARS,
     TOOL_CONTEXT,
     TOOL_NEXT,
@@ -502,7 +504,10 @@ def _name(
         kind = "place"  # "New Gary Park", "Mount Rainier"
     elif closing in ORG_NAME_HEADS:
         kind = "org"  # "New Gary Public Library", "St Mary's Hospital"
-    elif any(p.search(low[-TOOL_CHARS:]) for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH)):
+    elif any(
+        p.search(low[-TOOL_CHARS:])
+        for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO)
+    ):
         kind = "tech"
     elif PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
@@ -526,8 +531,14 @@ def _name(
             return None  # "Dance is my life" from a writer who says "I love to dance"
         if PET_BEFORE.search(low):
             return None, j  # "our dog Biscuit", "a kitten named Bailey": no person
-        kind, guessed = "person", True
-    travel = re.search(r"\b(moved|relocated|trip|flew|travel\w*)\b", low)
+        if len(words) == 1 and prev.lower() in _OWNERS and not _KIN_WORD.fullmatch(name.lower()):
+            kind, guessed = "tech", True  # "on my Mac", "his Pixel": someone's device
+        else:
+            kind, guessed = "person", True
+    travel = re.search(
+        r"\b(moved|relocated|trip|fl(?:y|ies|ying|ew|ights?)|head(?:ed|ing)|driv\w*|drove|travel\w*)\b",
+        low,
+    )
     if (
         kind == "place"
         and not shaped
@@ -535,9 +546,16 @@ def _name(
         and not travel
         and not _region_follows(toks, j)
     ):
-        # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"
-        kind, guessed = "person", True
+        # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"; an acronym
+        # is a body more often than a person ("sent it to AWS", "a ticket from IT")
+        kind, guessed = ("org", False) if _ACRONYM.fullmatch(name) else ("person", True)
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
+
+
+# Who may own the thing a bare name right after them is (a person is "my sister Ana").
+_OWNERS = frozenset("my our your his their".split())  # not "name her Tilly"
+_KIN_WORD = re.compile(rf"(?:{KIN})s?")
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9]+")
 
 
 def _by_a_day(toks: list[tuple[str, int, int]], i: int, j: int) -> bool:

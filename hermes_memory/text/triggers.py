@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from hermes_memory.text.gazetteer import STANDARDS
+from hermes_memory.text.kinds import KIN
 from hermes_memory.text.mentions import ENTITY_TYPES, Mention
 
 # relation -> (head types, tail types); the documented, extensible set.
@@ -30,15 +31,6 @@ RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "related_to": (frozenset(ENTITY_TYPES), frozenset(ENTITY_TYPES)),
 }
 
-# Who someone is to the user ("my sister Ana", "my manager is Elena").
-KIN = (
-    "sister|brother|mother|mum|mom|father|dad|wife|husband|partner|spouse|son|daughter|"
-    "cousin|aunt|uncle|niece|nephew|grandmother|grandma|grandfather|grandpa|friend|"
-    "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r|"
-    "co-?founder|mentor|mentee|teammate|classmate|buddy|twin|stepmom|stepdad|"
-    "stepmother|stepfather|stepson|stepdaughter|grandson|granddaughter|"
-    "(?:mother|father|sister|brother|son|daughter)-in-law"
-)
 BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
 # What may say which relative before the word for them ("my older brother").
 KIN_ADJECTIVES = "older|younger|little|big|best|old|new|former"
@@ -52,7 +44,13 @@ EMPLOYED = (
 # Trigger phrases in the text between two mentions, most specific first.
 TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is)?$", "reports_to", False),
-    (r"reports? to", "reports_to", False),
+    # the verb, not the noun: "Kenji reports to Laura", not "I sent the report to Marta"
+    (
+        r"(?:^|(?:\bwho|\bthat|\bto|\bwill|\bnow|\bstill|\balso|\bdirectly|\band|\bi|"
+        r"\bhe|\bshe|\bthey|\bwe|,)\s+)reports? (?:directly )?to\b",
+        "reports_to",
+        False,
+    ),
     (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN})$", "knows", False),
     (r"\bowned by", "owns", True),
     # "The backend team is Ravi and Mei": the people are its members
@@ -82,8 +80,9 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         False,
     ),
     (
-        r"lead of|^(?:\S+ ){0,2}on$|works? on|working on|building|builds?|maintains?|deployed|"
-        r"develops?",
+        # "Kavya and Liam pair on X", not "read it on my Kindle"
+        r"lead of|^(?!.*\b(?:it|them|this|that|these|those)\b)(?:\S+ ){0,2}on$|works? on|"
+        r"working on|building|builds?|maintains?|deployed|develops?",
         "works_on",
         False,
     ),
@@ -100,7 +99,9 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (
         r"\buses?\b|using|runs? on|written in|built (with|on|in)|managed with|served (by|from)|"
         r"caches?|stores?|writes? (\w+ ){0,2}to|publish\w* .*to|push\w* (\w+ )?to|"
-        r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|\bto\b|\bis a\b|\bis\b|stack is",
+        r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|\bis a\b|\bis\b|stack is|"
+        # "Kafka to Snowflake", "switch to Vitest"; not "Pixel 7 for $400 to offset the cost of"
+        r"^(?:\S+ )?to\b|(?:switch|migrat|upgrad)\w* (?:over )?to\b|connect\w* (?:\w+ )?to\b",
         "uses",
         False,
     ),

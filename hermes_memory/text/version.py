@@ -79,4 +79,11 @@ from __future__ import annotations
 # "we're sticking with Heroku") is our use of a tool; "..., so we're moving off Expo to a
 # bare React Native project" is our move (not the name before it), onto the tool after
 # the words of its kind.
-EXTRACTOR_VERSION = 22
+# 23: what a thing is switched to is a tool, before "to" makes a place or a person of it
+# ("let's switch to Zorblet", "switching the queue to SQS"); an acronym told to or heard
+# from is a body ("sent it to AWS"), and flying or heading to a name goes to a place; a
+# bare name owned ("on my Mac", "your Pixel") is a device, not a person; a guessed name
+# opening with a tool the text names is its product ("Expo Go" beside "Expo"); "sent
+# the report to Marta" is no reporting line, "read it on my Kindle" no work on it, "Zed
+# for Rust work" no use by Rust; "to" says a tool uses another only as its next word but one.
+EXTRACTOR_VERSION = 23
