@@ -57,6 +57,16 @@ PROMOTED = [
     ("The sprint review got moved to Friday.", "plan"),
     ("I've got a doctor's appointment on the 14th of December.", "plan"),
     ("Next month I'm flying to Berlin for the conference, on May 3rd.", "plan"),
+    # a proposal accepted, a deadline someone wants, time away, a handover
+    ("OK, we'll dedupe on user, timestamp and ad id.", "decision"),
+    ("We also agreed to partition the events table by event_date.", "decision"),
+    ("The client needs the signed contract back by March 3rd.", "plan"),
+    ("Our release slid to the 28th.", "plan"),
+    ("I'll be out of office from December 22nd until January 2nd.", "plan"),
+    ("Priya is going on parental leave next week.", "plan"),
+    ("My cousin Teo will take over the design.", "decision"),
+    ("Lena is now responsible for the data contracts.", "decision"),
+    ("I handed the mobile app over to Sam last week.", "decision"),
 ]
 
 NOT_PROMOTED = [
@@ -92,6 +102,13 @@ NOT_PROMOTED = [
     # a date reported, not planned
     "The conference talk was on Tuesday.",
     "I had a call with the vendor on Monday.",
+    # an acceptance that decides nothing yet, no date, no handover
+    "OK, we'll see how it goes.",
+    "Okay, let's take a look at the logs first.",
+    "He wants it done as soon as possible.",
+    "I'll be back in a minute.",
+    "Panic took over and I forgot my lines.",
+    "Sarah is responsible, she always double-checks.",
 ]
 
 
@@ -277,6 +294,33 @@ def test_a_moved_arrangement_keeps_who_it_was_about(memory: MemoryAPI, clock: Fr
     assert old["invalid_at"] is not None  # the label names whose: Maya
     sister = "SELECT COUNT(*) FROM relations WHERE relation_type = 'knows' AND invalid_at IS NULL"
     assert memory.db.scalar(sister) >= 1  # she is still the user's sister
+
+
+def test_a_deadline_someone_wants_is_a_plan_and_slips(
+    memory: MemoryAPI, clock: FrozenClock
+) -> None:
+    memory.ingest_turn(
+        "user", "The CMO wants the attribution dashboard in Looker by October 20th.",
+        session_id="s", message_id="1",
+    )  # fmt: skip
+    memory.ingest_turn(
+        "user", "OK, we'll dedupe on user, timestamp and ad id.", session_id="s", message_id="2"
+    )
+    memory.ingest_turn("user", "OK, we'll see how it goes.", session_id="s", message_id="3")
+    clock.advance(86_400)
+    memory.ingest_turn(
+        "user", "The dashboard deadline slipped to November 3rd because of the migration.",
+        session_id="s", message_id="4",
+    )  # fmt: skip
+    facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=10))}
+    assert set(facts) == {
+        "The CMO wants the attribution dashboard in Looker by October 20th.",
+        "We'll dedupe on user, timestamp and ad id.",  # the acceptance was no statement
+        "The dashboard deadline slipped to November 3rd because of the migration.",
+    }
+    wanted = facts["The CMO wants the attribution dashboard in Looker by October 20th."]
+    slipped = facts["The dashboard deadline slipped to November 3rd because of the migration."]
+    assert wanted["superseded_by"] == slipped["uuid"]
 
 
 def test_a_moved_plan_of_nothing_named_supersedes_nothing(memory: MemoryAPI) -> None:

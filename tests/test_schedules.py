@@ -21,6 +21,10 @@ from hermes_memory.text.schedules import moves_plan, planned_thing
         ("Maya called: the wedding moved to June 21st.", {"maya", "wedding"}, True),
         ("My sister Maya is getting married on June 14th.", {"sister", "maya"}, False),
         ("We moved on to the next step by Friday.", set(), False),
+        ("The CMO wants the attribution dashboard in Looker by October 20th.",
+         {"attribution", "dashboard", "looker"}, False),
+        ("The dashboard deadline slipped to November 3rd.", {"dashboard", "deadline"}, True),
+        ("Our release slid to the 28th.", {"release"}, True),
     ],
 )  # fmt: skip
 def test_a_plan_names_its_thing_and_says_whether_it_moves(

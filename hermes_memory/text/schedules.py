@@ -13,7 +13,7 @@ import re
 # A plan moved to another time, whatever the tense of its verb.
 _MOVES = re.compile(
     r"\b(?:(?:moves?|moved|moving)(?!\s+(?:on|forward|ahead|along|in|out)\b)|pushed|postponed"
-    r"|delayed|rescheduled|bumped|shifted|brought forward|pulled in|slipped|slips)\b"
+    r"|delayed|rescheduled|bumped|shifted|brought forward|pulled in|slipped|slips|slid)\b"
     r"(?:\s+\S+){0,3}?\s+(?:to|until|till|back to)\b"
     r"|\b(?:is|are)\s+now\s+(?:on|set for|planned for|scheduled for|due)\b"
     r"|\bnew (?:date|deadline) (?:is|for)\b",
@@ -22,15 +22,22 @@ _MOVES = re.compile(
 # Where the words naming the planned thing stop: the verb that plans or moves it.
 _VERB = re.compile(
     r"\b(?:is|are|was|were|has|have|had|got|gets|will|moves?|moved|pushed|postponed|delayed"
-    r"|rescheduled|bumped|shifted|slipped|slips|planned|scheduled|set|booked|slated|due"
+    r"|rescheduled|bumped|shifted|slipped|slips|slid|planned|scheduled|set|booked|slated|due"
     r"|starts?|begins?|happens?|takes place)\b|['’]s\b",
     re.IGNORECASE,
 )
-# "I have a dentist appointment on ...": the thing is the object.
-_ARRANGED = re.compile(
-    r"\b(?:i|we)(?:['’]ve got| have(?: got)?| got)\s+(?:a|an|my|our|the)\s+(?P<thing>[^,.;]+?)"
-    r"\s+(?:on|at|in|this|next|tomorrow|by)\b",
-    re.IGNORECASE,
+# "I have a dentist appointment on ...", "The CMO wants the dashboard by ...": the thing
+# is the object.
+_ARRANGED = (
+    re.compile(
+        r"\b(?:i|we)(?:['’]ve got| have(?: got)?| got)\s+(?:a|an|my|our|the)\s+"
+        r"(?P<thing>[^,.;]+?)\s+(?:on|at|in|this|next|tomorrow|by)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:wants?|needs?|expects?|requires?|asked for|promised)\s+(?P<thing>[^,.;]+?)\s+by\b",
+        re.IGNORECASE,
+    ),
 )
 _WORD = re.compile(r"[^\W_][\w'’.-]*[^\W_]|[^\W_]", re.UNICODE)
 # Words that name no particular plan ("the", "change of plan", "our", "heads up").
@@ -52,7 +59,7 @@ def planned_thing(sentence: str) -> frozenset[str]:
     """The words naming what ``sentence`` plans or moves, lower-cased ("The beta launch
     on TestFlight is planned for ..." -> beta, launch, testflight); empty when it names
     nothing of its own ("It moved to Friday")."""
-    arranged = _ARRANGED.search(sentence)
+    arranged = next(filter(None, (p.search(sentence) for p in _ARRANGED)), None)
     if arranged is not None:
         phrase = arranged.group("thing")
     else:

@@ -55,6 +55,13 @@ _OPENER = (
     r"(?:(?:oh|ok(?:ay)?|so|and|also|btw|by the way|just so you know|fyi|note|please|pls)[,:]?\s+)*"
 )
 
+# What "OK, we'll ..." or "Fine, let's ..." may go on to that decides nothing yet.
+_UNDECIDED = (
+    r"(?:see|talk|think|check|need|try|give|get|look|figure|discuss|revisit|circle|come|keep"
+    r" (?:an eye|in mind)|do|go|start|wait|continue|move|take|have|chat|sync|catch|find|work"
+    r"|deal|tackle|handle|fix|debug|pick this|pause|stop|leave|tell|ask|let|be|get)\b"
+)
+
 # Each rule is (kind, pattern); the first that matches a sentence decides its kind.
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -170,11 +177,27 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "decision",
         re.compile(
-            rf"\b{_I}(?:'ve| have)? (?:decided|agreed|settled) (?:to|on|that)\b"
+            rf"\b{_I}(?:'ve| have)? (?:(?:also|just|finally|all|both) )?(?:decided|agreed|settled)"
+            r" (?:to|on|that)\b"
+            # a proposal accepted: "OK, we'll dedupe on user id", "Fine, let's cache the
+            # rates" (not "OK, we'll see", "Fine, let's take a look")
+            rf"|^(?:ok(?:ay)?|alright|all right|right|fine|agreed|deal|sounds good|perfect)"
+            rf"[,!.:]?\s+(?:then,?\s+)?(?:we['’]ll|we will|let['’]s)\s+(?!{_UNDECIDED})[a-z]+"
+            r"(?=\s+\S)"
             rf"|\b{_I}(?:'re| are|'m| am) (?:going|sticking) with\b"
             rf"|\blet's (?:go|stick) with\b"
             rf"|\b{_I}(?:'ve| have)? (?:chose|chosen|picked|opted for|committed to)\b"
-            r"|^(?:(?:our|my|the|final)\s+)?(?:decision|decided|call|verdict)\s*:\s*(?=\S)",
+            r"|^(?:(?:our|my|the|final)\s+)?(?:decision|decided|call|verdict)\s*:\s*(?=\S)"
+            # a handover to a named person: "Teo will take over the design", "Lena is now
+            # responsible for the data contracts", "I handed the app over to Sam" (not
+            # "Panic took over and ...")
+            r"|(?-i:\b[A-Z][a-z]+)\s+(?:(?:will|['’]ll|is|has|['’]s|is going to)\s+)?(?:now\s+)?"
+            r"(?:take|takes|taking|took|taken)\s+over\s+(?!(?:and|or|but|when|if|because|as|so"
+            r"|then|while|after|before|from here)\b)[\w-]+"
+            r"|(?-i:\b[A-Z][a-z]+)\s+(?:is|will be|['’]s)\s+(?:now\s+)?(?:in charge of"
+            r"|responsible for|the (?:new )?owner of)\s+\S"
+            rf"|\b{_I}(?:['’]m| am|['’]re| are|['’]ve| have)?\s*(?:hand|handing|handed)\s+"
+            r"(?:\S+\s+){1,5}?(?:over|off)\s+to\s+(?-i:[A-Z])",
             re.I,
         ),
     ),
@@ -200,13 +223,21 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"going|hoping|hope|expect(?:ing)?) to\b"
             r"|\b(?:deadline|due date|launch|release|milestone)\b.*\b(?:is|was|set|moved"
             r"|scheduled)\b"
+            # wanted by a day: "The CMO wants the dashboard by October 20th"
+            r"|\b(?:wants?|needs?|expects?|requires?|asked for|promised)\b(?:\s+\S+){1,8}?\s+by\b"
+            # away: "I'll be on vacation from October 1st", "Priya is going on leave"
+            rf"|\b{_I}(?:['’]ll| will) be (?:on (?:vacation|holiday|(?:\w+ )?leave|pto|a trip"
+            r"|a (?:business|work) trip|sabbatical)|away|off|out(?: of (?:the )?office)?"
+            r"|travel+ing|offline)\b"
+            r"|\b(?:is|are|am|['’]s|['’]re|['’]m)\s+(?:going|heading) on (?:vacation|holiday"
+            r"|(?:\w+ )?leave|sabbatical|a trip)\b"
             r"|\b(?:scheduled|planned|set|booked|slated|pencil+ed in) for\b|\bdue (?:on|by)\b"
             # a deadline: "has to be finished by January 15th", "must be live before ..."
             r"|\b(?:has|have|needs?|must)(?: to)? be (?:done|finished|completed?|shipped|ready"
             r"|delivered|submitted|live|merged|deployed|migrated|signed) (?:by|before|on)\b"
             # moved: "the beta moves to January 10th", "pushed back to Friday"
             r"|\b(?:(?:moves?|moved)(?!\s+(?:on|forward|ahead|along)\b)|pushed|postponed|delayed"
-            r"|rescheduled|bumped|shifted)\b(?:\s+\S+){0,2}?\s+(?:to|until|till)\b"
+            r"|rescheduled|bumped|shifted|slipped|slips|slid)\b(?:\s+\S+){0,2}?\s+(?:to|until|till)\b"
             # an arrangement: "I have a dentist appointment on ...", "my flight is on ..."
             r"|\bi(?:['’]ve got| have(?: got)?| got) (?:a|an|my|the) (?:[\w'’-]+ ){0,2}"
             r"(?:appointment|interview|meeting|exam|flight|call|surgery|check-?up|session"
@@ -236,7 +267,8 @@ _DATE = re.compile(
     r"|\b(?:next|this) (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday"
     r"|sunday)\b"
     r"|\btomorrow\b|(?:(?<=\bby )|(?<=\bon )|(?<=\bto )|(?<=\buntil )|(?<=\btill )"
-    r"|(?<=\bbefore ))(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    r"|(?<=\bbefore ))(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"|\b(?:by|on|to|until|till|before) the \d{1,2}(?:st|nd|rd|th)\b",
     re.I,
 )
 
@@ -313,6 +345,9 @@ _TRIGGER = re.compile(
     r"team|have|pet|company|mainly|mostly|i'm an?|i am an?|actually|correction|update|let['’]s"
     r"|will|shall|rules?|decision|call|verdict|it is|when you|whenever you|planned|set for"
     r"|booked|slated|pencil|moves|pushed|postponed|delayed|rescheduled|bumped|shifted|appointment"
+    r"|slipped|slips|slid|wants?|needs?|expects?|requires?|asked for|promised|vacation|holiday"
+    r"|leave|sabbatical|ok(?:ay)?|alright|fine|deal|sounds good|perfect|over|in charge"
+    r"|responsible|owner"
     r"|interview|meeting|flight|exam|dropping|ditching|abandoning|phasing|getting rid|moving"
     r"|switching|migrating|finished|completed?|ready|shipped|delivered|submitted|deployed"
     r"|getting married|getting engaged|having|holding|hosting|throwing|flying|leaving|arriving"
