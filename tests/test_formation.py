@@ -67,6 +67,9 @@ PROMOTED = [
     ("My cousin Teo will take over the design.", "decision"),
     ("Lena is now responsible for the data contracts.", "decision"),
     ("I handed the mobile app over to Sam last week.", "decision"),
+    # a part of the stack named as a tool
+    ("Our CI is GitHub Actions.", "tool"),
+    ("Orchestration is Airflow for now.", "tool"),
 ]
 
 NOT_PROMOTED = [
@@ -109,6 +112,8 @@ NOT_PROMOTED = [
     "I'll be back in a minute.",
     "Panic took over and I forgot my lines.",
     "Sarah is responsible, she always double-checks.",
+    "The database is slow today.",
+    "If the queue is SQS, retries are free.",
 ]
 
 
@@ -321,6 +326,37 @@ def test_a_deadline_someone_wants_is_a_plan_and_slips(
     wanted = facts["The CMO wants the attribution dashboard in Looker by October 20th."]
     slipped = facts["The dashboard deadline slipped to November 3rd because of the migration."]
     assert wanted["superseded_by"] == slipped["uuid"]
+
+
+def test_a_part_of_the_stack_named_then_changed(memory: MemoryAPI, clock: FrozenClock) -> None:
+    memory.ingest_turn(
+        "user", "Sources are HubSpot and Google Ads, the warehouse is Snowflake, and the "
+        "transforms are dbt models. Orchestration is Airflow for now.",
+        session_id="s", message_id="1",
+    )  # fmt: skip
+    clock.advance(86_400)
+    memory.ingest_turn(
+        "user", "Decided: we're moving the warehouse from Snowflake to BigQuery.",
+        session_id="s", message_id="2",
+    )  # fmt: skip
+    memory.ingest_turn(
+        "user", "Also we're switching orchestration to Dagster.", session_id="s", message_id="3"
+    )
+    facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=10))}
+    assert (
+        facts["Orchestration is Airflow for now."]["superseded_by"]
+        == (facts["We're switching orchestration to Dagster."]["uuid"])
+    )
+    (stack,) = [f for f in facts.values() if f["content"].startswith("Sources are")]
+    assert stack["superseded_by"] == facts[
+        "Decided: we're moving the warehouse from Snowflake to BigQuery."]["uuid"]  # fmt: skip
+    # The turn that described it says what changed, in the person's own words first.
+    results = unwrap(memory.recall("which warehouse and orchestration do we have?", limit=8))
+    turn = next(r for r in results if r["kind"] == "episode" and r["source_id"] == "1")
+    assert turn["since_changed"][:2] == [
+        "Decided: we're moving the warehouse from Snowflake to BigQuery.",
+        "We're switching orchestration to Dagster.",
+    ]
 
 
 def test_a_moved_plan_of_nothing_named_supersedes_nothing(memory: MemoryAPI) -> None:

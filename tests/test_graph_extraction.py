@@ -1080,3 +1080,20 @@ def test_a_noun_or_a_place_is_no_relation_a_verb_would_state() -> None:
     # "to" far from both names says nothing of what uses what
     found = extract("I'm selling my Pixel 7 for $400 to offset the cost of Galaxy accessories.")
     assert not any(r.type == "uses" for r in found.relations)
+
+
+def test_the_speakers_own_stack_is_claimed_by_its_parts() -> None:
+    said = (
+        "Sources are HubSpot and Google Ads, the warehouse is Snowflake. Orchestration is Airflow."
+    )
+    found = extract(said).claims
+    assert Claim(None, "uses@warehouse", "Snowflake") in found
+    assert Claim(None, "uses", "Snowflake") in found
+    assert Claim(None, "uses@orchestration", "Airflow") in found
+    moved = extract("Also we're switching orchestration to Dagster.").claims
+    assert Claim(None, "changed@orchestration", "Dagster") in moved
+    # supposed, a later plan, an assistant's words, or another thing's part: no claim
+    assert not extract("If the queue is SQS, retries are free.").claims
+    assert not any("@" in c.predicate for c in extract("We'll switch the queue to SQS.").claims)
+    assert not extract("The warehouse is Snowflake.", me=None).claims
+    assert not extract("The database of the legacy app is MySQL.").claims

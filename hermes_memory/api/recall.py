@@ -434,10 +434,10 @@ def evidence_gaps(query: str, results: list[dict[str, Any]]) -> list[str]:
 
 def _mark_changed(api: MemoryAPI, pool: dict[str, Candidate], order: list[str], at: float) -> None:
     """A turn stating what a later turn or fact changed carries it, as
-    ``since_changed``: the relations it stated that ended ("ledger-service uses
-    CockroachDB"), then what superseded the facts formed from it ("Change of plan: the
-    beta moves to January 10th."). The agent is not to take it as the state of things
-    now."""
+    ``since_changed``: what superseded the facts formed from it ("Change of plan: the
+    beta moves to January 10th."), then the relations it stated that ended
+    ("ledger-service uses CockroachDB"). The agent is not to take it as the state of
+    things now."""
     turns = [key.split(":", 1)[1] for key in order if key.startswith("episode:")]
     for uuid, said in changed_statements(api, turns, at).items():
         pool[f"episode:{uuid}"].provenance["since_changed"] = said
@@ -447,12 +447,16 @@ CHANGED_CHARS = 120  # what superseded a turn's fact, as its since_changed shows
 
 
 def changed_statements(api: MemoryAPI, turns: list[str], at: float) -> dict[str, list[str]]:
-    """For each of ``turns`` (uuids) that stated what had changed by ``at``: its ended
-    relations, then what superseded the facts formed from it (cut to CHANGED_CHARS)."""
-    changed = api.entities.ended_statements(api.owner, turns, at)
+    """For each of ``turns`` (uuids) that stated what had changed by ``at``: what
+    superseded the facts formed from it (cut to CHANGED_CHARS: the person's own words
+    come first), then its ended relations."""
+    changed: dict[str, list[str]] = {}
     for uuid, facts in api.facts.superseded_statements(api.owner, turns, at).items():
         said = changed.setdefault(uuid, [])
         said.extend(b for b in map(_brief, facts) if b not in said)
+    for uuid, ended in api.entities.ended_statements(api.owner, turns, at).items():
+        said = changed.setdefault(uuid, [])
+        said.extend(e for e in ended if e not in said)
     return changed
 
 

@@ -38,7 +38,7 @@ _CHANGE = re.compile(
 # Hedged, asked, conditional or additive: no value changed.
 _TENTATIVE = re.compile(
     r"\b(might|may|could|should|would|will|shall|if|maybe|perhaps|consider\w*|thinking|"
-    r"plan\w*|want\w*|going to|next|someday|also|add|added|adding|as well|too)\b|\?\s*$"
+    r"plan\w*|want\w*|going to|next|someday|also|add|added|adding|as well|too)\b|['’]ll\b|\?\s*$"
 )
 _USES = frozenset({"uses", "depends_on", "migrated_to"})
 
@@ -79,3 +79,62 @@ def facet_of(low: str, head: Mention, tail: Mention) -> str | None:
         if re.search(pattern, before):
             return facet
     return None
+
+
+# The parts of the speaker's own stack a sentence may name as being a tool ("the
+# warehouse is Snowflake", "Orchestration is Airflow for now", "our CI is GitHub
+# Actions"), each under one facet name.
+_STACK_FACETS = {
+    "warehouse": "warehouse", "database": "database", "db": "database", "queue": "queue",
+    "cache": "cache", "broker": "broker", "orchestration": "orchestration",
+    "orchestrator": "orchestration", "scheduler": "orchestration", "ci": "ci",
+    "hosting": "hosting", "host": "hosting", "cloud": "hosting", "frontend": "frontend",
+    "backend": "backend", "language": "language", "framework": "framework", "orm": "orm",
+    "bundler": "bundler", "runtime": "runtime", "storage": "storage", "search": "search",
+    "monitoring": "monitoring", "logging": "logging", "auth": "auth", "editor": "editor",
+    "ide": "editor", "test runner": "test runner", "package manager": "package manager",
+}  # fmt: skip
+STACK_FACET_WORDS = "|".join(sorted(map(re.escape, _STACK_FACETS), key=len, reverse=True))
+# "..., the warehouse is " before a tool: the speaker's stack has it (not "the warehouse
+# was", nor "the warehouse of ... is").
+_STACK_IS = re.compile(
+    rf"(?:^|[,;:(]|\band\b|\bso\b)\s*(?:(?:the|our|my)\s+)?(?:[a-z]+\s+)?(?P<facet>{STACK_FACET_WORDS})"
+    r"\s+(?:is|are|['’]s)\s+(?:(?:now|still|currently)\s+)?$"
+)
+# "we're switching orchestration to ", "moving the warehouse from Snowflake to ".
+_STACK_CHANGE = re.compile(
+    r"\b(?:switch|mov|migrat|port|chang)\w*\s+(?:(?:the|our|my)\s+)?(?:[a-z]+\s+)?"
+    rf"(?P<facet>{STACK_FACET_WORDS})\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+){{0,2}}?\s+)?(?:to|onto)\s+$"
+)
+# Asked or supposed: "if the warehouse is Snowflake, ...", "is the queue SQS?".
+_SUPPOSED = re.compile(r"\b(?:if|whether|unless|should|could|would|might|maybe|perhaps)\b|\?\s*$")
+_OPENING_ALSO = re.compile(r"^\W*(?:and\s+|oh\s+)?also\b,?")
+_REACH = 80  # characters read back from a tool for the words before it
+
+
+def stack_claims(sentence: str, mentions: list[Mention]) -> list[tuple[None, str, str]]:
+    """The speaker's side's claims about its own stack in ``sentence``, as (None,
+    predicate, tool): "the warehouse is Snowflake" uses it (and its facet), "we're
+    moving the warehouse from Snowflake to BigQuery" changes the facet's value (which
+    ends the facet's other values, ``temporal.ended_by``)."""
+    low = sentence.lower()
+    if _SUPPOSED.search(low):
+        return []
+    # an opening "Also, ..." adds a point to the chat, not a tool to the stack
+    tentative = _TENTATIVE.search(_OPENING_ALSO.sub("", low)) is not None
+    out: list[tuple[None, str, str]] = []
+    for m in mentions:
+        if m.type != "tech":
+            continue
+        before = low[max(0, m.start - _REACH) : m.start]
+        found = _STACK_IS.search(before)
+        if found is not None:
+            facet = _STACK_FACETS[found.group("facet")]
+            out += [(None, "uses", m.name), (None, USE + facet, m.name)]
+            continue
+        found = _STACK_CHANGE.search(before)
+        if found is not None and not tentative:
+            facet = _STACK_FACETS[found.group("facet")]
+            out += [(None, "uses", m.name), (None, USE + facet, m.name)]
+            out.append((None, CHANGED + facet, m.name))
+    return out

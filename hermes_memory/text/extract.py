@@ -17,7 +17,7 @@ from typing import TypeVar
 from hermes_memory.text.anaphora import THINGS, antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
-from hermes_memory.text.changes import facet_claims
+from hermes_memory.text.changes import facet_claims, stack_claims
 from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate
 from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import words_between as _words_between
@@ -180,6 +180,10 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         named = [m for m in kept if m.name != SELF] + ([lead] if lead else [])
         related = kept[:MAX_RELATED_MENTIONS] + selves + ([lead] if lead else [])
         rels, claims, retyped = _relations(sentence, related, resolved=lead is not None)
+        if me:  # a speaker's own stack ("the warehouse is Snowflake"), the speaker's side
+            claims += [
+                c for c in (Claim(*t) for t in stack_claims(sentence, kept)) if c not in claims
+            ]
         if lead is not None and all(m.name != lead.name for m in kept):
             # a pronoun's name is a guess: it gets what the sentence states, no co-mention
             rels = [r for r in rels if r.stated or lead.name not in (r.head, r.tail)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hermes_memory.text.changes import STACK_FACET_WORDS
 from hermes_memory.text.temporal import told_as_past
 
 # What each kind of statement becomes: the fact's category and importance.
@@ -170,7 +171,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             rf"^{_OPENER}{_I}(?:'m| am|'re| are)? (?:mainly |mostly |only |now |currently |still )?"
             r"(?:use|using|run|running|code in|write|work in|develop on|work with|rely"
-            r" on)\b(?=\s+\S)",
+            r" on)\b(?=\s+\S)"
+            # a part of the stack named as a tool: "the warehouse is Snowflake", "Our CI is
+            # GitHub Actions" (not "the database is slow")
+            rf"|(?:^|[,;]\s*|\band\s+){_OPENER}(?:(?:the|our|my)\s+)?(?:[a-z]+\s+)?"
+            rf"(?:{STACK_FACET_WORDS})\s+(?:is|are)\s+(?:(?:now|still|currently)\s+)?(?-i:[A-Z])",
             re.I,
         ),
     ),
@@ -352,7 +357,8 @@ _TRIGGER = re.compile(
     r"|switching|migrating|finished|completed?|ready|shipped|delivered|submitted|deployed"
     r"|getting married|getting engaged|having|holding|hosting|throwing|flying|leaving|arriving"
     r"|visiting|presenting|launching|shipping|releasing|starting)"
-    r"|['’]ll\b",
+    r"|['’]ll\b"
+    rf"|\b(?:{STACK_FACET_WORDS})\s+(?:is|are)\b",
     re.I,
 )
 # What a choice names must be a thing of its own ("Zustand", "pnpm instead of npm", "the

@@ -86,4 +86,8 @@ from __future__ import annotations
 # opening with a tool the text names is its product ("Expo Go" beside "Expo"); "sent
 # the report to Marta" is no reporting line, "read it on my Kindle" no work on it, "Zed
 # for Rust work" no use by Rust; "to" says a tool uses another only as its next word but one.
-EXTRACTOR_VERSION = 23
+# 24: a speaker's own stack is claimed by its parts ("the warehouse is Snowflake": the
+# speaker's side uses it, as its warehouse; "we're moving the warehouse from Snowflake to
+# BigQuery" changes that part's value, text/changes.stack_claims); "we'll ..." changes
+# nothing yet.
+EXTRACTOR_VERSION = 24

@@ -44,7 +44,8 @@ def result_line(r: dict[str, Any], *, dates: bool = True) -> str:
     if r.get("valid") is False or r.get("invalid_at"):
         bits.append("no longer true")
     elif r.get("since_changed"):  # "since changed: ledger-service uses CockroachDB"
-        bits.append(f"since changed: {'; '.join(r['since_changed'][:2])}")
+        said = (s.rstrip(".") for s in r["since_changed"][:2])
+        bits.append(f"since changed: {'; '.join(said)}")
     if r.get("graph_path"):  # why it answers: "the user -lives_in-> Berlin"
         bits.append(f"via {r['graph_path']}")
     # Its words, its speaker's name or what it shared ("speaker:injection:...").
