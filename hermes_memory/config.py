@@ -265,6 +265,11 @@ class FormationConfig(Section):
     speakers: tuple[str, ...] = ("user", "human")
     # The confidence a formed fact is stored with (a person's own words, read by rules).
     confidence: float = Field(0.8, ge=0.0, le=1.0)
+    # A decision said in a turn of at most this many words ("OK we'll use Zustand")
+    # settles the exchange it ends: its fact carries what the person raised there (the
+    # opening of their turn before, in the same chat) as "(about: ...)", so "what did we
+    # decide about state management?" finds it. 0: a decision is kept as said.
+    decision_topic_words: int = Field(25, ge=0)
 
 
 class Tier3Config(Section):

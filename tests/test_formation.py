@@ -64,9 +64,9 @@ PROMOTED = [
     ("Our release slid to the 28th.", "plan"),
     ("I'll be out of office from December 22nd until January 2nd.", "plan"),
     ("Priya is going on parental leave next week.", "plan"),
-    ("My cousin Teo will take over the design.", "decision"),
-    ("Lena is now responsible for the data contracts.", "decision"),
-    ("I handed the mobile app over to Sam last week.", "decision"),
+    ("My cousin Teo will take over the design.", "handover"),
+    ("Lena is now responsible for the data contracts.", "handover"),
+    ("I handed the mobile app over to Sam last week.", "handover"),
     # a part of the stack named as a tool
     ("Our CI is GitHub Actions.", "tool"),
     ("Orchestration is Airflow for now.", "tool"),
@@ -357,6 +357,28 @@ def test_a_part_of_the_stack_named_then_changed(memory: MemoryAPI, clock: Frozen
         "Decided: we're moving the warehouse from Snowflake to BigQuery.",
         "We're switching orchestration to Dagster.",
     ]
+
+
+def test_a_short_decision_carries_what_it_settles(memory: MemoryAPI) -> None:
+    turns = [
+        ("user", "For state management, should I use Redux or Zustand?"),
+        ("assistant", "For an app this size Zustand is simpler and persists easily."),
+        ("user", "OK we'll use Zustand, with the persist middleware."),
+        ("assistant", "Done. Anything else?"),
+        # a turn raising its own topic keeps its decision as said
+        ("user", "Ines is leaving for a new job. My cousin Teo will take over the design."),
+    ]
+    for i, (who, text) in enumerate(turns):
+        memory.ingest_turn(who, text, session_id="s", message_id=str(i))
+    facts = {f["content"] for f in unwrap(memory.fact_query("", formed=True, limit=10))}
+    assert facts == {
+        "We'll use Zustand, with the persist middleware. (about: For state management, "
+        "should I use Redux or Zustand?)",
+        "My cousin Teo will take over the design.",
+    }
+    # the fact's words are what the index matches: "state management" now among them
+    (hit,) = unwrap(memory.fact_query("state management", formed=True, limit=5))
+    assert hit["content"].startswith("We'll use Zustand")
 
 
 def test_a_moved_plan_of_nothing_named_supersedes_nothing(memory: MemoryAPI) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_memory import guard
 from hermes_memory.text.schedules import moves_plan, planned_thing
-from hermes_memory.text.statements import Statement, find_statements
+from hermes_memory.text.statements import Statement, find_statements, sentences, with_topic
 from hermes_memory.tier2 import journal
 from hermes_memory.tier2.facts import latest_formed, mark_superseded
 
@@ -94,9 +94,13 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
             continue
         st = p.statement
         category = st.category if st.category in categories else "general"
+        content = st.text
+        if st.kind == "decision" and _settles(api, episode):
+            raised = api.episodes.raised_before(api.owner, episode)
+            content = with_topic(st.text, raised.text) if raised is not None else content
         fact, new = api.facts.store(
             api.owner,
-            content=st.text,
+            content=content,
             category=category,
             scope="/",
             importance=st.importance,
@@ -124,6 +128,13 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
             if st.kind == "plan" and moves_plan(st.text):
                 _reschedule(api, fact, since=episode.timestamp, now=now)
     return created_uuids
+
+
+def _settles(api: MemoryAPI, episode: Any) -> bool:
+    """Whether ``episode`` is a decision settling an exchange: one short sentence ("OK
+    we'll use Zustand"), not a turn raising its own topic."""
+    limit = api.config.formation.decision_topic_words
+    return 0 < len(episode.text.split()) <= limit and len(sentences(episode.text)) == 1
 
 
 # How many of the owner's latest formed plans a moved plan is matched against.

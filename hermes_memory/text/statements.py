@@ -24,6 +24,7 @@ KINDS: dict[str, tuple[str, float]] = {
     "preference": ("preference", 0.7),
     "personal": ("user", 0.7),
     "decision": ("decision", 0.7),
+    "handover": ("decision", 0.7),  # who now does what: "Teo will take over the design"
     "plan": ("project", 0.6),
     "correction": ("user", 0.75),
     "tool": ("tool", 0.6),
@@ -192,11 +193,17 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|\b{_I}(?:'re| are|'m| am) (?:going|sticking) with\b"
             rf"|\blet's (?:go|stick) with\b"
             rf"|\b{_I}(?:'ve| have)? (?:chose|chosen|picked|opted for|committed to)\b"
-            r"|^(?:(?:our|my|the|final)\s+)?(?:decision|decided|call|verdict)\s*:\s*(?=\S)"
+            r"|^(?:(?:our|my|the|final)\s+)?(?:decision|decided|call|verdict)\s*:\s*(?=\S)",
+            re.I,
+        ),
+    ),
+    (
+        "handover",
+        re.compile(
             # a handover to a named person: "Teo will take over the design", "Lena is now
             # responsible for the data contracts", "I handed the app over to Sam" (not
             # "Panic took over and ...")
-            r"|(?-i:\b[A-Z][a-z]+)\s+(?:(?:will|['’]ll|is|has|['’]s|is going to)\s+)?(?:now\s+)?"
+            r"(?-i:\b[A-Z][a-z]+)\s+(?:(?:will|['’]ll|is|has|['’]s|is going to)\s+)?(?:now\s+)?"
             r"(?:take|takes|taking|took|taken)\s+over\s+(?!(?:and|or|but|when|if|because|as|so"
             r"|then|while|after|before|from here)\b)[\w-]+"
             r"|(?-i:\b[A-Z][a-z]+)\s+(?:is|will be|['’]s)\s+(?:now\s+)?(?:in charge of"
@@ -381,6 +388,23 @@ _NAMED = re.compile(
     r"(?-i:\b[A-Z][\w.+#-]*[a-zA-Z0-9])|\b\w*\d\w*\b|\b\w+[.-]\w+\b"
     r"|\binstead of\b|\brather than\b|\bover\b|,\s+not\b",
 )
+
+
+TOPIC_CHARS = 160  # how much of the turn a decision settles its fact names
+
+
+def with_topic(decision: str, raised: str) -> str:
+    """A short decision with what it settles: the first prose sentence of the turn
+    that raised it, cut to TOPIC_CHARS ("We'll use Zustand. (about: For state
+    management, should I use Redux or Zustand?)"); the decision alone when that turn
+    has no prose."""
+    said = sentences(raised)
+    if not said:
+        return decision
+    topic = (
+        said[0] if len(said[0]) <= TOPIC_CHARS else said[0][:TOPIC_CHARS].rsplit(" ", 1)[0] + " ..."
+    )
+    return f"{decision} (about: {topic.rstrip(':')})"
 
 
 def sentences(text: str) -> list[str]:

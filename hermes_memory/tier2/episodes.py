@@ -172,6 +172,20 @@ class EpisodeStore:
         )
         return {r["id"]: (r["prev"] or 0, r["next"] or 0) for r in rows}
 
+    def raised_before(self, owner: Owner, turn: Episode) -> Episode | None:
+        """The turn of ``turn``'s speaker two before it in its session when someone else
+        spoke between (the exchange ``turn`` answers: asked, replied, settled), or None."""
+        clause, params = owner.visible_clause("n")
+        rows = self.db.query(
+            f"""SELECT n.* FROM episodes n
+                WHERE n.session_id = ? AND n.id < ? AND n.deleted_at IS NULL AND {clause}
+                ORDER BY n.id DESC LIMIT 2""",
+            (turn.session_id, turn.rowid, *params),
+        )
+        if len(rows) < 2 or rows[0]["speaker"] == turn.speaker:
+            return None
+        return Episode.from_row(rows[1]) if rows[1]["speaker"] == turn.speaker else None
+
     def get_many(self, owner: Owner, uuids: list[str]) -> dict[str, Episode]:
         if not uuids:
             return {}
