@@ -67,6 +67,7 @@ PROMOTED = [
     ("My cousin Teo will take over the design.", "handover"),
     ("Lena is now responsible for the data contracts.", "handover"),
     ("I handed the mobile app over to Sam last week.", "handover"),
+    ("Fine: Jest for components, Vitest for pure logic.", "decision"),
     # a part of the stack named as a tool
     ("Our CI is GitHub Actions.", "tool"),
     ("Orchestration is Airflow for now.", "tool"),
@@ -113,6 +114,7 @@ NOT_PROMOTED = [
     "Panic took over and I forgot my lines.",
     "Sarah is responsible, she always double-checks.",
     "The database is slow today.",
+    "Okay, Thanks for the help!",
     "If the queue is SQS, retries are free.",
 ]
 
