@@ -79,3 +79,10 @@ def test_where_one_goes_or_what_one_sends_to() -> None:
     # an acronym sent to is a body, a name a person
     assert kinds("I sent the logs to AWS support.") == {"AWS": "org"}
     assert kinds("Then I talked to Carol.") == {"Carol": "person"}
+
+
+def test_a_department_acting_or_spoken_to_is_a_body() -> None:
+    assert kinds("Finance says Snowflake is too expensive.")["Finance"] == "org"
+    assert kinds("Legal wants the review done by June 30th.") == {"Legal": "org"}
+    assert kinds("I talked to Marketing about the launch.") == {"Marketing": "org"}
+    assert kinds("Design is my passion.") == {}  # a subject named, no body acting

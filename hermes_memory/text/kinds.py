@@ -128,6 +128,13 @@ FROM_GROUPS = frozenset(
     "engineering design ops operations security procurement recruiting admin club group "
     "class church gym school work college university lab choir band".split()
 )
+# A company's departments, said by name as a body that acts or is spoken to ("Finance
+# says ...", "Legal wants ...", "I talked to Marketing"): a body, no person.
+DEPARTMENTS = frozenset(
+    "finance hr legal sales marketing support engineering design ops operations security "
+    "procurement recruiting accounting compliance product infra it".split()
+)
+DEPARTMENT_CONTEXT = re.compile(r"\b(?:to|from|with|in|at|by|for)\s+$")
 # Words after a component's name that make it a kind of work ("a backend engineer").
 ROLE_NOUNS = frozenset(
     "engineer engineers developer developers dev devs role roles position job jobs work "

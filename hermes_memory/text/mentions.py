@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
 from hermes_memory.text.kinds import (
     BUILT_WITH,
+    DEPARTMENT_CONTEXT,
+    DEPARTMENTS,
     HEADER_TAILS,
     HOSTED,
     KIN,
@@ -504,6 +506,12 @@ def _name(
         kind = "place"  # "New Gary Park", "Mount Rainier"
     elif closing in ORG_NAME_HEADS:
         kind = "org"  # "New Gary Public Library", "St Mary's Hospital"
+    elif (
+        len(words) == 1
+        and name.lower() in DEPARTMENTS
+        and (name_follows(toks, j) or DEPARTMENT_CONTEXT.search(low))
+    ):
+        kind = "org"  # "Finance says ...", "talked to Marketing": a department
     elif any(
         p.search(low[-TOOL_CHARS:])
         for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO)
