@@ -424,6 +424,13 @@ def test_recency_only_reorders_comparably_relevant_memories() -> None:
     assert scoring.rank_in_bands(scored, 0.2, 0.0, 10) == ["weak", "fresh", "old"]
 
 
+def test_an_exact_tie_is_ordered_by_meaning_not_by_arrival() -> None:
+    scored = [("a", 0.6, 0.45), ("b", 0.6, 0.45), ("c", 0.6, 0.45)]
+    ties = {"a": (0.31, 5.0), "b": (0.40, 1.0), "c": (0.31, 9.0)}
+    for order in (scored, scored[::-1]):
+        assert scoring.rank_in_bands(order, 0.2, 0.95, 10, ties) == ["b", "c", "a"]
+
+
 def test_a_lexical_match_gets_its_real_cosine(home: Path, clock: FrozenClock) -> None:
     cfg = load_config(home, env={})
     with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:

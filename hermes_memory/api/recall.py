@@ -288,11 +288,15 @@ def _ranked(
         for key, sim in fused.items()
         if sim >= cfg.min_similarity
     }
+    # An exact tie (turns capped at the same similarity, written the same day) goes to
+    # the closer in meaning, then the newer: the same order in every build of a store.
+    ties = {key: (pool[key].semantic, pool[key].created_at) for key in scores}
     return scoring.rank_in_bands(
         ((key, fused[key], score) for key, score in scores.items()),
         cfg.min_similarity,
         cfg.relative_gate,
         limit,
+        ties,
     )
 
 

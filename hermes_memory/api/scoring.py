@@ -7,7 +7,7 @@ fuses lexical (BM25) and semantic (cosine) evidence.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -49,20 +49,28 @@ def fuse_similarity(
 
 
 def rank_in_bands(
-    scored: Iterable[tuple[K, float, float]], absolute: float, relative: float, limit: int
+    scored: Iterable[tuple[K, float, float]],
+    absolute: float,
+    relative: float,
+    limit: int,
+    ties: Mapping[K, tuple[float, ...]] | None = None,
 ) -> list[K]:
     """Keys of ``(key, similarity, score)`` in ranking order, at most ``limit``.
 
     Recency and importance may only reorder comparably relevant memories: the
     candidates within ``relative`` of the best similarity left form a band ranked by
     the composite score; the rest are ranked the same way after it, band by band.
-    Nothing below the ``absolute`` similarity floor is ranked at all.
+    Nothing below the ``absolute`` similarity floor is ranked at all. Equal scores are
+    ordered by ``ties`` (higher first), not by the order the candidates were found in.
     """
     left = [item for item in scored if item[1] >= absolute]
+    tie = ties or {}
     out: list[K] = []
     while left and len(out) < limit:
         cut = relative * max(sim for _, sim, _ in left)
-        band = sorted((i for i in left if i[1] >= cut), key=lambda i: i[2], reverse=True)
+        band = sorted(
+            (i for i in left if i[1] >= cut), key=lambda i: (i[2], tie.get(i[0], ())), reverse=True
+        )
         left = [i for i in left if i[1] < cut]
         out.extend(key for key, _, _ in band)
     return out[:limit]
