@@ -117,24 +117,25 @@ def stack_claims(sentence: str, mentions: list[Mention]) -> list[tuple[None, str
     predicate, tool): "the warehouse is Snowflake" uses it (and its facet), "we're
     moving the warehouse from Snowflake to BigQuery" changes the facet's value (which
     ends the facet's other values, ``temporal.ended_by``)."""
+    said: list[tuple[None, str, str]] = []
+    changed: list[tuple[None, str, str]] = []
+    for m in mentions:
+        if m.type != "tech":
+            continue
+        before = sentence[max(0, m.start - _REACH) : m.start].lower()
+        if (found := _STACK_IS.search(before)) is not None:
+            facet = _STACK_FACETS[found.group("facet")]
+            said += [(None, "uses", m.name), (None, USE + facet, m.name)]
+        elif (found := _STACK_CHANGE.search(before)) is not None:
+            facet = _STACK_FACETS[found.group("facet")]
+            changed += [(None, "uses", m.name), (None, USE + facet, m.name)]
+            changed.append((None, CHANGED + facet, m.name))
+    if not said and not changed:
+        return []  # most sentences: the whole sentence is never scanned
     low = sentence.lower()
     if _SUPPOSED.search(low):
         return []
     # an opening "Also, ..." adds a point to the chat, not a tool to the stack
-    tentative = _TENTATIVE.search(_OPENING_ALSO.sub("", low)) is not None
-    out: list[tuple[None, str, str]] = []
-    for m in mentions:
-        if m.type != "tech":
-            continue
-        before = low[max(0, m.start - _REACH) : m.start]
-        found = _STACK_IS.search(before)
-        if found is not None:
-            facet = _STACK_FACETS[found.group("facet")]
-            out += [(None, "uses", m.name), (None, USE + facet, m.name)]
-            continue
-        found = _STACK_CHANGE.search(before)
-        if found is not None and not tentative:
-            facet = _STACK_FACETS[found.group("facet")]
-            out += [(None, "uses", m.name), (None, USE + facet, m.name)]
-            out.append((None, CHANGED + facet, m.name))
-    return out
+    if changed and _TENTATIVE.search(_OPENING_ALSO.sub("", low)):
+        changed = []  # "we'll switch the queue to SQS": not yet
+    return said + changed
