@@ -116,9 +116,9 @@ _A_BEFORE = re.compile(r"\ban?\s+$", re.I)
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|with|using|on|from|for|of|via)\s+$", re.I)
 _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
-# A clause of its own about the sentence's subject, a thing: "... and it reads from".
 # A name read as the kind of some work ("Rust work", "Python scripts").
 _KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|projects?|stuff)\b")
+# A clause of its own about the sentence's subject, a thing: "... and it reads from".
 _IT_AGAIN = re.compile(r"\b(?:and|but|so|because)\s+it\s+(?=[a-z])")
 
 

@@ -54,6 +54,24 @@ KIN = (
     "(?:mother|father|sister|brother|son|daughter)-in-law"
 )
 
+# Who may own the thing a bare name right after them is ("on my Mac"; a person is "my
+# sister Ana", and "her" is as often whom: "name her Tilly").
+_OWNERS = frozenset("my our your his their".split())
+_KIN_WORD = re.compile(rf"(?:{KIN})s?")
+# A name in capitals ("AWS", "SRE"): a body more often than a person when told to.
+ACRONYM = re.compile(r"[A-Z][A-Z0-9]+")
+# Going somewhere: what makes "to X" a place, not someone spoken to.
+TRAVEL = re.compile(
+    r"\b(moved|relocated|trip|fl(?:y|ies|ying|ew|ights?)|head(?:ed|ing)|driv\w*|drove|travel\w*)\b"
+)
+
+
+def owned_thing(prev: str, name: str) -> bool:
+    """Whether a one-word name after ``prev`` is a thing someone owns ("my Mac", "your
+    Pixel"), not a relative called by their role ("my Grandma")."""
+    return prev.lower() in _OWNERS and _KIN_WORD.fullmatch(name.lower()) is None
+
+
 # What a thing is switched or moved onto: a tool, before "to" can make a place or a
 # person of it ("let's switch to Zorblet", "switching the queue to SQS").
 SWITCHED_TO = re.compile(

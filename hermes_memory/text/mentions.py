@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
 from hermes_memory.text.kinds import (
+    ACRONYM,
     BUILT_WITH,
     DEPARTMENT_CONTEXT,
     DEPARTMENTS,
     HEADER_TAILS,
     HOSTED,
-    KIN,
     OF_KINDS,
     ORG_CONTEXT,
     ORG_NAME_HEADS,
@@ -31,8 +31,10 @@ from hermes_memory.text.kinds import (
     TOOL_CHARS,
     TOOL_CONTEXT,
     TOOL_NEXT,
+    TRAVEL,
     WORKED_WITH,
     name_follows,
+    owned_thing,
     weighed_against_tool,
 )
 from hermes_memory.text.letters import CAPITALISED
@@ -539,14 +541,11 @@ def _name(
             return None  # "Dance is my life" from a writer who says "I love to dance"
         if PET_BEFORE.search(low):
             return None, j  # "our dog Biscuit", "a kitten named Bailey": no person
-        if len(words) == 1 and prev.lower() in _OWNERS and not _KIN_WORD.fullmatch(name.lower()):
+        if len(words) == 1 and owned_thing(prev, name):
             kind, guessed = "tech", True  # "on my Mac", "his Pixel": someone's device
         else:
             kind, guessed = "person", True
-    travel = re.search(
-        r"\b(moved|relocated|trip|fl(?:y|ies|ying|ew|ights?)|head(?:ed|ing)|driv\w*|drove|travel\w*)\b",
-        low,
-    )
+    travel = TRAVEL.search(low)
     if (
         kind == "place"
         and not shaped
@@ -556,14 +555,8 @@ def _name(
     ):
         # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"; an acronym
         # is a body more often than a person ("sent it to AWS", "a ticket from IT")
-        kind, guessed = ("org", False) if _ACRONYM.fullmatch(name) else ("person", True)
+        kind, guessed = ("org", False) if ACRONYM.fullmatch(name) else ("person", True)
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
-
-
-# Who may own the thing a bare name right after them is (a person is "my sister Ana").
-_OWNERS = frozenset("my our your his their".split())  # not "name her Tilly"
-_KIN_WORD = re.compile(rf"(?:{KIN})s?")
-_ACRONYM = re.compile(r"[A-Z][A-Z0-9]+")
 
 
 def _by_a_day(toks: list[tuple[str, int, int]], i: int, j: int) -> bool:

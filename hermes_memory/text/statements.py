@@ -61,7 +61,7 @@ _OPENER = (
 _UNDECIDED = (
     r"(?:see|talk|think|check|need|try|give|get|look|figure|discuss|revisit|circle|come|keep"
     r" (?:an eye|in mind)|do|go|start|wait|continue|move|take|have|chat|sync|catch|find|work"
-    r"|deal|tackle|handle|fix|debug|pick this|pause|stop|leave|tell|ask|let|be|get)\b"
+    r"|deal|tackle|handle|fix|debug|pick this|pause|stop|leave|tell|ask|let|be)\b"
 )
 
 # Each rule is (kind, pattern); the first that matches a sentence decides its kind.
