@@ -267,7 +267,7 @@ class FormationConfig(Section):
     confidence: float = Field(0.8, ge=0.0, le=1.0)
     # A decision said in a turn of at most this many words ("OK we'll use Zustand")
     # settles the exchange it ends: its fact carries what the person raised there (the
-    # opening of their turn before, in the same chat) as "(about: ...)", so "what did we
+    # first sentence of their turn before, in the same chat) as "(about: ...)", so "what did we
     # decide about state management?" finds it. 0: a decision is kept as said.
     decision_topic_words: int = Field(25, ge=0)
 

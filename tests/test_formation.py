@@ -363,7 +363,7 @@ def test_a_part_of_the_stack_named_then_changed(memory: MemoryAPI, clock: Frozen
 
 def test_a_short_decision_carries_what_it_settles(memory: MemoryAPI) -> None:
     turns = [
-        ("user", "For state management, should I use Redux or Zustand?"),
+        ("user", "Thanks, that worked! For state management, should I use Redux or Zustand?"),
         ("assistant", "For an app this size Zustand is simpler and persists easily."),
         ("user", "OK we'll use Zustand, with the persist middleware."),
         ("assistant", "Done. Anything else?"),

@@ -395,14 +395,20 @@ _NAMED = re.compile(
 
 
 TOPIC_CHARS = 160  # how much of the turn a decision settles its fact names
+# A sentence that only thanks or acknowledges: no topic ("Thanks!", "Great, that worked.").
+_COURTESY = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|thanks?(?: you)?|thx|great|cool|nice|perfect|awesome|got it|sure"
+    r"|that (?:worked|works|fixed it|did it)|it works|sounds good)\b[\s,.!]*)+$",
+    re.I,
+)
 
 
 def with_topic(decision: str, raised: str) -> str:
     """A short decision with what it settles: the first prose sentence of the turn
-    that raised it, cut to TOPIC_CHARS ("We'll use Zustand. (about: For state
-    management, should I use Redux or Zustand?)"); the decision alone when that turn
-    has no prose."""
-    said = sentences(raised)
+    that raised it, past a courtesy ("Thanks!", "Great, that worked."), cut to
+    TOPIC_CHARS ("We'll use Zustand. (about: For state management, should I use Redux
+    or Zustand?)"); the decision alone when that turn has no prose."""
+    said = [s for s in sentences(raised) if not _COURTESY.match(s)]
     if not said:
         return decision
     topic = (
