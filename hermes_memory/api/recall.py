@@ -26,6 +26,7 @@ from hermes_memory.api.candidates import (
 from hermes_memory.api.voice import blend, voice_of
 from hermes_memory.clock import DAY, to_iso
 from hermes_memory.errors import CuratedFileError
+from hermes_memory.text.excerpt import clip
 from hermes_memory.text.temporal import query_window
 from hermes_memory.tier2.fts import presence_counter, query_terms, terms_missing, words_present
 
@@ -454,21 +455,20 @@ def changed_statements(api: MemoryAPI, turns: list[str], at: float) -> dict[str,
     """For each of ``turns`` (uuids) that stated what had changed by ``at``: what
     superseded the facts formed from it (cut to CHANGED_CHARS: the person's own words
     come first), then its ended relations."""
+    superseded = api.facts.superseded_statements(api.owner, turns, at)
     changed: dict[str, list[str]] = {}
-    for uuid, facts in api.facts.superseded_statements(api.owner, turns, at).items():
-        said = changed.setdefault(uuid, [])
-        said.extend(b for b in map(_brief, facts) if b not in said)
-    for uuid, ended in api.entities.ended_statements(api.owner, turns, at).items():
-        said = changed.setdefault(uuid, [])
-        said.extend(e for e in ended if e not in said)
+    for found in (
+        {uuid: [_brief(f) for f in facts] for uuid, facts in superseded.items()},
+        api.entities.ended_statements(api.owner, turns, at),
+    ):
+        for uuid, statements in found.items():
+            said = changed.setdefault(uuid, [])
+            said.extend(s for s in statements if s not in said)
     return changed
 
 
 def _brief(text: str) -> str:
-    text = " ".join(text.split())
-    if len(text) <= CHANGED_CHARS:
-        return text
-    return text[:CHANGED_CHARS].rsplit(" ", 1)[0] + " ..."
+    return clip(" ".join(text.split()), CHANGED_CHARS)
 
 
 def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[str, Any]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from hermes_memory.text.kinds import KIN
 from hermes_memory.text.mentions import Mention
-from hermes_memory.text.triggers import BOSS, KIN, KIN_ADJECTIVES
+from hermes_memory.text.triggers import BOSS, KIN_ADJECTIVES
 
 # "It depends on ...", "And it runs on ...", "She works at ...". "They" is left alone:
 # a team, a group of people or several services, with nothing to tell which. "Its"

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
+from hermes_memory.text.kinds import KIN
 from hermes_memory.text.mentions import Mention
 from hermes_memory.text.reading import Relation
-from hermes_memory.text.triggers import KIN, admits
+from hermes_memory.text.triggers import admits
 
 # Words of time between two names say when, not how they relate ("moved to Berlin
 # last March and now work at Spotify").

@@ -22,6 +22,14 @@ ELLIPSIS = "…"
 SCAN_CHARS = 20_000
 
 
+def clip(text: str, chars: int) -> str:
+    """``text`` if it fits in ``chars`` characters, else cut there at a word, with " ..."
+    where it was cut."""
+    if len(text) <= chars:
+        return text
+    return text[:chars].rsplit(" ", 1)[0] + " ..."
+
+
 def excerpt(
     text: str,
     size: int,

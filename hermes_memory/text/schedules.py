@@ -26,6 +26,9 @@ _VERB = re.compile(
     r"|starts?|begins?|happens?|takes place)\b|['’]s\b",
     re.IGNORECASE,
 )
+# Who wants a thing by a day: "The CMO wants the dashboard by October 20th" is a plan
+# (text/statements.py) of the thing wanted.
+WANTS = r"(?:wants?|needs?|expects?|requires?|asked for|promised)"
 # "I have a dentist appointment on ...", "The CMO wants the dashboard by ...": the thing
 # is the object.
 _ARRANGED = (
@@ -35,7 +38,7 @@ _ARRANGED = (
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b(?:wants?|needs?|expects?|requires?|asked for|promised)\s+(?P<thing>[^,.;]+?)\s+by\b",
+        rf"\b{WANTS}\s+(?P<thing>[^,.;]+?)\s+by\b",
         re.IGNORECASE,
     ),
 )

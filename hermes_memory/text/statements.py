@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 
 from hermes_memory.text.changes import STACK_FACET_WORDS
+from hermes_memory.text.excerpt import clip
+from hermes_memory.text.schedules import WANTS
 from hermes_memory.text.temporal import told_as_past
 
 # What each kind of statement becomes: the fact's category and importance.
@@ -57,6 +59,8 @@ _OPENER = (
     r"(?:(?:oh|ok(?:ay)?|so|and|also|btw|by the way|just so you know|fyi|note|please|pls)[,:]?\s+)*"
 )
 
+# What accepts a proposal, opening a turn: "OK, ...", "Fine: ...".
+_ACCEPT = r"(?:ok(?:ay)?|alright|all right|right|fine|agreed|deal|sounds good|perfect)"
 # What "OK, we'll ..." or "Fine, let's ..." may go on to that decides nothing yet.
 _UNDECIDED = (
     r"(?:see|talk|think|check|need|try|give|get|look|figure|discuss|revisit|circle|come|keep"
@@ -187,12 +191,12 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r" (?:to|on|that)\b"
             # a proposal accepted: "OK, we'll dedupe on user id", "Fine, let's cache the
             # rates" (not "OK, we'll see", "Fine, let's take a look")
-            rf"|^(?:ok(?:ay)?|alright|all right|right|fine|agreed|deal|sounds good|perfect)"
-            rf"[,!.:]?\s+(?:then,?\s+)?(?:we['’]ll|we will|let['’]s)\s+(?!{_UNDECIDED})[a-z]+"
+            rf"|^{_ACCEPT}[,!.:]?\s+(?:then,?\s+)?(?:we['’]ll|we will|let['’]s)\s+"
+            rf"(?!{_UNDECIDED})[a-z]+"
             r"(?=\s+\S)"
             # and put as what goes where: "Fine: Jest for components, Vitest for pure logic"
-            r"|^(?:ok(?:ay)?|alright|all right|right|fine|agreed|deal|sounds good|perfect)"
-            r"[,!.:]?\s+(?!(?:thanks?|sorry|good|great|nice|cool|same|that|this|yes|no)\b)"
+            rf"|^{_ACCEPT}[,!.:]?\s+(?!(?:thanks?|sorry|good|great|nice|cool|same|that|this"
+            r"|yes|no)\b)"
             r"(?-i:[A-Z][\w.+#-]*)(?:\s+(?-i:[A-Z][\w.+#-]*))?\s+for\s+\w"
             rf"|\b{_I}(?:'re| are|'m| am) (?:going|sticking) with\b"
             rf"|\blet's (?:go|stick) with\b"
@@ -240,7 +244,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\b(?:deadline|due date|launch|release|milestone)\b.*\b(?:is|was|set|moved"
             r"|scheduled)\b"
             # wanted by a day: "The CMO wants the dashboard by October 20th"
-            r"|\b(?:wants?|needs?|expects?|requires?|asked for|promised)\b(?:\s+\S+){1,8}?\s+by\b"
+            rf"|\b{WANTS}\b(?:\s+\S+){{1,8}}?\s+by\b"
             # away: "I'll be on vacation from October 1st", "Priya is going on leave"
             rf"|\b{_I}(?:['’]ll| will) be (?:on (?:vacation|holiday|(?:\w+ )?leave|pto|a trip"
             r"|a (?:business|work) trip|sabbatical)|away|off|out(?: of (?:the )?office)?"
@@ -411,10 +415,7 @@ def with_topic(decision: str, raised: str) -> str:
     said = [s for s in sentences(raised) if not _COURTESY.match(s)]
     if not said:
         return decision
-    topic = (
-        said[0] if len(said[0]) <= TOPIC_CHARS else said[0][:TOPIC_CHARS].rsplit(" ", 1)[0] + " ..."
-    )
-    return f"{decision} (about: {topic.rstrip(':')})"
+    return f"{decision} (about: {clip(said[0], TOPIC_CHARS).rstrip(':')})"
 
 
 def sentences(text: str) -> list[str]:
