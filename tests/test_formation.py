@@ -68,6 +68,7 @@ PROMOTED = [
     ("Lena is now responsible for the data contracts.", "handover"),
     ("I handed the mobile app over to Sam last week.", "handover"),
     ("Fine: Jest for components, Vitest for pure logic.", "decision"),
+    ("All right: Jest for components, Vitest for pure logic.", "decision"),
     # a part of the stack named as a tool
     ("Our CI is GitHub Actions.", "tool"),
     ("Orchestration is Airflow for now.", "tool"),

@@ -373,7 +373,8 @@ _TRIGGER = re.compile(
     r"|getting married|getting engaged|having|holding|hosting|throwing|flying|leaving|arriving"
     r"|visiting|presenting|launching|shipping|releasing|starting)"
     r"|['’]ll\b"
-    rf"|\b(?:{STACK_FACET_WORDS})\s+(?:is|are)\b",
+    rf"|\b(?:{STACK_FACET_WORDS})\s+(?:is|are)\b"
+    rf"|^\W*{_ACCEPT}\b",  # the same words the decision rule accepts with
     re.I,
 )
 # What a choice names must be a thing of its own ("Zustand", "pnpm instead of npm", "the
