@@ -91,3 +91,43 @@ def test_a_teams_members() -> None:
     assert ("Priya", "part_of", "data") in relations("The data team is Priya.")
     # Not a team: no members ("The dashboard is Grafana" names a tool).
     assert relations("The dashboard is Grafana.") == set()
+
+
+def test_a_preposition_said_again_for_the_next_item() -> None:
+    said = "checkout-service depends on inventory-api and on the pricing-engine."
+    assert relations(said) == {
+        ("checkout-service", "depends_on", "inventory-api"),
+        ("checkout-service", "depends_on", "pricing-engine"),
+    }
+    assert relations("Ana works on the billing-service and on the search-api.") == {
+        ("Ana", "works_on", "billing-service"),
+        ("Ana", "works_on", "search-api"),
+    }
+
+
+def test_the_speakers_use_of_a_list_is_claimed_for_each_item() -> None:
+    def ours(text: str) -> set[tuple[str, str]]:
+        return {(c.predicate, c.object) for c in extract(text).claims if c.subject is None}
+
+    said = "We use Prometheus and Grafana for monitoring, and PagerDuty for alerts."
+    assert ours(said) == {("uses", "Prometheus"), ("uses", "Grafana"), ("uses", "PagerDuty")}
+    assert ours("Our stack is Django, Celery and Redis.") == {
+        ("uses", "Django"),
+        ("uses", "Celery"),
+        ("uses", "Redis"),
+    }
+    assert ours("We run forty services on Kubernetes, deployed with ArgoCD.") == {
+        ("uses", "Kubernetes"),
+        ("uses", "ArgoCD"),
+    }
+    assert ours("We use Slack and I talk to Maria daily.") == {("uses", "Slack")}
+    # a place said with its region is one home
+    assert ours("I'm from Davistown, Palau.") == {("lives_in", "Davistown")}
+
+
+def test_joining_a_team_at_a_company_is_working_there() -> None:
+    assert relations("I just joined the platform team at Northwind.") == {
+        ("the user", "part_of", "platform"),
+        ("the user", "works_at", "Northwind"),
+    }
+    assert ("Ana", "works_at", "Globex") in relations("Ana leads the data team at Globex.")

@@ -159,3 +159,42 @@ def test_a_formed_facts_own_date_is_dropped_when_the_store_is_read_again(api: Me
     rederive.rederive(api)
     (event,) = unwrap(api.timeline_query(query="launch"))
     assert event["source"]["kind"] == "episode"
+
+
+def test_a_quarter_is_the_next_one_or_the_last_one_its_tense_points_to() -> None:
+    assert _days("We're replacing ArgoCD with Flux by end of Q1.") == [
+        ("end of Q1", "2027-03-01", False)
+    ]
+    assert _days("We shipped it in Q3.") == [("Q3", "2026-07-01", False)]
+    assert [p for p, _, _ in _days("The Q4 goal is uptime.")] == ["Q4"]  # this one, running
+    assert _days("The Q2 2025 numbers were good.") == [("Q2 2025", "2025-04-01", False)]
+    assert {d.precision for d in resolve_dates("Hiring resumes next quarter.", FRIDAY)} == {
+        "quarter"
+    }
+    assert with_dates("Hiring resumes next quarter.", FRIDAY) == (
+        "Hiring resumes next quarter (Q1 2027)."
+    )
+    assert with_dates("We'll migrate by end of Q1.", FRIDAY) == (
+        "We'll migrate by end of Q1 (March 2027)."
+    )
+    # lower case is no quarter ("q1" in code), nor the quarter it was written in
+    assert _days("set q1 = 0") == []
+    assert with_dates("Our Q4 goal is uptime.", FRIDAY) == "Our Q4 goal is uptime."
+    start, end = query_window("What is due in Q1?", FRIDAY) or (0.0, 0.0)
+    assert start < datetime(2027, 1, 1, tzinfo=UTC).timestamp()
+    assert datetime(2027, 3, 31, tzinfo=UTC).timestamp() < end
+
+
+def test_a_month_by_its_name_alone_is_the_next_or_the_last_by_its_tense() -> None:
+    assert _days("We'll ship in March.") == [("in March", "2027-03-01", False)]
+    assert _days("I went to Paris in May.") == [("in May", "2026-05-01", False)]
+    # the word before it may say the side: a deadline ahead, a start behind
+    assert _days("We launch by June.") == [("by June", "2027-06-01", False)]
+    assert _days("I have been painting since May.") == [("since May", "2026-05-01", False)]
+    # no tense: the nearer, only guessed; a month's name in lower case is a word
+    assert _days("Anything in March?") == [("in March", "2027-03-01", True)]
+    assert _days("we may march in the rain") == []
+    assert with_dates("We'll ship in March.", FRIDAY) == "We'll ship in March (March 2027)."
+    # a question keeps its own reading ("in March" asked with no tense: the last one)
+    start, end = query_window("Anything in March?", FRIDAY) or (0.0, 0.0)
+    assert start < datetime(2026, 3, 1, tzinfo=UTC).timestamp() < end

@@ -189,6 +189,18 @@ def test_an_entity_is_found_by_the_words_a_fact_used_for_it(api: MemoryAPI) -> N
     assert missing["error"].endswith("no entity named 'Nobody Known'")
 
 
+def test_an_entity_is_found_by_a_word_of_its_name_when_only_one_has_it(api: MemoryAPI) -> None:
+    _store(api, [*FACTS, "The payments-api depends on the ledger-service"])
+    # a first name for the whole, a part of an identifier
+    assert unwrap(api.graph_traverse("Alice", depth=1))[0]["name"] == "billing"
+    path = unwrap(api.graph_shortest_path("payments", "ledger"))
+    assert [p["name"] for p in path] == ["payments-api", "ledger-service"]
+    unwrap(api.entity_ensure("Alice Park", "person"))
+    both = api.graph_traverse("Alice", depth=1)
+    assert not both["success"] and both["meta"]["error_detail"]["code"] == "ambiguous"
+    assert "Alice Chen" in both["error"] and "Alice Park" in both["error"]
+
+
 def test_centrality_and_communities(api: MemoryAPI) -> None:
     _store(api)
     unwrap(api.entity_link("Bob", "Alice Chen", "knows"))

@@ -67,6 +67,21 @@ def test_natural_corrections_supersede_on_the_labelled_pairs() -> None:
         assert report["recall"] >= recall
 
 
+def test_a_change_dated_to_a_month_is_no_older_than_what_was_told_within_it(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    clock.set(datetime(2026, 3, 2, 12, tzinfo=UTC).timestamp())
+    old = unwrap(api.fact_store("The analytics warehouse runs on Redshift."))
+    clock.advance(20 * DAY)
+    new = api.fact_store("The analytics warehouse moved to Snowflake in March.")["meta"]["graph"]
+    assert new["superseded"] == [old["uuid"]]  # any day of March, not March 1st
+    # A change dated before the current fact was told is history, not a correction.
+    now = unwrap(api.fact_store("The reporting warehouse runs on BigQuery."))
+    clock.advance(DAY)
+    past = api.fact_store("In 2019 the reporting warehouse moved to Redshift.")["meta"]["graph"]
+    assert now["uuid"] not in past["superseded"]
+
+
 def test_moving_the_database_supersedes_what_it_ran_and_recall_says_so(
     api: MemoryAPI, clock: FrozenClock
 ) -> None:

@@ -86,3 +86,23 @@ def test_a_department_acting_or_spoken_to_is_a_body() -> None:
     assert kinds("Legal wants the review done by June 30th.") == {"Legal": "org"}
     assert kinds("I talked to Marketing about the launch.") == {"Marketing": "org"}
     assert kinds("Design is my passion.") == {}  # a subject named, no body acting
+
+
+def test_numbers_acknowledgements_verbs_and_sql_name_nothing() -> None:
+    assert kinds("We run about forty services on Kubernetes.") == {"Kubernetes": "tech"}
+    assert kinds("Understood, I'll keep runbook steps short.") == {}
+    assert kinds("Done, the build passes now.") == {}
+    assert kinds("Grace's team is adding cache versioning.") == {"Grace": "person"}
+    assert kinds("We're adding cache versioning next week.") == {}
+    assert kinds("The billing service is caching invoices.") == {"billing": "project"}
+    assert kinds("The query uses UPSERT and AS OF SYSTEM TIME.") == {}
+    assert kinds("I work with NASA and ESA on the mission.") == {"NASA": "org", "ESA": "org"}
+    assert kinds("I joined as an SRE and the CMO wants a dashboard.") == {}
+
+
+def test_a_name_by_a_release_number_or_holding_work_is_software() -> None:
+    assert kinds("I added caching with Workbox 7.0.0.")["Workbox"] == "tech"
+    assert kinds("The CMO wants the attribution dashboard in Looker.")["Looker"] == "tech"
+    assert kinds("I filed a ticket in Jira about it.") == {"Jira": "tech"}
+    assert kinds("Maria is 2.5 hours away.") == {"Maria": "person"}
+    assert kinds("The office in Lisbon opens Monday.") == {"Lisbon": "place"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config, unwrap
@@ -156,16 +157,39 @@ def test_a_turn_whose_statement_changed_says_so_in_recall_and_the_block(api: Mem
     _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 2)
     results = unwrap(api.recall("Where does the ledger-service store its data?"))
     old = next(r for r in results if "stores its data" in r["content"])
-    assert old["since_changed"] == ["ledger-service uses CockroachDB"]
+    # What held, until when, and what the turn that ended it said instead.
+    day = time.strftime("%Y-%m-%d", time.gmtime(T0 + DAY))
+    changed = (
+        f"ledger-service uses CockroachDB until {day}, then ledger-service migrated to PostgreSQL"
+    )
+    assert old["since_changed"] == [changed]
     new = next(r for r in results if "onto Postgres" in r["content"])
     assert "since_changed" not in new
     line = result_line(old)
-    assert "since changed: ledger-service uses CockroachDB" in line
+    assert f"since changed: {changed}" in line
     # The agent's tool shows it too.
     asked = {"action": "recall", "content": "Where does the ledger-service store data?"}
     said = json.loads(handle(api, asked))
     shown = next(r for r in said["results"] if "stores its data" in r["content"])
-    assert shown["since_changed"] == ["ledger-service uses CockroachDB"]
+    assert shown["since_changed"] == [changed]
     # Asked as of a time before the move, it still held.
     then = unwrap(api.recall("Where does the ledger-service store its data?", as_of=T0 + 1))
     assert all("since_changed" not in r for r in then)
+
+
+def test_the_turn_that_changed_a_statement_answers_where_that_did(home: Path) -> None:
+    def first(lift: float) -> dict[str, object]:
+        where = home / str(lift)
+        cfg = load_config(where, env={}, overrides={"recall": {"successor_lift": lift}})
+        clock = FrozenClock(T0 + 30 * DAY)
+        with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+            said = "The ledger-service stores its data in CockroachDB, sharded by tenant."
+            _say(api, said, T0, 1)
+            _say(api, "Unrelated: the office moves on Friday.", T0 + 1, 2)
+            _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 3)
+            return dict(unwrap(api.recall("Where does the ledger-service store its data?"))[0])
+
+    lifted = first(1.0)
+    assert "onto Postgres" in str(lifted["content"])
+    assert "supersedes" in lifted["match_reasons"]  # type: ignore[operator]
+    assert "onto Postgres" not in str(first(0.0)["content"])  # the stage off: the old first

@@ -11,6 +11,7 @@ from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
 from hermes_memory.text.mentions import is_role
 from hermes_memory.text.prose import word_share
+from hermes_memory.tier2 import endings
 from hermes_memory.tier2.fts import STOP_WORDS, content_words, words_of
 
 if TYPE_CHECKING:
@@ -86,6 +87,23 @@ def prefer_valid(
             pool[successor].extra.append("supersedes")
         fused[key] *= factor
         cand.extra.append("superseded")
+
+
+def lift_successors(
+    api: MemoryAPI, pool: dict[str, Candidate], fused: dict[str, float], when: float, lift: float
+) -> None:
+    """A turn among the candidates that ended what another stated (by ``when``) rises
+    to ``lift`` of that one's similarity: "we're moving the inventory-api to Postgres"
+    answers "what database does it use?" wherever "it stores everything in CockroachDB"
+    does. Only turns already among the candidates move."""
+    if lift <= 0:
+        return
+    turns = [key.split(":", 1)[1] for key in pool if key.startswith("episode:")]
+    for old, new in endings.successor_turns(api.db, api.owner, turns, when):
+        old_key, new_key = f"episode:{old}", f"episode:{new}"
+        if new_key in pool and fused[new_key] < lift * fused[old_key]:
+            fused[new_key] = lift * fused[old_key]
+            pool[new_key].extra.append("supersedes")
 
 
 def discount_questions(

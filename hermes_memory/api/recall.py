@@ -28,6 +28,7 @@ from hermes_memory.clock import DAY, to_iso
 from hermes_memory.errors import CuratedFileError
 from hermes_memory.text.excerpt import clip
 from hermes_memory.text.temporal import query_window
+from hermes_memory.tier2 import endings
 from hermes_memory.tier2.fts import presence_counter, query_terms, terms_missing, words_present
 
 if TYPE_CHECKING:
@@ -265,6 +266,7 @@ def _ranked(
             pool, fused, cfg.question_factor, cfg.long_turn_words)),
         ("short_turn", lambda: adjust.discount_short_turns(
             pool, fused, cfg.short_turn_words, cfg.min_similarity, cfg.min_word_share)),
+        ("successor", lambda: adjust.lift_successors(api, pool, fused, when, cfg.successor_lift)),
         ("standing", lambda: adjust.favour_standing(pool, fused, cfg.standing_boost)),
         ("speaker", lambda: adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)),
         ("time", lambda: adjust.favour_window(window, pool, fused, cfg.time_boost,
@@ -459,7 +461,7 @@ def changed_statements(api: MemoryAPI, turns: list[str], at: float) -> dict[str,
     changed: dict[str, list[str]] = {}
     for found in (
         {uuid: [_brief(f) for f in facts] for uuid, facts in superseded.items()},
-        api.entities.ended_statements(api.owner, turns, at),
+        endings.ended_statements(api.db, api.owner, turns, at),
     ):
         for uuid, statements in found.items():
             said = changed.setdefault(uuid, [])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import sqlite3
 from collections import deque
 from collections.abc import Iterable
@@ -23,7 +24,7 @@ from typing import Any, BinaryIO
 
 import networkx as nx
 
-from hermes_memory.errors import DerivedTierError, NotFoundError
+from hermes_memory.errors import AmbiguousMatchError, DerivedTierError, NotFoundError
 from hermes_memory.fileio import write_atomic
 from hermes_memory.text.extract import extract
 from hermes_memory.tier2.db import Database
@@ -287,9 +288,27 @@ class KnowledgeGraph:
         if uuid is None or uuid not in self.g:
             found = self.find(m.name for m in extract(name).mentions)
             if len(found) != 1:
+                found = self._by_words(name)  # "Grace" for "Grace Liu"
+            if len(found) > 1:
+                raise AmbiguousMatchError(name, sorted(self.g.nodes[u]["name"] for u in found))
+            if not found:
                 raise NotFoundError("entity", name, by="named")
             uuid = found[0]
         return uuid
+
+    def _by_words(self, name: str) -> list[str]:
+        """The nodes a name or alias of which holds ``name`` as whole words, as people
+        say a first name or a part for the whole ("Grace" for "Grace Liu")."""
+        key = normalize_name(name)
+        if not key:
+            return []
+        # a word of a name, or a part of an identifier ("inventory" for "inventory-api")
+        words = re.compile(rf"(?<!\w){re.escape(key)}(?!\w)")
+        out: dict[str, None] = {}
+        for alias, uuid in self._by_alias.items():
+            if uuid in self.g and words.search(alias):
+                out.setdefault(uuid)
+        return list(out)
 
     def find(self, names: Iterable[str]) -> list[str]:
         """Node uuids of the names that are known (unknown ones are skipped)."""

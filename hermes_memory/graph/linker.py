@@ -18,25 +18,28 @@ from hermes_memory.errors import CapacityError
 from hermes_memory.text.bounds import opening
 from hermes_memory.text.casing import Lookup
 from hermes_memory.text.extract import SELF, extract
-from hermes_memory.text.mentions import ROLES, Mention, is_role
-from hermes_memory.text.reading import Extraction
+from hermes_memory.text.mentions import ROLES, is_role
+from hermes_memory.text.reading import Extraction, Mention
 from hermes_memory.text.temporal import (
     MAX_DATES,
     DateMention,
     ended_by,
     ends_holders,
+    event_span,
     recorded,
     resolve_dates,
 )
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
-from hermes_memory.tier2.entities import Ending, EntityStore, normalize_name, only_person_named
+from hermes_memory.tier2.endings import Ending, end_by_turn
+from hermes_memory.tier2.entities import EntityStore, normalize_name, only_person_named
 from hermes_memory.tier2.facts import (
     began_at,
     formed_from_a_turn,
     kept_to_one_chat,
     mark_superseded,
+    told,
 )
 from hermes_memory.tier2.records import Entity, Owner
 from hermes_memory.tier2.roles import give_aliases
@@ -311,10 +314,11 @@ class Linker:
         if not rows:
             return []
         since = began_at(conn, row_id)
+        latest = _latest_start(conn, row_id, since)
         out = []
         done: set[int] = set()
         for old in rows:
-            if old["id"] in done or (old["valid_at"] or old["created_at"]) > since:
+            if old["id"] in done or (old["valid_at"] or old["created_at"]) > latest:
                 continue  # the old fact is newer than what the new one reports
             done.add(old["id"])
             mark_superseded(
@@ -343,7 +347,7 @@ def _end_stated(
     ``row_id`` says ends (the rule of temporal.ended_by, as for facts): "we moved the
     ledger-service off CockroachDB" ends "the ledger-service uses CockroachDB", "I moved
     to Lisbon" the user's earlier home, "Lee now owns X" another's hold on X
-    (``EntityStore.end_by_turn``)."""
+    (``endings.end_by_turn``)."""
     endings: list[Ending] = []
     for c in found.claims:
         rule = ended_by(c)
@@ -358,7 +362,18 @@ def _end_stated(
         if held is not None:  # "Lee now owns the ingestion-job": Sam's hold ends
             endings.append(Ending(subject.uuid, held, thing.uuid, True, reason, others=True))
     if endings:
-        EntityStore.end_by_turn(conn, owner, row_id, endings, now=now, actor=actor)
+        end_by_turn(conn, owner, row_id, endings, now=now, actor=actor)
+
+
+def _latest_start(conn: sqlite3.Connection, fact_id: int, since: float) -> float:
+    """The latest the fact can have begun: the end of the period its text dates it to
+    ("moved to Snowflake in March" may have been any day of March, so an older fact
+    told on March 1st is no newer than it), or ``since`` for a day or a time given."""
+    said = told(conn, fact_id)
+    span = event_span(said[0], said[1]) if said is not None else None
+    if said is None or span is None or span[0] != said[2]:
+        return since
+    return min(span[1], said[1])
 
 
 def _local_fact(conn: sqlite3.Connection, kind: str, row_id: int) -> bool:

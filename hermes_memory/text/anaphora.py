@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from hermes_memory.text.kinds import KIN
-from hermes_memory.text.mentions import Mention
+from hermes_memory.text.reading import Mention
 from hermes_memory.text.triggers import BOSS, KIN_ADJECTIVES
 
 # "It depends on ...", "And it runs on ...", "She works at ...". "They" is left alone:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from hermes_memory.text.mentions import PROJECT_HEADS, Mention
+from hermes_memory.text.components import PROJECT_HEADS
+from hermes_memory.text.reading import Mention
 
 USE = "uses@"  # + facet: a use of one facet of the subject
 CHANGED = "changed@"  # + facet: its value changed to the object

@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 
 from hermes_memory.text.kinds import KIN
-from hermes_memory.text.mentions import Mention
-from hermes_memory.text.reading import Relation
+from hermes_memory.text.reading import Mention, Relation
 from hermes_memory.text.triggers import admits
 
 # Words of time between two names say when, not how they relate ("moved to Berlin
@@ -48,6 +47,10 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
         a, b = ms[k - 1], ms[k]
         gap = between(sentence, a, b)
         kin = a.type == b.type == "person" and _AND_KIN.fullmatch(gap)
+        again = _SAME_PREPOSITION.fullmatch(gap)
+        if again is not None:  # "depends on X and on Y": Y has X's relation
+            _share_tail(sentence, a, b, again.group(1), by_name, rels)
+            continue
         if not kin and not COORD.match(_LIST_ITEM.sub("", gap) or "x"):
             continue
         if a.type == "place" and region_of(sentence, ms, k):
@@ -75,6 +78,50 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
                 rels.append(extra)
 
 
+def listed_after(sentence: str, ms: list[Mention], first: Mention) -> list[Mention]:
+    """The names listed after ``first`` as its equals: "Prometheus and Grafana for
+    monitoring, and PagerDuty for alerts", "Django, Celery and Redis"."""
+    out: list[Mention] = []
+    k = ms.index(first)
+    tools = ("tech", "org")
+    while k + 1 < len(ms):
+        a, b = ms[k], ms[k + 1]
+        if (a.type in tools) != (b.type in tools) or (a.type not in tools and a.type != b.type):
+            break
+        if not COORD.match(_LIST_ITEM.sub("", between(sentence, a, b)) or "x"):
+            break
+        if a.type == "place" and region_of(sentence, ms, k + 1):
+            break  # "from Davistown, Palau": one place, said with its region
+        out.append(b)
+        k += 1
+    return out
+
+
+_SAME_PREPOSITION = re.compile(r",?\s*(?:and|or) (on|to|from|in|with|at|for|by|into)")
+
+
+def _share_tail(
+    sentence: str,
+    a: Mention,
+    b: Mention,
+    preposition: str,
+    by_name: dict[str, Mention],
+    rels: list[Relation],
+) -> None:
+    """Give ``b`` each relation whose tail is ``a`` when ``a`` followed the same
+    preposition ("depends on X and on Y", "moved to X and to Y")."""
+    for r in list(rels):
+        head = by_name.get(r.head)
+        if r.tail != a.name or head is None or head.end > a.start or r.type == "knows":
+            continue
+        said = between(sentence, head, a)
+        if not re.search(rf"(?:^|\s){preposition}$", said) or not admits(r.type, head, b):
+            continue
+        extra = Relation(r.head, r.type, b.name, r.stated)
+        if extra not in rels and extra.head != extra.tail:
+            rels.append(extra)
+
+
 def _before(m: Mention | None, other: Mention) -> bool:
     return m is not None and m.end <= other.start
 
@@ -95,7 +142,7 @@ def _admits_tail(r: Relation, by_name: dict[str, Mention], tail: Mention) -> boo
 
 # "Nina and her husband Raj moved to Lyon": both moved ("her" is left out by between).
 _AND_KIN = re.compile(rf",?\s*and (?:(?:older|younger|little|big|best|old|new) )?(?:{KIN})")
-_LIST_ITEM = re.compile(r"^(?:for|in|on|at)\s+(?:\w+\s+){1,2}(?=and$|or$)")
+_LIST_ITEM = re.compile(r"^(?:for|in|on|at)\s+(?:\w+,?\s+){1,2}(?=and$|or$)")
 
 
 def region_of(sentence: str, ms: list[Mention], k: int) -> bool:

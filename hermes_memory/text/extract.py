@@ -18,13 +18,13 @@ from hermes_memory.text.anaphora import THINGS, antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import facet_claims, stack_claims
-from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate
+from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate, listed_after
 from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import words_between as _words_between
 from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
-from hermes_memory.text.mentions import Mention, find_mentions
+from hermes_memory.text.mentions import find_mentions
 from hermes_memory.text.preferences import RANKED_BELOW
-from hermes_memory.text.reading import Claim, Extraction, Relation
+from hermes_memory.text.reading import Claim, Extraction, Mention, Relation
 from hermes_memory.text.relatives import roles
 from hermes_memory.text.triggers import (
     BOSS,
@@ -71,7 +71,9 @@ _ITEM_MODIFIER = re.compile(r"^(?:in|on|at|for|as|during)\s+(?:[\w.-]+\s+){1,3}(
 _LATER_VERB = re.compile(r"^(?:[\w.-]+\s+){1,4}?(?:and|then)\s+(?=[a-z]+(?:s|ed)\b)")
 
 # The user's own side: what "we" or "I" say, and what an agent notes about "the user".
-_WE = re.compile(r"^\s*(we|i|our team|the team|the user|user|let['’]s|let us)\b")
+_WE = re.compile(
+    r"^\s*(we|i|our team|the team|the user|user|let['’]s|let us|our (?:tech )?stack)\b"
+)
 # "... so we're moving off X": our own move, whatever was named before it.
 _WE_MOVE = re.compile(
     r"\b(?:we|let['’]s|let us)(?:['’](?:re|ve|ll|d))?(?:\s+(?:are|have|had|were|will|just"
@@ -102,6 +104,12 @@ _OUR_SUBJECT = re.compile(r"\b(?:we|i|you)\b")
 _PRONOUN_OPENER = re.compile(rf"\W*{_PRONOUN}", re.I)
 # A verb joined to a sentence that opened on the user's side: still their doing.
 _OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
+# What is done with a tool, set off after what the user's side runs ("We run forty
+# services on Kubernetes, deployed with ArgoCD"): the side uses it too.
+_OUR_PARTICIPLE = re.compile(
+    r",\s*(?:deployed|managed|built|monitored|orchestrated|scheduled|provisioned|tested)"
+    r"\s+(?:with|via|using|through)"
+)
 _THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
 # A clause whose subject is the next name, set off by commas ("X, which Alice owns, ...").
 _OBJECT_RELATIVE = re.compile(r"^,\s*(?:which|that|whom)$")
@@ -368,6 +376,9 @@ def _relations(
             continue
         if NO_RELATION.search(between) or len(between.split()) > 7:
             continue
+        if ours and not _is_self(subject) and _OUR_PARTICIPLE.fullmatch(between):
+            add(None, "uses", tail)
+            continue
         if COORD.match(between or ","):
             if "and" in between and _with_self(head, tail):  # "Georgia and I"
                 me_, other = (head, tail) if head.name == SELF else (tail, head)
@@ -444,6 +455,15 @@ def _relations(
             retyped[tail.name] = "org"
             tail = replace(tail, type="org")
             rel = ("works_at", False)
+        if (
+            rel is None
+            and subject is not None
+            and subject.type == "person"
+            and head.surface.lower().endswith(" team")
+            and tail.type == "org"
+            and between in ("at", "with")
+        ):
+            head, rel = subject, ("works_at", False)  # "I joined the data team at Acme"
         stated = rel is not None
         listed = between.endswith((" and", " or", ","))  # "Linear for tickets and Notion"
         untyped = rel is None and bool(between) and not listed and head.type != "person"
@@ -464,7 +484,8 @@ def _relations(
         lead = sentence[: first.start].lower()
         verb = ("uses", False) if _CHOOSES.search(lead[-40:]) else trigger(lead, None, first)
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
-            add(None, verb[0], first)
+            for m in (first, *listed_after(sentence, others, first)):
+                add(None, verb[0], m)  # "We use Prometheus and Grafana"
     _ranked_below(sentence, ms, claims)
     coordinate(sentence, ms, rels)
     co_mention([replace(m, type=retyped.get(m.name, m.type)) for m in others], rels)

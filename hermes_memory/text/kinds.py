@@ -82,6 +82,12 @@ SWITCHED_TO = re.compile(
 STORED_AS = re.compile(
     r"\b(?:writ|wrote|stor|sav|export|dump|persist|serial|encod)\w*\s+(?:\S+\s+){0,5}?as\s+$"
 )
+# What software holds a piece of work in: a tool, not a place ("the dashboard in
+# Looker", "a ticket in Jira", "the notebook in Colab").
+ARTEFACT_IN = re.compile(
+    r"\b(?:dashboard|report|chart|notebook|board|workspace|spreadsheet|sheet|query|ticket|"
+    r"channel|doc|page|repo|project|model|workflow)s?\s+in\s+$"
+)
 WORKED_WITH = re.compile(
     r"\b(?:quer(?:y|ies|ied|ying)|analy[sz]\w*|process\w*|transform\w*|orchestrat\w*|"
     r"monitor\w*|lint\w*|benchmark\w*|visuali[sz]\w*|index\w*)\s+(?:\S+\s+){0,3}?"

@@ -11,45 +11,56 @@ PRONOUNS = frozenset(
     "itself ourselves themselves everything everyone everybody anything anyone something "
     "someone nothing nobody".split()
 )
-STARTERS = PRONOUNS | frozenset(
-    "the a an our my your his her their its this that these those "
-    "there here remember note please make use keep let lets when while if after before "
-    "since then also but and or so because yes no ok okay maybe today yesterday tomorrow "
-    "tonight last next every each all some any both either neither what why how who where "
-    "which hi hello hey thanks thank sure great good nice wow oh well just really "
-    "actually monday tuesday wednesday thursday friday saturday sunday january february "
-    "march april may june july august september october november december spring summer "
-    "autumn fall winter mr mrs ms dr sir api ui ci cd qa pr prs id ids ai llm mondays "
-    "tuesdays wednesdays thursdays fridays saturdays sundays weekends "
-    # chat: interjections, greetings and discourse markers open a sentence or come before
-    # the name they address ("Yeah Priya, ...", "Congrats Omar!"), and are not names
-    "yeah yep yup yea nope nah cool awesome glad bye goodbye congrats congratulations "
-    "anytime woah whoa aww aw haha lol hmm um uh ugh oops ooh alright absolutely definitely "
-    "totally exactly honestly hopefully unfortunately fortunately luckily sadly seriously "
-    "obviously basically anyway anyways lately finally agreed cheers sounds welcome dang "
-    "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
-    "stay ha hah heh hehe huh ah ahh eh yikes oof ouch phew whew woohoo yay hooray mm mhm "
-    "gotcha man dude "
-    # auxiliaries that open a question ("Is this your painting?") and adverbs that open
-    # a sentence ("Never had a chance", "Now, I'm aiming ...")
-    # ("Will" and "Can" are names as well, and "Will you ..." reads as no name anyway)
-    "is are was were am do does did could would should shall might must have has "
-    "had never now almost right still soon often always sometimes usually later recently "
-    "already once again instead otherwise meanwhile besides perhaps probably "
-    # discourse adverbs that open a paragraph of an answer ("However, ...", "First, ...")
-    "however first second third fourth fifth lastly additionally furthermore moreover "
-    "overall below above therefore thus hence alternatively similarly likewise ultimately "
-    "essentially generally typically specifically importantly "
-    # prepositions that open one ("In this example", "For example", "To fix it")
-    "in for to with from by on at of as into onto upon within without via per "
-    # more of an answer's openers ("Certainly, Taylor!"), sign-offs ("Best regards,")
-    "certainly clearly simply naturally personally interestingly surprisingly notably "
-    "briefly ideally accordingly consequently conversely currently previously initially "
-    "eventually firstly secondly thirdly regards sincerely "
-    # number words ("Two Thunderbolt 4 ports")
-    "one two three four five six seven eight nine ten "
-    # weekday abbreviations ("last Fri")
-    "mon tue tues wed thu thur thurs fri sat".split()
+# Words that count, never a name nor a part of one ("Two Thunderbolt 4 ports", "we run
+# forty services").
+NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
+    "eighty ninety hundred hundreds thousand thousands dozen dozens several few".split()
+)
+STARTERS = (
+    PRONOUNS
+    | NUMBER_WORDS
+    | frozenset(
+        "the a an our my your his her their its this that these those "
+        "there here remember note please make use keep let lets when while if after before "
+        "since then also but and or so because yes no ok okay maybe today yesterday tomorrow "
+        "tonight last next every each all some any both either neither what why how who where "
+        "which hi hello hey thanks thank sure great good nice wow oh well just really "
+        "actually monday tuesday wednesday thursday friday saturday sunday january february "
+        "march april may june july august september october november december spring summer "
+        "autumn fall winter mr mrs ms dr sir api ui ci cd qa pr prs id ids ai llm mondays "
+        "tuesdays wednesdays thursdays fridays saturdays sundays weekends "
+        # chat: interjections, greetings and discourse markers open a sentence or come before
+        # the name they address ("Yeah Priya, ...", "Congrats Omar!"), and are not names
+        "yeah yep yup yea nope nah cool awesome glad bye goodbye congrats congratulations "
+        "anytime woah whoa aww aw haha lol hmm um uh ugh oops ooh alright absolutely definitely "
+        "totally exactly honestly hopefully unfortunately fortunately luckily sadly seriously "
+        "obviously basically anyway anyways lately finally agreed cheers sounds welcome dang "
+        "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
+        "stay ha hah heh hehe huh ah ahh eh yikes oof ouch phew whew woohoo yay hooray mm mhm "
+        "gotcha man dude "
+        # an assistant's acknowledgements ("Understood, I'll keep ...", "Noted, ...")
+        "understood noted acknowledged confirmed done "
+        # auxiliaries that open a question ("Is this your painting?") and adverbs that open
+        # a sentence ("Never had a chance", "Now, I'm aiming ...")
+        # ("Will" and "Can" are names as well, and "Will you ..." reads as no name anyway)
+        "is are was were am do does did could would should shall might must have has "
+        "had never now almost right still soon often always sometimes usually later recently "
+        "already once again instead otherwise meanwhile besides perhaps probably "
+        # discourse adverbs that open a paragraph of an answer ("However, ...", "First, ...")
+        "however first second third fourth fifth lastly additionally furthermore moreover "
+        "overall below above therefore thus hence alternatively similarly likewise ultimately "
+        "essentially generally typically specifically importantly "
+        # prepositions that open one ("In this example", "For example", "To fix it")
+        "in for to with from by on at of as into onto upon within without via per "
+        # more of an answer's openers ("Certainly, Taylor!"), sign-offs ("Best regards,")
+        "certainly clearly simply naturally personally interestingly surprisingly notably "
+        "briefly ideally accordingly consequently conversely currently previously initially "
+        "eventually firstly secondly thirdly regards sincerely "
+        # weekday abbreviations ("last Fri")
+        "mon tue tues wed thu thur thurs fri sat".split()
+    )
 )
 
 # Literals of code written in prose ("when `ret` is `False`"), never a name alone.
@@ -62,6 +73,12 @@ SIGN_OFFS = frozenset(["regards", "wishes"])
 NOT_ACRONYMS = frozenset(
     "csv tsv json jsonl xml yaml yml toml html css pdf png jpg jpeg gif svg url uri cpu gpu "
     "ram ssd hdd uuid utc".split()
+)
+
+# Roles written as acronyms ("joined as an SRE", "the CMO wants ..."): who someone is at
+# work, not a body or a person's name.
+ROLE_ACRONYMS = frozenset(
+    "sre ceo cto cfo coo cmo cio ciso cpo vp svp evp pm tpm em swe sde dba".split()
 )
 
 # Words written in capitals in code, logs and chat that name nothing: SQL, HTTP methods,

@@ -7,11 +7,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from hermes_memory.text.components import (
+    ORG_HEADS,
+    PLAIN,
+    PROJECT_HEADS,
+    component_at,
+)
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
 from hermes_memory.text.kinds import (
     ACRONYM,
+    ARTEFACT_IN,
     BUILT_WITH,
     DEPARTMENT_CONTEXT,
     DEPARTMENTS,
@@ -25,7 +31,6 @@ from hermes_memory.text.kinds import (
     PLACE_NAME_HEADS,
     PLACE_NAME_OPENERS,
     PRODUCT_HEADS,
-    ROLE_NOUNS,
     STORED_AS,
     SWITCHED_TO,
     TOOL_CHARS,
@@ -47,34 +52,18 @@ from hermes_memory.text.lexicon import (
     NOMINAL_AFTER_A_WORD,
     NOT_ACRONYMS,
     NP_STOP,
+    ROLE_ACRONYMS,
     SHOUTED,
     STARTERS,
     past_of_step,
 )
 from hermes_memory.text.preferences import object_starts
 from hermes_memory.text.products import after_model, after_status, model_end
+from hermes_memory.text.reading import Mention
 from hermes_memory.text.titles import quoted_title, title_line
 
 ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
 
-PROJECT_HEADS = frozenset(
-    "service services project team app pipeline flow job platform api warehouse stack "
-    "repo repository database cache queue bus system module library dashboard site website "
-    "cluster bot client".split()
-)
-ORG_HEADS = frozenset(
-    ["guild", "corp", "inc", "ltd", "gmbh", "labs", "university", "company", "foundation"]
-)
-COMPONENTS = frozenset(["gateway", "frontend", "backend", "scheduler", "monolith"])
-_HEADS = PROJECT_HEADS | ORG_HEADS
-_KEEP_HEAD = frozenset({"app", "bot", "site", "website", "client"})
-# Words that say which one, not what it is: "the new job", "a big client", "for new
-# services" name nothing.
-_WHICH_ONE = frozenset(
-    "new old big small main current previous next last first same other whole entire "
-    "existing potential important different separate single lightweight simple basic "
-    "large internal external public private custom legacy full".split()
-)
 # Words that end a preference's object ("I prefer spaces now", "I like tea best";
 # "these days" and "a lot" end at their first word).
 _OBJECT_END = NP_STOP | frozenset(
@@ -132,20 +121,6 @@ _AFTER_COLON = re.compile(r":\s*[\"'“‘*_]*$")
 _TOKEN = re.compile(r"[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
 
 
-@dataclass(frozen=True)
-class Mention:
-    name: str  # canonical
-    type: str
-    start: int
-    end: int
-    surface: str
-    # typed "person" only because nothing said otherwise: a relation may retype it
-    guessed: bool = field(default=False, compare=False)
-
-
-_PLAIN = re.compile(r"[^\W\d_][\w-]*")
-
-
 def find_mentions(
     sentence: str, limit: int | None = None, common: Callable[[str], bool] | None = None
 ) -> list[Mention]:
@@ -163,7 +138,7 @@ def find_mentions(
             or _known(toks, i)
             or (_preference_object(toks, i) if toks[i][1] in objects_at else None)
             or _identifier(toks, i)
-            or _project(toks, i, table)
+            or component_at(toks, i, table)
             or _name(sentence, toks, i, common)
         )
         if found is None:
@@ -331,58 +306,9 @@ _PREFIXES = frozenset(
     "a an e re pre post co non un anti self cross multi semi sub super inter over under "
     "one two three four five half well long short high low real full part end".split()
 )
+# A release number after a name makes it software ("Workbox 7.0.0", "Vite v5.2").
+_RELEASE = re.compile(r"v?\d+\.\d+(?:\.\d+)*")
 _VERB_NEXT = re.compile(r"[a-z]+(?:s|ed)|is|was|has|had|will|can|should|must")
-
-
-def _project(
-    toks: list[tuple[str, int, int]], i: int, table: dict[str, tuple[str, str]]
-) -> tuple[Mention, int] | None:
-    word = toks[i][0]
-    low = word.lower()
-    if low not in COMPONENTS and not any(
-        toks[j][0].lower() in _HEADS for j in range(i + 1, min(i + 3, len(toks)))
-    ):
-        return None  # no head noun in reach: most words, checked first for speed
-    plain = _PLAIN.fullmatch(word) and low not in _NOT_NAMES
-    if (not plain and low not in COMPONENTS) or past_of_step(word):
-        return None  # "refactored auth module": the component is "auth"
-    prev = toks[i - 1][0].lower() if i else ""
-    nxt = toks[i + 1][0].lower() if i + 1 < len(toks) else ""
-    if low in COMPONENTS and nxt in ROLE_NOUNS:
-        return None  # "a backend engineer": a kind of work, not a component
-    if low in COMPONENTS and prev in {"the", "our", "my", "their", "new", "a"}:
-        return Mention(low, "project", toks[i][1], toks[i][2], word), i + 1
-    if prev in {"a", "an"}:
-        return None  # "a new job", "a data team": some one, not one the memory can name
-    for n in (1, 2):  # modifiers before the head noun
-        if i + n >= len(toks):
-            break
-        head = toks[i + n][0].lower()
-        mods = toks[i : i + n]
-        if any(not _PLAIN.fullmatch(w) or w.lower() in NP_STOP for w, _, _ in mods):
-            break
-        if any(w.lower() in table for w, _, _ in mods):
-            return None  # "Kafka upgrade", "React app": the known name is the entity
-        if mods[-1][0].lower() in _WHICH_ONE or mods[0][0].endswith("ly"):
-            return None  # "how to properly cache it": an adverb names nothing
-        name = " ".join(w for w, _, _ in mods)
-        if head in ORG_HEADS:
-            if not all(w[:1].isupper() for w, _, _ in mods):
-                continue
-            name = f"{name} {toks[i + n][0]}"
-            return Mention(name, "org", toks[i][1], toks[i + n][2], name), i + n + 1
-        if head in PROJECT_HEADS:
-            if head in _KEEP_HEAD:
-                name = f"{name} {head}"
-            if name[:1].isupper() and not name.isupper() and prev not in {"the", "our"}:
-                name_l = name
-            else:
-                name_l = name.lower() if not name.isupper() else name
-            # The words as written, head included, become an alias of the shorter name
-            # ("billing service" finds "billing").
-            said = " ".join(w for w, _, _ in toks[i : i + n + 1])
-            return Mention(name_l, "project", toks[i][1], toks[i + n][2], said), i + n + 1
-    return None
 
 
 def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
@@ -391,7 +317,7 @@ def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mentio
     j = i
     while j < len(toks) and len(words) < 3:
         w = toks[j][0]
-        if not _PLAIN.fullmatch(w) or w.lower() in _OBJECT_END:
+        if not PLAIN.fullmatch(w) or w.lower() in _OBJECT_END:
             break
         if w.lower() in KNOWN:
             return None
@@ -424,8 +350,10 @@ def _name(
         low = w.lower()
         if not _name_word(w):
             break
-        if low in NOT_ACRONYMS or (w.isupper() and low in SHOUTED):
+        if low in NOT_ACRONYMS or (w.isupper() and (low in SHOUTED or low in ROLE_ACRONYMS)):
             break
+        if w.isupper() and _in_shouted_run(toks, j):
+            break  # "AS OF SYSTEM TIME": a clause of SQL, its every word in capitals
         words.append(toks[j])
         j += 1
         if w in _ABBREVIATED and _joined(toks, j, ".") and _name_at(toks, j + 1):
@@ -516,7 +444,7 @@ def _name(
         kind = "org"  # "Finance says ...", "talked to Marketing": a department
     elif any(
         p.search(low[-TOOL_CHARS:])
-        for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO)
+        for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN)
     ):
         kind = "tech"
     elif PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
@@ -526,6 +454,7 @@ def _name(
     elif (
         TOOL_CONTEXT.search(low[-TOOL_CHARS:])
         or (j < len(toks) and toks[j][0].lower() in TOOL_NEXT)
+        or (j < len(toks) and _RELEASE.fullmatch(toks[j][0]) is not None)  # "Workbox 7.0.0"
         or KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")  # "Docker Compose"
         or before.endswith("`")  # code: "my `Detector` class"
         or weighed_against_tool(toks, i, j, _tool_word)
@@ -557,6 +486,23 @@ def _name(
         # is a body more often than a person ("sent it to AWS", "a ticket from IT")
         kind, guessed = ("org", False) if ACRONYM.fullmatch(name) else ("person", True)
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
+
+
+def _in_shouted_run(toks: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether the all-capital word at ``i`` is one of a run of them, set apart by
+    single spaces, that holds a word of code ("AS OF SYSTEM TIME", "ON CONFLICT DO
+    NOTHING")."""
+    run = [i]
+    for step in (-1, 1):
+        k = i
+        while 0 <= k + step < len(toks) and len(run) < 8:
+            a, b = (k + step, k) if step < 0 else (k, k + step)
+            word = toks[k + step][0]
+            if not (word.isalpha() and word.isupper() and toks[b][1] - toks[a][2] == 1):
+                break
+            k += step
+            run.append(k)
+    return len(run) >= 3 and any(toks[k][0].lower() in SHOUTED for k in run)
 
 
 def _by_a_day(toks: list[tuple[str, int, int]], i: int, j: int) -> bool:

@@ -1,11 +1,21 @@
-"""What extraction reads from a text: relations between names, and claims (the
-statements supersession compares). Plain records; ``extract`` makes them."""
+"""What extraction reads from a text: the names in it, relations between them, and
+claims (the statements supersession compares). Plain records; ``mentions`` and
+``extract`` make them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hermes_memory.text.mentions import Mention
+
+@dataclass(frozen=True)
+class Mention:
+    name: str  # canonical
+    type: str
+    start: int
+    end: int
+    surface: str
+    # typed "person" only because nothing said otherwise: a relation may retype it
+    guessed: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

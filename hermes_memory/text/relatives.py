@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from hermes_memory.text.mentions import Mention
+from hermes_memory.text.reading import Mention
 
 # Roles spoken of one at a time, each with the words that name the same one ("my mum",
 # "my mom"). Friends, colleagues, cousins and the like are many: "my friend" names none.

@@ -39,7 +39,7 @@ _MONTH_WRITTEN = rf"(?-i:{'|'.join(_MONTH_NAMES)}|(?:{_MONTH_SHORT})\b\.?)"
 # "last Tues", "on Fri": capitalised only ("this sun", "last wed").
 _DAY_SHORT = r"Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun"
 _DAY_ABBREVIATIONS = rf"(?-i:{_DAY_SHORT})\b"
-_UNIT = r"(day|week|month|year)s?"
+_UNIT = r"(day|week|month|quarter|year)s?"
 _NUM = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
 _PATTERNS = [
     ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b", re.I)),
@@ -74,13 +74,32 @@ _PATTERNS = [
     # "last March", "next May": the month's name capitalised ("this may take a while").
     ("rel_month", re.compile(rf"\b((?i:last|next|this))\s+({'|'.join(_MONTH_NAMES)})\b")),
     ("year", re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b", re.I)),
+    # A month by its name alone, after a word of time ("we ship in March", "by June",
+    # "until September"): the next or the last such month, by the sentence's tense.
+    (
+        "month_alone",
+        re.compile(
+            r"\b((?i:in|by|until|till|before|after|since|during|through|early|late|mid|"
+            r"(?:the\s+)?(?:end|start|beginning|middle)\s+of))[\s-]+"
+            rf"({'|'.join(_MONTH_NAMES)})\b(?![.,]?\s*\d)"
+        ),
+    ),
+    # "Q3", "end of Q1", "mid-Q2 2027", "Q4 '26": a business quarter.
+    (
+        "quarter",
+        re.compile(
+            r"\b(?:(end|start|beginning|middle|mid)(?:\s+of\s+|-))?(?-i:Q)([1-4])"
+            r"(?:\s+((?:19|20)\d\d)|\s*['’](\d\d))?\b",
+            re.I,
+        ),
+    ),
 ]
 
 # Every pattern above needs a four-digit year, a unit, a weekday, a month's name
 # capitalised or one of the words:
 # a text without any is skipped in one pass (most texts, at a third of the cost).
 _ANY = re.compile(
-    rf"\d{{4}}|\b(?:(?:day|week|month|year|{'|'.join(_WEEKDAYS)})s?"
+    rf"\d{{4}}|(?-i:\bQ[1-4]\b)|\b(?:(?:day|week|month|quarter|year|{'|'.join(_WEEKDAYS)})s?"
     r"|weekend|yesterday|today|tonight|tomorrow|night|morning"
     rf"|(?-i:{'|'.join(_MONTH_NAMES)}|{_MONTH_SHORT}|{_DAY_SHORT}))\b",
     re.I,
@@ -91,7 +110,7 @@ _ANY = re.compile(
 class DateMention:
     phrase: str
     timestamp: float  # start of the day (UTC) the phrase points to
-    precision: str  # day | weekend | week | month | year
+    precision: str  # day | weekend | week | month | quarter | year
     start: int = 0  # where the phrase starts in the text
     # "on Friday" in a sentence not about the future: back one, as reports mostly mean
     guessed: bool = False
@@ -125,7 +144,9 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
                 continue
             try:
                 on_day = kind == "rel_day" and m.group(1).casefold() == "on"
-                yearless = kind in ("md", "dm")
+                yearless = kind in ("md", "dm", "quarter", "month_alone") and not (
+                    kind == "quarter" and (m.group(3) or m.group(4))
+                )
                 # (A yearless day's tense is read from its last character: "Sept. 3" is
                 # not a sentence ending at "Sept.")
                 at = m.end() - 1 if yearless else m.start()
@@ -142,6 +163,8 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
             # "on Friday" outside a plan, and a day with no year in a sentence of no
             # tense, are the likelier reading, not a certain one.
             guessed = (on_day and tense is not True) or (yearless and tense is None)
+            if kind == "month_alone" and m.group(1).lower() in _SIDED:
+                guessed = False  # "since June", "by June": the word says which side
             mention = DateMention(m.group(0), day.timestamp(), precision, m.start(), guessed)
             found.append((m.start(), mention))
             if limit is not None:
@@ -162,6 +185,8 @@ def _shift(unit: str, n: int) -> relativedelta:
         return relativedelta(weeks=n)
     if unit == "month":
         return relativedelta(months=n)
+    if unit == "quarter":
+        return relativedelta(months=3 * n)
     return relativedelta(years=n)
 
 
@@ -272,6 +297,18 @@ def _resolve(
         return datetime(int(g[1]), _MONTHS.index(g[0].lower()) + 1, 1, tzinfo=UTC), "month"
     if kind == "year":
         return datetime(int(g[0]), 1, 1, tzinfo=UTC), "year"
+    if kind == "quarter":
+        return _quarter(g, base, tense)
+    if kind == "month_alone":
+        word, name = g[0].lower(), g[1]
+        if word == "since":  # "since September": always the last one
+            tense = False
+        elif tense is None and word in _SIDED:
+            tense = True  # a deadline: "we launch by June"
+        if tense is None:  # the nearer of the last and the next
+            options = (_month_start(name, None, base), _month_start(name, None, base, ahead=True))
+            return min(options, key=lambda d: abs(d - base)), "month"
+        return _month_start(name, None, base, ahead=tense), "month"
     if kind in ("md", "dm"):
         month, day_of = (g[0], g[1]) if kind == "md" else (g[1], g[0])
         return _yearless(_month_number(month), int(day_of), base, tense), "day"
@@ -280,6 +317,28 @@ def _resolve(
         step = {"last": -7, "past": -7, "next": 7, "this": 0}[g[0].lower()]
         return saturday + timedelta(days=step), "weekend"
     return None
+
+
+# The words before a month's name alone that say which side of now it is on.
+_SIDED = frozenset({"since", "by", "until", "till", "before"})
+
+
+def _quarter(g: list[str | None], base: datetime, tense: bool | None) -> tuple[datetime, str]:
+    """The quarter "Q<n>" names (its year as written, else the next one, this one while
+    it runs; the last one in a sentence about the past), or, for "end/start/mid of
+    Q<n>", that month of it."""
+    part, number, year, short = g
+    q = int(str(number))
+    if year or short:
+        at = int(year) if year else 2000 + int(str(short))
+    else:
+        now = (base.month - 1) // 3 + 1
+        at = base.year + (q < now) if tense is not False else base.year - (q > now)
+    start = datetime(at, 3 * q - 2, 1, tzinfo=UTC)
+    if part is None:
+        return start, "quarter"
+    step = {"end": 2, "middle": 1, "mid": 1}.get(part.lower(), 0)
+    return start + relativedelta(months=step), "month"
 
 
 def _month_number(written: str) -> int:
@@ -317,6 +376,7 @@ _SPAN = {
     "weekend": relativedelta(days=2),
     "week": relativedelta(weeks=1),
     "month": relativedelta(months=1),
+    "quarter": relativedelta(months=3),
     "year": relativedelta(years=1),
 }
 
@@ -330,7 +390,7 @@ def query_window(text: str, now: float, *, told_later: bool = True) -> tuple[flo
     today = datetime.fromtimestamp(now, tz=UTC)
     if (part := _PART_OF.search(text)) and (bounds := _part_window(part, today)):
         start, span = bounds
-    elif found := resolve_dates(text, now, limit=1):
+    elif (found := resolve_dates(text, now, limit=1)) and not _MONTH_ALONE.search(found[0].phrase):
         start = _period_start(
             datetime.fromtimestamp(found[0].timestamp, tz=UTC), found[0].precision
         )
@@ -359,6 +419,8 @@ def _period_start(day: datetime, precision: str) -> datetime:
         return day - timedelta(days=day.weekday())
     if precision == "month":
         return day.replace(day=1)
+    if precision == "quarter":
+        return day.replace(month=day.month - (day.month - 1) % 3, day=1)
     if precision == "year":
         return day.replace(month=1, day=1)
     return day
@@ -423,6 +485,10 @@ def relative_dates(text: str, written_at: float, limit: int = 16) -> list[tuple[
             shown, same = f"week of {day:%Y-%m-%d}", day <= written < day + timedelta(weeks=1)
         elif d.precision == "month":
             shown, same = f"{day:%B %Y}", (day.year, day.month) == (written.year, written.month)
+        elif d.precision == "quarter":
+            day = _period_start(day, "quarter")
+            shown = f"Q{(day.month - 1) // 3 + 1} {day:%Y}"
+            same = day <= written < day + _SPAN["quarter"]
         elif d.precision == "year":
             shown, same = f"{day:%Y}", day.year == written.year
         else:
@@ -448,9 +514,17 @@ def with_dates(text: str, written_at: float, limit: int = 16) -> str:
 
 def event_time(text: str, written_at: float) -> float | None:
     """When what ``text`` reports happened, if it says so (its first past date)."""
+    span = event_span(text, written_at)
+    return None if span is None else span[0]
+
+
+def event_span(text: str, written_at: float) -> tuple[float, float] | None:
+    """The period :func:`event_time` dates ``text`` to, as (start, end): a day, or the
+    whole month, quarter or year it names."""
     for d in resolve_dates(text, written_at):
         if d.timestamp <= written_at:
-            return d.timestamp
+            period = _period_start(datetime.fromtimestamp(d.timestamp, tz=UTC), d.precision)
+            return d.timestamp, (period + _SPAN.get(d.precision, _SPAN["day"])).timestamp()
     return None
 
 

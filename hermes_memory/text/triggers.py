@@ -9,7 +9,8 @@ import re
 
 from hermes_memory.text.gazetteer import STANDARDS
 from hermes_memory.text.kinds import KIN
-from hermes_memory.text.mentions import ENTITY_TYPES, Mention
+from hermes_memory.text.mentions import ENTITY_TYPES
+from hermes_memory.text.reading import Mention
 
 # relation -> (head types, tail types); the documented, extensible set.
 RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {

@@ -92,4 +92,14 @@ from __future__ import annotations
 # nothing yet.
 # 25: a company's department said as a body that acts or is spoken to is one ("Finance
 # says ...", "Legal wants ...", "I talked to Marketing"), no person.
-EXTRACTOR_VERSION = 25
+# 26: number words and an assistant's acknowledgements are no names ("about forty
+# services", "Understood, ..."), nor a verb in -ing after "is"/"we're" ("the team is
+# adding cache versioning"), nor a word of an all-capital clause of SQL ("AS OF SYSTEM
+# TIME"); a name before a release number is software ("Workbox 7.0.0"); "depends on X
+# and on Y" relates Y too; the speaker's use of a list is a claim for each item ("We
+# use Prometheus and Grafana for monitoring, and PagerDuty for alerts", "Our stack is
+# Django, Celery and Redis"), and of a tool set off after it ("..., deployed with ArgoCD");
+# "I joined the platform team at Northwind" is work there. Dates: a business quarter
+# ("by end of Q1", "next quarter") and a month by its name alone after a word of time
+# ("we ship in March", "since May"), on the side of now the sentence's tense points to.
+EXTRACTOR_VERSION = 26

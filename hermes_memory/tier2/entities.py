@@ -45,24 +45,9 @@ def only_person_named(conn: sqlite3.Connection, owner: Owner, first_name: str) -
     return str(rows[0]["name"]) if len(rows) == 1 else None
 
 
-_RELATION_SELECT = """
+RELATION_SELECT = """
     SELECT r.*, a.name AS from_name, b.name AS to_name FROM relations r
     JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity"""
-
-
-@dataclasses.dataclass(frozen=True)
-class Ending:
-    """What a turn says holds no more: ``subject``'s relations (entity uuids) of one
-    of ``predicates`` to ``thing`` (``same_thing``) or to anything else; with
-    ``others``, every other subject's relations of those predicates to ``thing`` (a new
-    holder: "Lee now owns it")."""
-
-    subject: str
-    predicates: frozenset[str]
-    thing: str
-    same_thing: bool
-    reason: str  # "migrated_from CockroachDB", for the audit log
-    others: bool = False
 
 
 class EntityStore:
@@ -256,7 +241,7 @@ class EntityStore:
                 local=local,
                 names=(from_name, to_name),
             )
-            row = conn.execute(f"{_RELATION_SELECT} WHERE r.uuid = ?", (uid,)).fetchone()
+            row = conn.execute(f"{RELATION_SELECT} WHERE r.uuid = ?", (uid,)).fetchone()
             return Relation.from_row(row), created
 
     @staticmethod
@@ -383,97 +368,6 @@ class EntityStore:
         )
         return uid
 
-    @staticmethod
-    def end_by_turn(
-        conn: sqlite3.Connection,
-        owner: Owner,
-        episode_id: int,
-        endings: list[Ending],
-        *,
-        now: float,
-        actor: str,
-    ) -> int:
-        """End, when the turn ``episode_id`` was said, the relations each of
-        ``endings`` names that earlier turns of the chat stated: the turn says they
-        hold no more. They stay as history (``invalid_at``), each in the audit log. A
-        relation a fact states is supersession's, one linked by hand the person's:
-        neither is ended here. How many."""
-        said = conn.execute("SELECT timestamp FROM episodes WHERE id = ?", (episode_id,)).fetchone()
-        if said is None:
-            return 0
-        clause, params = owner.visible_clause("r")
-        ended = 0
-        for e in endings:
-            marks = ", ".join("?" * len(e.predicates))
-            # Each side by its own index: the thing's other holders, or the subject's.
-            whose: tuple[str, tuple[object, ...]] = (
-                ("r.to_entity = ? AND r.from_entity != ?", (e.thing, e.subject))
-                if e.others
-                else (
-                    "r.from_entity = ? AND (r.to_entity = ?) = ?",
-                    (e.subject, e.thing, e.same_thing),
-                )
-            )
-            rows = conn.execute(
-                f"""SELECT r.id, r.uuid FROM relations r
-                    JOIN episodes ep ON ep.uuid = r.evidence_episode
-                    WHERE {whose[0]} AND r.relation_type IN ({marks})
-                      AND r.invalid_at IS NULL
-                      AND r.deleted_at IS NULL AND r.evidence_fact IS NULL
-                      AND r.derived_by IS NOT NULL AND ep.id != ?
-                      AND (ep.timestamp < ? OR (ep.timestamp = ? AND ep.id < ?))
-                      AND {clause}""",
-                (
-                    *whose[1],
-                    *sorted(e.predicates),
-                    episode_id,
-                    said[0],
-                    said[0],
-                    episode_id,
-                    *params,
-                ),
-            ).fetchall()
-            for r in rows:
-                conn.execute(
-                    "UPDATE relations SET invalid_at = ?, updated_at = ? WHERE id = ?",
-                    (said[0], now, r["id"]),
-                )
-                journal.audit(
-                    conn,
-                    now=now,
-                    action="relation_end",
-                    actor=actor,
-                    target_uuid=r["uuid"],
-                    diff={"old": {"invalid_at": None}, "new": {"invalid_at": said[0]},
-                          "reason": e.reason},
-                )  # fmt: skip
-            ended += len(rows)
-        return ended
-
-    def ended_statements(
-        self, owner: Owner, episodes: list[str], at: float
-    ) -> dict[str, list[str]]:
-        """For each turn of ``episodes`` (uuids), what it stated that had ended by
-        ``at`` ("ledger-service uses CockroachDB"): a later turn or fact said
-        otherwise. Turns with none are left out."""
-        if not episodes:
-            return {}
-        clause, params = owner.visible_clause("r")
-        marks = ", ".join("?" * len(episodes))
-        rows = self.db.query(
-            f"""{_RELATION_SELECT}
-                WHERE r.evidence_episode IN ({marks}) AND r.invalid_at IS NOT NULL
-                  AND r.invalid_at <= ? AND r.deleted_at IS NULL AND {clause}
-                ORDER BY r.id""",
-            (*episodes, at, *params),
-        )
-        out: dict[str, list[str]] = {}
-        for r in rows:
-            said = f"{r['from_name']} {r['relation_type'].replace('_', ' ')} {r['to_name']}"
-            if said not in out.setdefault(r["evidence_episode"], []):
-                out[r["evidence_episode"]].append(said)
-        return out
-
     def relations_of(
         self, owner: Owner, entity_uuids: list[str], *, limit: int = 50
     ) -> list[Relation]:
@@ -482,7 +376,7 @@ class EntityStore:
         clause, params = owner.visible_clause("r")
         marks = ",".join("?" * len(entity_uuids))
         rows = self.db.query(
-            f"""{_RELATION_SELECT} WHERE (r.from_entity IN ({marks}) OR r.to_entity IN ({marks}))
+            f"""{RELATION_SELECT} WHERE (r.from_entity IN ({marks}) OR r.to_entity IN ({marks}))
                 AND r.deleted_at IS NULL AND {clause} ORDER BY r.strength DESC, r.updated_at DESC
                 LIMIT ?""",
             (*entity_uuids, *entity_uuids, *params, limit),

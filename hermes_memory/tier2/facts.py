@@ -95,6 +95,14 @@ def began_at(conn: sqlite3.Connection, fact_id: int) -> float:
     return float(row["valid_at"] if row["valid_at"] is not None else row["created_at"])
 
 
+def told(conn: sqlite3.Connection, fact_id: int) -> tuple[str, float, float | None] | None:
+    """A fact's words, when it was written and when it was said to begin."""
+    row = conn.execute(
+        "SELECT content, created_at, valid_at FROM facts WHERE id = ?", (fact_id,)
+    ).fetchone()
+    return None if row is None else (row["content"], row["created_at"], row["valid_at"])
+
+
 def kept_to_one_chat(conn: sqlite3.Connection, fact_id: int) -> bool:
     """Whether the fact belongs to one chat only (category scratch: a session key)."""
     row = conn.execute("SELECT session_key FROM facts WHERE id = ?", (fact_id,)).fetchone()

@@ -1,0 +1,97 @@
+"""Names of components said with what they are: "the billing service", "the data
+team", "Acme Labs", "the gateway". A head noun ("service", "team", "labs") after one or
+two plain words makes them a project's (or an organisation's) name; ``mentions`` reads
+every other kind of name."""
+
+from __future__ import annotations
+
+import re
+
+from hermes_memory.text.kinds import ROLE_NOUNS
+from hermes_memory.text.lexicon import NP_STOP, NUMBER_WORDS, STARTERS, past_of_step
+from hermes_memory.text.reading import Mention
+
+PROJECT_HEADS = frozenset(
+    "service services project team app pipeline flow job platform api warehouse stack "
+    "repo repository database cache queue bus system module library dashboard site website "
+    "cluster bot client".split()
+)
+ORG_HEADS = frozenset(
+    ["guild", "corp", "inc", "ltd", "gmbh", "labs", "university", "company", "foundation"]
+)
+COMPONENTS = frozenset(["gateway", "frontend", "backend", "scheduler", "monolith"])
+HEADS = PROJECT_HEADS | ORG_HEADS
+_KEEP_HEAD = frozenset({"app", "bot", "site", "website", "client"})
+# Words that say which one, not what it is: "the new job", "a big client", "for new
+# services" name nothing.
+_WHICH_ONE = frozenset(
+    "new old big small main current previous next last first same other whole entire "
+    "existing potential important different separate single lightweight simple basic "
+    "large internal external public private custom legacy full slow fast multiple "
+    "various numerous".split()
+)
+# A word a name is made of: letters, with hyphens inside.
+PLAIN = re.compile(r"[^\W\d_][\w-]*")
+NOT_NAMES = NP_STOP | STARTERS
+# Before a word in -ing, what makes it a verb ("we're adding", "is caching"); the
+# contractions are read as their last letters ("we're" -> "re").
+_AUXILIARIES = frozenset("is are was were be been am re m".split())
+_NOT_MODIFIERS = NP_STOP | _AUXILIARIES | NUMBER_WORDS
+
+
+def component_at(
+    toks: list[tuple[str, int, int]], i: int, table: dict[str, tuple[str, str]]
+) -> tuple[Mention, int] | None:
+    """The component named at token ``i`` ("billing service" -> project "billing", the
+    words as said its alias), and the token after it; None when there is none. ``table``
+    holds the names already known: "Kafka upgrade" names Kafka, not a component."""
+    word = toks[i][0]
+    low = word.lower()
+    if low not in COMPONENTS and not any(
+        toks[j][0].lower() in HEADS for j in range(i + 1, min(i + 3, len(toks)))
+    ):
+        return None  # no head noun in reach: most words, checked first for speed
+    plain = PLAIN.fullmatch(word) and low not in NOT_NAMES
+    if (not plain and low not in COMPONENTS) or past_of_step(word):
+        return None  # "refactored auth module": the component is "auth"
+    prev = toks[i - 1][0].lower() if i else ""
+    nxt = toks[i + 1][0].lower() if i + 1 < len(toks) else ""
+    if low in COMPONENTS and nxt in ROLE_NOUNS:
+        return None  # "a backend engineer": a kind of work, not a component
+    if low in COMPONENTS and prev in {"the", "our", "my", "their", "new", "a"}:
+        return Mention(low, "project", toks[i][1], toks[i][2], word), i + 1
+    if prev in {"a", "an"}:
+        return None  # "a new job", "a data team": some one, not one the memory can name
+    if prev in ("'", "’"):
+        return None  # "we're adding cache ...": the end of a contraction
+    if prev in _AUXILIARIES and low.endswith("ing"):
+        return None  # "the team is adding cache versioning": a verb, not "the billing service"
+    for n in (1, 2):  # modifiers before the head noun
+        if i + n >= len(toks):
+            break
+        head = toks[i + n][0].lower()
+        mods = toks[i : i + n]
+        if any(not PLAIN.fullmatch(w) or w.lower() in _NOT_MODIFIERS for w, _, _ in mods):
+            break
+        if any(w.lower() in table for w, _, _ in mods):
+            return None  # "Kafka upgrade", "React app": the known name is the entity
+        if mods[-1][0].lower() in _WHICH_ONE or mods[0][0].endswith("ly"):
+            return None  # "how to properly cache it": an adverb names nothing
+        name = " ".join(w for w, _, _ in mods)
+        if head in ORG_HEADS:
+            if not all(w[:1].isupper() for w, _, _ in mods):
+                continue
+            name = f"{name} {toks[i + n][0]}"
+            return Mention(name, "org", toks[i][1], toks[i + n][2], name), i + n + 1
+        if head in PROJECT_HEADS:
+            if head in _KEEP_HEAD:
+                name = f"{name} {head}"
+            if name[:1].isupper() and not name.isupper() and prev not in {"the", "our"}:
+                name_l = name
+            else:
+                name_l = name.lower() if not name.isupper() else name
+            # The words as written, head included, become an alias of the shorter name
+            # ("billing service" finds "billing").
+            said = " ".join(w for w, _, _ in toks[i : i + n + 1])
+            return Mention(name_l, "project", toks[i][1], toks[i + n][2], said), i + n + 1
+    return None
