@@ -131,3 +131,13 @@ def test_joining_a_team_at_a_company_is_working_there() -> None:
         ("the user", "works_at", "Northwind"),
     }
     assert ("Ana", "works_at", "Globex") in relations("Ana leads the data team at Globex.")
+
+
+def test_what_an_opening_condition_supposes_is_no_relation() -> None:
+    assert relations("If I met Michael, I'd ask him about his career.") == set()
+    assert relations("If the api uses Redis, we should cache more.") == set()
+    assert relations("If I go with the Galaxy S23 Ultra, I'll need a case.") == set()
+    # after the condition, the sentence states again
+    said = "If it rains, Ana works on the billing-service."
+    assert relations(said) == {("Ana", "works_on", "billing-service")}
+    assert relations("I met Michael at the library.") == {("the user", "knows", "Michael")}

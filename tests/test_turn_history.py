@@ -178,18 +178,23 @@ def test_a_turn_whose_statement_changed_says_so_in_recall_and_the_block(api: Mem
 
 
 def test_the_turn_that_changed_a_statement_answers_where_that_did(home: Path) -> None:
-    def first(lift: float) -> dict[str, object]:
-        where = home / str(lift)
+    def ranked(lift: float, query: str) -> list[dict[str, object]]:
+        where = home / f"{lift}-{len(query)}"
         cfg = load_config(where, env={}, overrides={"recall": {"successor_lift": lift}})
         clock = FrozenClock(T0 + 30 * DAY)
         with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
-            said = "The ledger-service stores its data in CockroachDB, sharded by tenant."
+            said = "The ledger-service stores its data in CockroachDB, and Maria owns billing-api."
             _say(api, said, T0, 1)
             _say(api, "Unrelated: the office moves on Friday.", T0 + 1, 2)
             _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 3)
-            return dict(unwrap(api.recall("Where does the ledger-service store its data?"))[0])
+            return [dict(r) for r in unwrap(api.recall(query))]
 
-    lifted = first(1.0)
+    lifted = ranked(1.0, "Where does the ledger-service store its data?")[0]
     assert "onto Postgres" in str(lifted["content"])
     assert "supersedes" in lifted["match_reasons"]  # type: ignore[operator]
-    assert "onto Postgres" not in str(first(0.0)["content"])  # the stage off: the old first
+    off = ranked(0.0, "Where does the ledger-service store its data?")[0]
+    assert "onto Postgres" not in str(off["content"])  # the stage off: the old turn first
+    # Asked of what did not change, the old turn is the answer and nothing rises.
+    owner = ranked(1.0, "Who owns billing-api?")
+    assert "Maria owns" in str(owner[0]["content"])
+    assert all("supersedes" not in r["match_reasons"] for r in owner)  # type: ignore[operator]

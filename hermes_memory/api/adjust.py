@@ -90,20 +90,34 @@ def prefer_valid(
 
 
 def lift_successors(
-    api: MemoryAPI, pool: dict[str, Candidate], fused: dict[str, float], when: float, lift: float
+    api: MemoryAPI,
+    query: str,
+    pool: dict[str, Candidate],
+    fused: dict[str, float],
+    when: float,
+    lift: float,
 ) -> None:
-    """A turn among the candidates that ended what another stated (by ``when``) rises
-    to ``lift`` of that one's similarity: "we're moving the inventory-api to Postgres"
-    answers "what database does it use?" wherever "it stores everything in CockroachDB"
-    does. Only turns already among the candidates move."""
+    """A turn among the candidates that ended what another stated (by ``when``), of a
+    thing the query names, rises to ``lift`` of that one's similarity: "we're moving the
+    inventory-api to Postgres" answers "what database does inventory-api use?" wherever
+    "inventory-api stores everything in CockroachDB" does (not "who owns the
+    pricing-engine?", which that turn also answers). Only candidates move."""
     if lift <= 0:
         return
     turns = [key.split(":", 1)[1] for key in pool if key.startswith("episode:")]
-    for old, new in endings.successor_turns(api.db, api.owner, turns, when):
+    asked = query.casefold()
+    for old, new, names in endings.successor_turns(api.db, api.owner, turns, when):
+        if not any(_names(asked, name) for name in names):
+            continue
         old_key, new_key = f"episode:{old}", f"episode:{new}"
         if new_key in pool and fused[new_key] < lift * fused[old_key]:
             fused[new_key] = lift * fused[old_key]
             pool[new_key].extra.append("supersedes")
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether ``text`` (case-folded) says ``name`` as whole words."""
+    return re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", text) is not None
 
 
 def discount_questions(

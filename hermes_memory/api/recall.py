@@ -266,7 +266,8 @@ def _ranked(
             pool, fused, cfg.question_factor, cfg.long_turn_words)),
         ("short_turn", lambda: adjust.discount_short_turns(
             pool, fused, cfg.short_turn_words, cfg.min_similarity, cfg.min_word_share)),
-        ("successor", lambda: adjust.lift_successors(api, pool, fused, when, cfg.successor_lift)),
+        ("successor", lambda: adjust.lift_successors(
+            api, query, pool, fused, when, cfg.successor_lift)),
         ("standing", lambda: adjust.favour_standing(pool, fused, cfg.standing_boost)),
         ("speaker", lambda: adjust.favour_named_speaker(query, pool, fused, cfg.speaker_boost)),
         ("time", lambda: adjust.favour_window(window, pool, fused, cfg.time_boost,

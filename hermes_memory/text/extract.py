@@ -110,6 +110,10 @@ _OUR_PARTICIPLE = re.compile(
     r",\s*(?:deployed|managed|built|monitored|orchestrated|scheduled|provisioned|tested)"
     r"\s+(?:with|via|using|through)"
 )
+# A sentence opening on a condition or a supposition, up to its first comma.
+_SUPPOSED_OPENING = re.compile(
+    r"\W*(?:if|unless|suppose|supposing|imagine|what if|even if)\b", re.I
+)
 _THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
 # A clause whose subject is the next name, set off by commas ("X, which Alice owns, ...").
 _OBJECT_RELATIVE = re.compile(r"^,\s*(?:which|that|whom)$")
@@ -343,9 +347,14 @@ def _relations(
                 skip.add((tail.name, nxt.name))
             continue
     done = {(c.subject, c.object) for c in claims} | skip
+    # "If I met Michael, I'd ask ...": what the opening condition supposes holds nowhere.
+    supposed_end = -1
+    if _SUPPOSED_OPENING.match(sentence):
+        comma = sentence.find(",")
+        supposed_end = comma if comma >= 0 else len(sentence)
     for k in range(1, len(ms)):
         head, tail = ms[k - 1], ms[k]
-        if (head.name, tail.name) in done:
+        if (head.name, tail.name) in done or tail.end <= supposed_end:
             continue
         between = _between(sentence, head, tail)
         if k - 1 in nested:  # the clause has closed: its noun is the one acting

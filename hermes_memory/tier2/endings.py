@@ -142,22 +142,27 @@ def ended_statements(
 
 def successor_turns(
     db: Database, owner: Owner, episodes: list[str], at: float
-) -> list[tuple[str, str]]:
-    """(turn, the turn that ended it) for each of ``episodes`` (uuids) whose stated
-    relations a later turn ended by ``at``."""
+) -> list[tuple[str, str, tuple[str, str]]]:
+    """(turn, the turn that ended a relation it stated, the relation's two names) for
+    each of ``episodes`` (uuids) whose stated relations a later turn ended by ``at``."""
     if not episodes:
         return []
     clause, params = owner.visible_clause("r")
     marks = ", ".join("?" * len(episodes))
     rows = db.query(
-        f"""SELECT DISTINCT r.evidence_episode AS old,
-                   json_extract(r.metadata, '$.ended_by') AS new
+        f"""SELECT r.evidence_episode AS old, json_extract(r.metadata, '$.ended_by') AS new,
+                   a.name AS head, b.name AS tail
             FROM relations r
+            JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity
             WHERE r.evidence_episode IN ({marks}) AND r.invalid_at IS NOT NULL
               AND r.invalid_at <= ? AND r.deleted_at IS NULL AND {clause}""",
         (*episodes, at, *params),
     )
-    return [(r["old"], r["new"]) for r in rows if r["new"] and r["new"] != r["old"]]
+    return [
+        (r["old"], r["new"], (r["head"], r["tail"]))
+        for r in rows
+        if r["new"] and r["new"] != r["old"]
+    ]
 
 
 def _instead(
