@@ -133,7 +133,8 @@ def _moved_and_read_again(api: MemoryAPI, *, ended_then: bool) -> list[dict[str,
     _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 2)
     with api.db.transaction() as conn:
         reset = "" if ended_then else "invalid_at = NULL, "
-        conn.execute(f"UPDATE relations SET {reset}derived_by = ?", (1,))
+        # that version kept no ``ended_by``
+        conn.execute(f"UPDATE relations SET {reset}derived_by = ?, metadata = '{{}}'", (1,))
     tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=1)
     assert rederive.stale(api) and EXTRACTOR_VERSION > 1
     rederive.rederive(api)
@@ -148,6 +149,15 @@ def test_a_store_read_again_ends_what_it_ends_again(api: MemoryAPI) -> None:
 def test_an_ended_relation_read_again_stays_one_row(api: MemoryAPI) -> None:
     rows = _moved_and_read_again(api, ended_then=True)
     assert [(r["invalid_at"], r["deleted_at"]) for r in rows] == [(T0 + DAY, None)]
+    # and is given the turn that ended it, once: one audit of the end, none of the fill
+    [ended_by] = api.db.query(
+        "SELECT json_extract(metadata, '$.ended_by') AS by FROM relations WHERE uuid = ?",
+        (rows[0]["uuid"],),
+    )
+    moved = api.db.scalar("SELECT uuid FROM episodes WHERE text LIKE '%onto Postgres%'")
+    assert ended_by["by"] == moved
+    ends = api.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action = 'relation_end'")
+    assert ends == 1
 
 
 def test_a_turn_whose_statement_changed_says_so_in_recall_and_the_block(api: MemoryAPI) -> None:

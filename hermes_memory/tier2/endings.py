@@ -72,11 +72,14 @@ def end_by_turn(
                 (e.subject, e.thing, e.same_thing),
             )
         )
+        # A relation this turn ended before the version that keeps ``ended_by`` (read
+        # again after an upgrade) is only given it.
         rows = conn.execute(
-            f"""SELECT r.id, r.uuid FROM relations r
+            f"""SELECT r.id, r.uuid, r.invalid_at FROM relations r
                 JOIN episodes ep ON ep.uuid = r.evidence_episode
                 WHERE {whose[0]} AND r.relation_type IN ({marks})
-                  AND r.invalid_at IS NULL
+                  AND (r.invalid_at IS NULL OR (r.invalid_at = ?
+                       AND json_extract(r.metadata, '$.ended_by') IS NULL))
                   AND r.deleted_at IS NULL AND r.evidence_fact IS NULL
                   AND r.derived_by IS NOT NULL AND ep.id != ?
                   AND (ep.timestamp < ? OR (ep.timestamp = ? AND ep.id < ?))
@@ -84,6 +87,7 @@ def end_by_turn(
             (
                 *whose[1],
                 *sorted(e.predicates),
+                said[0],
                 episode_id,
                 said[0],
                 said[0],
@@ -92,6 +96,14 @@ def end_by_turn(
             ),
         ).fetchall()
         for r in rows:
+            if r["invalid_at"] is not None:
+                conn.execute(
+                    """UPDATE relations SET
+                         metadata = json_set(COALESCE(metadata, '{}'), '$.ended_by', ?)
+                       WHERE id = ?""",
+                    (said[1], r["id"]),
+                )
+                continue
             # Which turn ended it, so what holds instead can be shown beside it.
             conn.execute(
                 """UPDATE relations SET invalid_at = ?, updated_at = ?,
@@ -108,7 +120,7 @@ def end_by_turn(
                 diff={"old": {"invalid_at": None}, "new": {"invalid_at": said[0]},
                       "reason": e.reason},
             )  # fmt: skip
-        ended += len(rows)
+            ended += 1
     return ended
 
 
