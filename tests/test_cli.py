@@ -138,8 +138,11 @@ def test_quickstart_runs_on_defaults(tmp_path: Path) -> None:
     # The demo shows supersession: the migration answers, ahead of what it ended.
     assert "from PostgreSQL to MySQL" in answer and "supersedes" in answer
     # The service the facts name and the one the demo links are one entity.
-    graph = [line for line in lines if line.startswith("graph: ")]
-    assert graph == ["graph: orders -depends_on-> MySQL", "graph: orders -migrated_to-> MySQL"]
+    at = lines.index("graph (MySQL):")
+    assert lines[at + 1 : at + 3] == [
+        "  orders -depends_on-> MySQL",
+        "  orders -migrated_to-> MySQL",
+    ]
 
 
 def test_recall_rebuild_repair(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,10 +55,10 @@ def quickstart(demo_home: Path | None) -> None:
                     click.echo(
                         f"  - {r['score']:.2f}  {r['content']}  ({', '.join(r['match_reasons'])})"
                     )
-            entities = unwrap(api.entity_query("MySQL"))
-            for e in entities:
+            click.echo("\ngraph (MySQL):")
+            for e in unwrap(api.entity_query("MySQL")):
                 for r in e["relations"]:
-                    click.echo(f"\ngraph: {r['from']} -{r['relation']}-> {r['to']}")
+                    click.echo(f"  {r['from']} -{r['relation']}-> {r['to']}")
             stats = unwrap(api.stats())
             t2 = stats["tier2"]
             click.echo(
