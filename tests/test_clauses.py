@@ -141,3 +141,14 @@ def test_what_an_opening_condition_supposes_is_no_relation() -> None:
     said = "If it rains, Ana works on the billing-service."
     assert relations(said) == {("Ana", "works_on", "billing-service")}
     assert relations("I met Michael at the library.") == {("the user", "knows", "Michael")}
+
+
+def test_a_team_members_verb_is_the_members() -> None:
+    said = "Ravi Menon from the data team will handle the data migration for inventory-api."
+    assert relations(said) == {
+        ("Ravi Menon", "part_of", "data"),
+        ("Ravi Menon", "works_on", "inventory-api"),
+    }
+    assert ("Ana", "owns", "billing-service") in relations(
+        "Ana from the infra team owns the billing-service."
+    )

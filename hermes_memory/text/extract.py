@@ -110,6 +110,8 @@ _OUR_PARTICIPLE = re.compile(
     r",\s*(?:deployed|managed|built|monitored|orchestrated|scheduled|provisioned|tested)"
     r"\s+(?:with|via|using|through)"
 )
+# A verb after "<person> from the <X> team": the person's ("will handle", "owns").
+_TEAMS_MEMBER_ACTS = re.compile(r"(?:will|is|was|has|can|now|also|\w+s)\b")
 # A sentence opening on a condition or a supposition, up to its first comma.
 _SUPPOSED_OPENING = re.compile(
     r"\W*(?:if|unless|suppose|supposing|imagine|what if|even if)\b", re.I
@@ -428,6 +430,13 @@ def _relations(
             elif kind_of and _before(_A_BEFORE, sentence, head.start, 6):
                 # "The frontend is a React app served by Nginx": the frontend is served
                 head, between = subject, between[kind_of.end() :]
+            elif (
+                subject.type == "person"
+                and head.surface.lower().endswith(" team")
+                and _between(sentence, subject, head) == "from"
+                and _TEAMS_MEMBER_ACTS.match(between)
+            ):
+                head = subject  # "Ravi from the data team will handle ...": Ravi will
         if between == "by" and head.guessed and tail.type == "person":
             retyped[head.name] = "concept"  # "Dune by Frank Herbert": a work and its author
             continue

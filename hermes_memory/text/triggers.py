@@ -83,7 +83,9 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (
         # "Kavya and Liam pair on X", not "read it on my Kindle"
         r"lead of|^(?!.*\b(?:it|them|this|that|these|those)\b)(?:\S+ ){0,2}on$|works? on|"
-        r"working on|building|builds?|maintains?|deployed|develops?",
+        r"working on|building|builds?|maintains?|deployed|develops?|"
+        # "will handle the data migration for X"
+        r"\bhandl(?:e|es|ed|ing)\b(?: \S+){0,3} (?:for|of|on)$",
         "works_on",
         False,
     ),

@@ -99,7 +99,8 @@ from __future__ import annotations
 # and on Y" relates Y too; the speaker's use of a list is a claim for each item ("We
 # use Prometheus and Grafana for monitoring, and PagerDuty for alerts", "Our stack is
 # Django, Celery and Redis"), and of a tool set off after it ("..., deployed with ArgoCD");
-# "I joined the platform team at Northwind" is work there; what an opening condition
+# "I joined the platform team at Northwind" is work there, and what "Ravi from the data
+# team will handle ..." does is Ravi's ("handle ... for X": work on X); what an opening condition
 # supposes states nothing ("If I met Michael, I'd ask him ..."). Dates: a business quarter
 # ("by end of Q1", "next quarter") and a month by its name alone after a word of time
 # ("we ship in March", "since May"), on the side of now the sentence's tense points to.
