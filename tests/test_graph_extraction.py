@@ -13,13 +13,8 @@ from hermes_memory.text.bounds import MAX_SENTENCES, READ_CHARS, opening
 from hermes_memory.text.casing import counts_in, lookup_in, word_counts
 from hermes_memory.text.extract import extract
 from hermes_memory.text.reading import Claim, Extraction
-from hermes_memory.text.temporal import (
-    MAX_DATES,
-    contradicts,
-    query_window,
-    resolve_dates,
-    with_dates,
-)
+from hermes_memory.text.supersession import contradicts
+from hermes_memory.text.temporal import MAX_DATES, query_window, resolve_dates, with_dates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 

@@ -8,7 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.text.extract import extract
-from hermes_memory.text.temporal import event_time, recorded
+from hermes_memory.text.supersession import recorded
+from hermes_memory.text.temporal import event_time
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2 import health as tier2_health

@@ -19,7 +19,7 @@ from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.text import changes
 from hermes_memory.text.extract import TOOK_OVER
-from hermes_memory.text.temporal import ENDS_USE, FUNCTIONAL, HELD_ONCE, OPPOSITE, USE
+from hermes_memory.text.supersession import ENDS_USE, FUNCTIONAL, HELD_ONCE, OPPOSITE, USE
 from hermes_memory.tier2 import merges, upkeep
 from hermes_memory.tier2.facts import mark_superseded
 
@@ -163,7 +163,7 @@ def _resolve_conflicts(m: Maintenance, now: float, progress: Progress, report: J
     for key, stated in likings.items():
         for i, earlier in enumerate(stated):
             # The next statement about the same thing that ends this one
-            # (temporal.OPPOSITE), by another fact (as for functional claims above: a
+            # (supersession.OPPOSITE), by another fact (as for functional claims above: a
             # fact never ends itself).
             turn = next(
                 (

@@ -20,15 +20,8 @@ from hermes_memory.text.casing import Lookup
 from hermes_memory.text.extract import SELF, extract
 from hermes_memory.text.mentions import ROLES, is_role
 from hermes_memory.text.reading import Extraction, Mention
-from hermes_memory.text.temporal import (
-    MAX_DATES,
-    DateMention,
-    ended_by,
-    ends_holders,
-    event_span,
-    recorded,
-    resolve_dates,
-)
+from hermes_memory.text.supersession import ended_by, ends_holders, recorded
+from hermes_memory.text.temporal import MAX_DATES, DateMention, event_span, resolve_dates
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
@@ -292,8 +285,8 @@ class Linker:
     ) -> list[str]:
         claims.record(conn, row_id, recorded(found.claims))
         # The facts this one ends, looked up by their stored claims (the rule is
-        # temporal.ended_by): same subject, one of the predicates it ends, and the
-        # same object or another one; or (temporal.ends_holders) another subject's
+        # supersession.ended_by): same subject, one of the predicates it ends, and the
+        # same object or another one; or (supersession.ends_holders) another subject's
         # hold on the object a new holder took over.
         visible = owner.visible_clause("f", by_id=True)
         rows: list[sqlite3.Row] = []
@@ -344,7 +337,7 @@ def _end_stated(
     actor: str,
 ) -> None:
     """End the relations earlier turns of this chat stated that what the turn
-    ``row_id`` says ends (the rule of temporal.ended_by, as for facts): "we moved the
+    ``row_id`` says ends (the rule of supersession.ended_by, as for facts): "we moved the
     ledger-service off CockroachDB" ends "the ledger-service uses CockroachDB", "I moved
     to Lisbon" the user's earlier home, "Lee now owns X" another's hold on X
     (``endings.end_by_turn``)."""

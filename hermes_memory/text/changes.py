@@ -5,7 +5,7 @@ old one only within one facet of the subject: the head noun it was named with ("
 its verb names ("written in": language, "stores ... in": storage, "runs on": hosting,
 "built with": framework). Every such use is claimed with its facet; a statement that the
 value changed (a change verb or "now", not hedged, asked or added "also") claims the
-facet's new value, which ends its other values (``temporal.ended_by``). Pure."""
+facet's new value, which ends its other values (``supersession.ended_by``). Pure."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def stack_claims(sentence: str, mentions: list[Mention]) -> list[tuple[None, str
     """The speaker's side's claims about its own stack in ``sentence``, as (None,
     predicate, tool): "the warehouse is Snowflake" uses it (and its facet), "we're
     moving the warehouse from Snowflake to BigQuery" changes the facet's value (which
-    ends the facet's other values, ``temporal.ended_by``)."""
+    ends the facet's other values, ``supersession.ended_by``)."""
     said: list[tuple[None, str, str]] = []
     changed: list[tuple[None, str, str]] = []
     for m in mentions:

@@ -56,7 +56,7 @@ _REPORTING = re.compile(
 )
 # An ownership stated as a change of hands ("Bob now owns X", "took over X", "X is now
 # owned by Bob", "the new owner of X"), unless it is shared or hedged.
-TOOK_OVER = "took_over"  # a claim only; temporal.ends_holders says what it ends
+TOOK_OVER = "took_over"  # a claim only; supersession.ends_holders says what it ends
 _HANDOVER = re.compile(r"\bnow\b|\bnew owner\b|\b(took|takes|taken|taking) over\b")
 _NOT_HANDOVER = re.compile(
     r"\b(also|too|as well|co-?owns?|might|may|could|would|will|should|if|maybe)\b"

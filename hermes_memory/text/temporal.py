@@ -1,25 +1,22 @@
-"""Time in text, and which statements a new one supersedes (pure functions).
+"""Time in text (pure functions).
 
 ``resolve_dates`` turns relative expressions ("yesterday", "last week", "next
-Friday", "two years ago", "in 3 days") and explicit dates ("8 May 2023",
-"2024-03-01") into timestamps, against the time the text was written.
-``contradicts`` decides whether a new statement invalidates an old one.
+Friday", "two years ago", "in 3 days", "next quarter", "in March") and explicit dates
+("8 May 2023", "2024-03-01") into timestamps, against the time the text was written;
+``query_window`` reads the time a question asks about, ``with_dates`` shows what a
+relative date means. Which statements a new one supersedes is ``supersession``'s.
 """
 
 from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
 
-from hermes_memory.text import changes
-from hermes_memory.text.extract import TOOK_OVER
 from hermes_memory.text.lexicon import MONTH_ABBREVIATIONS
-from hermes_memory.text.reading import Claim
 
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -525,85 +522,4 @@ def event_span(text: str, written_at: float) -> tuple[float, float] | None:
         if d.timestamp <= written_at:
             period = _period_start(datetime.fromtimestamp(d.timestamp, tz=UTC), d.precision)
             return d.timestamp, (period + _SPAN.get(d.precision, _SPAN["day"])).timestamp()
-    return None
-
-
-# A subject holds one value at a time for these (a new one replaces the old).
-FUNCTIONAL = frozenset({"lives_in", "works_at", "reports_to"})
-# Statements that end an earlier "uses X".
-ENDS_USE = frozenset({"migrated_from", "stopped_using"})
-USE = frozenset({"uses", "migrated_to", "depends_on"})
-# Likings of one thing by one subject, and what each ends when it comes later: a
-# disliking or a "prefers X over <it>" ends a preference for it, a preference ends
-# either. (Two likings of different things both hold: "prefers tea" does not end
-# "prefers Vim"; "ranks_below" is a claim only, never a graph relation.)
-OPPOSITE: dict[str, frozenset[str]] = {
-    "prefers": frozenset({"dislikes", "ranks_below"}),
-    "dislikes": frozenset({"prefers"}),
-    "ranks_below": frozenset({"prefers"}),
-}
-
-
-# A change of who holds something ("Bob now owns the billing-service", "took over"): a
-# thing has one owner at a time, so the new holder ends the others' claims to it.
-HELD_ONCE = frozenset({"owns", TOOK_OVER})
-# The claims stored for supersession (``fact_claims``).
-RECORDED = FUNCTIONAL | ENDS_USE | USE | frozenset(OPPOSITE) | HELD_ONCE
-
-
-def recorded(claims: Iterable[Claim]) -> list[tuple[str | None, str, str]]:
-    """The claims supersession reads, as ``fact_claims`` stores them."""
-    return [
-        (c.subject, c.predicate, c.object)
-        for c in claims
-        if c.predicate in RECORDED or c.predicate.startswith((changes.USE, changes.CHANGED))
-    ]
-
-
-def ends_holders(new: Claim) -> frozenset[str] | None:
-    """The predicates of other subjects' claims to the same object that ``new`` ends
-    (a new holder taking something over), or None."""
-    return HELD_ONCE if new.predicate == TOOK_OVER else None
-
-
-def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
-    """Which earlier claims of the same subject ``new`` ends: their predicates, and
-    whether they must have the same object (True) or another one (False); None if
-    it ends nothing. "We migrated from X" or "we stopped using X" ends "we use X"; a
-    new value of a functional predicate ("moved to Berlin") ends the old one; disliking
-    what one preferred, or preferring something over it, ends the preference, and
-    preferring it ends the disliking or the ranking below."""
-    if new.predicate in ENDS_USE:
-        return USE, True
-    if new.predicate in OPPOSITE:
-        return OPPOSITE[new.predicate], True
-    if new.predicate in FUNCTIONAL:
-        return frozenset({new.predicate}), False
-    if new.predicate.startswith(changes.CHANGED):  # text/changes.py
-        facet = new.predicate.removeprefix(changes.CHANGED)
-        return frozenset({changes.USE + facet, changes.CHANGED + facet}), False
-    return None
-
-
-def contradicts(new: list[Claim], old: list[Claim]) -> Claim | None:
-    """The claim of ``old`` that ``new`` invalidates, if any (the rule of
-    :func:`ended_by`, or :func:`ends_holders` for another subject's hold on the same
-    object). A subject of None ("we", "I") matches only None."""
-    for n in new:
-        held = ends_holders(n)
-        if held is not None:
-            for o in old:
-                if o.object == n.object and o.subject != n.subject and o.predicate in held:
-                    return o
-        rule = ended_by(n)
-        if rule is None:
-            continue
-        predicates, same_object = rule
-        for o in old:
-            if (
-                o.subject == n.subject
-                and o.predicate in predicates
-                and (o.object == n.object) == same_object
-            ):
-                return o
     return None
