@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 
 from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
+from hermes_memory.graph.expand import query_names
 from hermes_memory.text.mentions import is_role
 from hermes_memory.text.prose import word_share
 from hermes_memory.tier2 import endings
+from hermes_memory.tier2.entities import normalize_name
 from hermes_memory.tier2.fts import STOP_WORDS, content_words, words_of
 
 if TYPE_CHECKING:
@@ -105,19 +107,16 @@ def lift_successors(
     if lift <= 0:
         return
     turns = [key.split(":", 1)[1] for key in pool if key.startswith("episode:")]
-    asked = query.casefold()
+    asked: set[str] | None = None  # read only when some turn was ended (rarely)
     for old, new, names in endings.successor_turns(api.db, api.owner, turns, when):
-        if not any(_names(asked, name) for name in names):
+        if asked is None:  # as the graph reads a query's names (graph/expand.py)
+            asked = {normalize_name(n) for n in query_names(query)}
+        if asked.isdisjoint(normalize_name(n) for n in names):
             continue
         old_key, new_key = f"episode:{old}", f"episode:{new}"
         if new_key in pool and fused[new_key] < lift * fused[old_key]:
             fused[new_key] = lift * fused[old_key]
             pool[new_key].extra.append("supersedes")
-
-
-def _names(text: str, name: str) -> bool:
-    """Whether ``text`` (case-folded) says ``name`` as whole words."""
-    return re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", text) is not None
 
 
 def discount_questions(

@@ -27,11 +27,15 @@ class Reach:
 
 
 def query_entities(graph: KnowledgeGraph, query: str) -> list[str]:
-    """Known entities the query names: extracted names plus any 1-3 word span that is
-    a known name or alias (catches lowercase names like "billing")."""
-    names = list(extract(query).entities)
-    names += [span for _, span in spans(query)]
-    return graph.find(names)
+    """Known entities the query names (:func:`query_names` that are a known name or
+    alias)."""
+    return graph.find(query_names(query))
+
+
+def query_names(query: str) -> list[str]:
+    """What in the query may name an entity: extracted names plus any 1-3 word span
+    (catches lowercase names like "billing")."""
+    return [*extract(query).entities, *(span for _, span in spans(query))]
 
 
 def spans(text: str) -> list[tuple[int, str]]:

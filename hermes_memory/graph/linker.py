@@ -32,7 +32,6 @@ from hermes_memory.tier2.facts import (
     formed_from_a_turn,
     kept_to_one_chat,
     mark_superseded,
-    told,
 )
 from hermes_memory.tier2.records import Entity, Owner
 from hermes_memory.tier2.roles import give_aliases
@@ -306,8 +305,8 @@ class Linker:
                 )  # fmt: skip
         if not rows:
             return []
-        since = began_at(conn, row_id)
-        latest = _latest_start(conn, row_id, since)
+        since, content, written = began_at(conn, row_id)
+        latest = _latest_start(content, written, since)
         out = []
         done: set[int] = set()
         for old in rows:
@@ -358,15 +357,15 @@ def _end_stated(
         end_by_turn(conn, owner, row_id, endings, now=now, actor=actor)
 
 
-def _latest_start(conn: sqlite3.Connection, fact_id: int, since: float) -> float:
-    """The latest the fact can have begun: the end of the period its text dates it to
-    ("moved to Snowflake in March" may have been any day of March, so an older fact
-    told on March 1st is no newer than it), or ``since`` for a day or a time given."""
-    said = told(conn, fact_id)
-    span = event_span(said[0], said[1]) if said is not None else None
-    if said is None or span is None or span[0] != said[2]:
+def _latest_start(content: str, written: float, since: float) -> float:
+    """The latest a fact that began ``since`` can have begun: the end of the period its
+    text dates it to ("moved to Snowflake in March" may have been any day of March, so
+    an older fact told on March 1st is no newer than it), or ``since`` itself for a day
+    or a time given."""
+    span = event_span(content, written)
+    if span is None or span[0] != since:
         return since
-    return min(span[1], said[1])
+    return min(span[1], written)
 
 
 def _local_fact(conn: sqlite3.Connection, kind: str, row_id: int) -> bool:

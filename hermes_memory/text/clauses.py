@@ -47,26 +47,32 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
         a, b = ms[k - 1], ms[k]
         gap = between(sentence, a, b)
         kin = a.type == b.type == "person" and _AND_KIN.fullmatch(gap)
+        # "depends on X and on Y": Y shares only what X is the tail of, after the same
+        # preposition
         again = _SAME_PREPOSITION.fullmatch(gap)
-        if again is not None:  # "depends on X and on Y": Y has X's relation
-            _share_tail(sentence, a, b, again.group(1), by_name, rels)
+        if again is None and not kin and not COORD.match(_LIST_ITEM.sub("", gap) or "x"):
             continue
-        if not kin and not COORD.match(_LIST_ITEM.sub("", gap) or "x"):
-            continue
-        if a.type == "place" and region_of(sentence, ms, k):
+        if again is None and a.type == "place" and region_of(sentence, ms, k):
             continue
         for r in list(rels):
             if (
-                r.head == b.name
+                again is None
+                and r.head == b.name
                 and r.type != "knows"
                 and a.type == b.type
                 and not _own(sentence, b, by_name.get(r.tail))
             ):
                 extra = Relation(a.name, r.type, r.tail, r.stated)
-            elif r.tail == a.name and r.type != "knows" and _admits_tail(r, by_name, b):
+            elif (
+                r.tail == a.name
+                and r.type != "knows"
+                and _admits_tail(r, by_name, b)
+                and (again is None or _after(sentence, by_name.get(r.head), a, again.group(1)))
+            ):
                 extra = Relation(r.head, r.type, b.name, r.stated)
             elif (
-                r.head == a.name
+                again is None
+                and r.head == a.name
                 and r.type != "knows"
                 and a.type == b.type
                 and _before(by_name.get(r.tail), a)
@@ -100,26 +106,11 @@ def listed_after(sentence: str, ms: list[Mention], first: Mention) -> list[Menti
 _SAME_PREPOSITION = re.compile(r",?\s*(?:and|or) (on|to|from|in|with|at|for|by|into)")
 
 
-def _share_tail(
-    sentence: str,
-    a: Mention,
-    b: Mention,
-    preposition: str,
-    by_name: dict[str, Mention],
-    rels: list[Relation],
-) -> None:
-    """Give ``b`` each relation whose tail is ``a`` when ``a`` followed the same
-    preposition ("depends on X and on Y", "moved to X and to Y")."""
-    for r in list(rels):
-        head = by_name.get(r.head)
-        if r.tail != a.name or head is None or head.end > a.start or r.type == "knows":
-            continue
-        said = between(sentence, head, a)
-        if not re.search(rf"(?:^|\s){preposition}$", said) or not admits(r.type, head, b):
-            continue
-        extra = Relation(r.head, r.type, b.name, r.stated)
-        if extra not in rels and extra.head != extra.tail:
-            rels.append(extra)
+def _after(sentence: str, head: Mention | None, m: Mention, preposition: str) -> bool:
+    """Whether ``m`` follows ``head`` right after ``preposition`` ("depends on X")."""
+    if head is None or head.end > m.start:
+        return False
+    return re.search(rf"(?:^|\s){preposition}$", between(sentence, head, m)) is not None
 
 
 def _before(m: Mention | None, other: Mention) -> bool:

@@ -432,7 +432,7 @@ def _relations(
                 head, between = subject, between[kind_of.end() :]
             elif (
                 subject.type == "person"
-                and head.surface.lower().endswith(" team")
+                and _team(head)
                 and _between(sentence, subject, head) == "from"
                 and _TEAMS_MEMBER_ACTS.match(between)
             ):
@@ -442,7 +442,7 @@ def _relations(
             continue
         if head.name != SELF and _ITEM_MODIFIER.match(between):
             continue  # "Postgres in production and Redis": a list's next item, no object
-        if between in _MEMBERS and head.surface.lower().endswith("team"):
+        if between in _MEMBERS and _team(head):
             between = "team " + between  # "the data team is Priya": its members
         rel = trigger(between, head, tail)
         if rel == ("uses", True) and between == "for" and _KIND_OF_WORK.match(sentence, tail.end):
@@ -477,7 +477,7 @@ def _relations(
             rel is None
             and subject is not None
             and subject.type == "person"
-            and head.surface.lower().endswith(" team")
+            and _team(head)
             and tail.type == "org"
             and between in ("at", "with")
         ):
@@ -514,6 +514,11 @@ def _relations(
         if claim not in claims:
             claims.append(claim)
     return rels, claims, retyped
+
+
+def _team(m: Mention) -> bool:
+    """Whether ``m`` was said as a team ("the data team", read as project "data")."""
+    return m.surface.lower().endswith(" team")
 
 
 def _before(pattern: re.Pattern[str], sentence: str, at: int, reach: int) -> bool:

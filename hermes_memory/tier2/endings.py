@@ -154,16 +154,18 @@ def ended_statements(
 
 def successor_turns(
     db: Database, owner: Owner, episodes: list[str], at: float
-) -> list[tuple[str, str, tuple[str, str]]]:
-    """(turn, the turn that ended a relation it stated, the relation's two names) for
-    each of ``episodes`` (uuids) whose stated relations a later turn ended by ``at``."""
+) -> list[tuple[str, str, list[str]]]:
+    """(turn, the turn that ended a relation it stated, the names and aliases of the
+    relation's two entities) for each of ``episodes`` (uuids) whose stated relations a
+    later turn ended by ``at``."""
     if not episodes:
         return []
     clause, params = owner.visible_clause("r")
     marks = ", ".join("?" * len(episodes))
     rows = db.query(
         f"""SELECT r.evidence_episode AS old, json_extract(r.metadata, '$.ended_by') AS new,
-                   a.name AS head, b.name AS tail
+                   a.name AS head, b.name AS tail, a.aliases AS head_aliases,
+                   b.aliases AS tail_aliases
             FROM relations r
             JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity
             WHERE r.evidence_episode IN ({marks}) AND r.invalid_at IS NOT NULL
@@ -171,7 +173,11 @@ def successor_turns(
         (*episodes, at, *params),
     )
     return [
-        (r["old"], r["new"], (r["head"], r["tail"]))
+        (
+            r["old"],
+            r["new"],
+            [r["head"], r["tail"], *json.loads(r["head_aliases"]), *json.loads(r["tail_aliases"])],
+        )
         for r in rows
         if r["new"] and r["new"] != r["old"]
     ]

@@ -89,18 +89,14 @@ def latest_formed(
     ).fetchall()
 
 
-def began_at(conn: sqlite3.Connection, fact_id: int) -> float:
-    """When the fact became true: its ``valid_at``, else when it was written."""
-    row = conn.execute("SELECT valid_at, created_at FROM facts WHERE id = ?", (fact_id,)).fetchone()
-    return float(row["valid_at"] if row["valid_at"] is not None else row["created_at"])
-
-
-def told(conn: sqlite3.Connection, fact_id: int) -> tuple[str, float, float | None] | None:
-    """A fact's words, when it was written and when it was said to begin."""
+def began_at(conn: sqlite3.Connection, fact_id: int) -> tuple[float, str, float]:
+    """When the fact became true (its ``valid_at``, else when it was written), its
+    words, and when it was written."""
     row = conn.execute(
-        "SELECT content, created_at, valid_at FROM facts WHERE id = ?", (fact_id,)
+        "SELECT valid_at, created_at, content FROM facts WHERE id = ?", (fact_id,)
     ).fetchone()
-    return None if row is None else (row["content"], row["created_at"], row["valid_at"])
+    began = row["valid_at"] if row["valid_at"] is not None else row["created_at"]
+    return float(began), row["content"], float(row["created_at"])
 
 
 def kept_to_one_chat(conn: sqlite3.Connection, fact_id: int) -> bool:
