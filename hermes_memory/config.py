@@ -154,8 +154,10 @@ class RecallConfig(Section):
     # A fact superseded by a later one keeps this share of its similarity.
     invalid_factor: float = Field(0.5, ge=0.0, le=1.0)
     # A turn that ended what an earlier candidate turn stated ("the inventory-api is
-    # moving from CockroachDB to Postgres") is lifted to this share of that turn's
-    # similarity when below it (0 turns it off): the change answers where the old did.
+    # moving from CockroachDB to Postgres"), or the fact that superseded a fact formed
+    # from it ("Marcus moved the beta deadline to December 4th") with its turns, is
+    # lifted to this share of that turn's similarity when below it (0 turns it off):
+    # the change answers where the old did.
     successor_lift: float = Field(1.0, ge=0.0, le=1.0)
     # Graph-augmented recall: entities the query names seed an expansion this many hops
     # deep (0 turns it off); the memories stating the walked relations score

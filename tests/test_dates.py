@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from hermes_memory import MemoryAPI, unwrap
-from hermes_memory.text.temporal import query_window, resolve_dates, with_dates
+from hermes_memory.cli.main import cli
+from hermes_memory.text.temporal import query_window, resolve_dates, shown_date, with_dates
 
 # Friday 2026-11-27, 15:00
 FRIDAY = datetime(2026, 11, 27, 15, tzinfo=UTC).timestamp()
@@ -198,3 +201,40 @@ def test_a_month_by_its_name_alone_is_the_next_or_the_last_by_its_tense() -> Non
     # a question keeps its own reading ("in March" asked with no tense: the last one)
     start, end = query_window("Anything in March?", FRIDAY) or (0.0, 0.0)
     assert start < datetime(2026, 3, 1, tzinfo=UTC).timestamp() < end
+
+
+def test_the_timeline_shows_a_date_as_precisely_as_it_was_said_and_once(
+    api: MemoryAPI, home: Path
+) -> None:
+    turns = [
+        ("user", "Marcus moved the beta deadline to December 4th."),
+        ("assistant", "Beta now December 4th. I'll keep the release notes ready."),
+        ("user", "We're replacing ArgoCD with Flux next quarter, and we ship the app in March."),
+        ("assistant", "Noted. Your security review is on January 12th."),
+    ]
+    for i, (speaker, said) in enumerate(turns):
+        api.ingest_turn(speaker, said, session_id="s1", message_id=f"m{i}", timestamp=FRIDAY + i)
+    events = unwrap(api.timeline_query())
+    shown = sorted((e["when"], e["title"][:20]) for e in events)
+    # The assistant's "Beta now December 4th" repeats the person's date: one event. Its
+    # own date, said by nobody else, stays.
+    assert shown == [
+        ("2026-12-04", "Marcus moved the bet"),
+        ("2027-01-12", "Noted. Your security"),
+        ("March 2027", "We're replacing Argo"),
+        ("Q1 2027", "We're replacing Argo"),
+    ]
+    assert {e["precision"] for e in events} == {"day", "month", "quarter"}
+    # The CLI lists them so, and the JSON keeps the stored timestamp.
+    out = CliRunner().invoke(cli, ["--home", str(home), "timeline"])
+    assert "Q1 2027  [mentioned_date] We're replacing ArgoCD" in out.output, out.output
+    assert "2026-12-04  [mentioned_date] Marcus moved" in out.output
+    assert all(e["timestamp"].endswith("Z") for e in events)
+
+
+def test_a_date_shown_without_its_precision_keeps_a_time_when_it_has_one() -> None:
+    midnight = datetime(2026, 12, 4, tzinfo=UTC).timestamp()
+    assert shown_date(midnight, None) == "2026-12-04"
+    assert shown_date(midnight + 9.5 * 3600, None) == "2026-12-04 09:30"
+    assert shown_date(midnight, "week") == "week of 2026-11-30"
+    assert shown_date(midnight, "year") == "2026"

@@ -25,6 +25,12 @@ from hermes_memory.text.schedules import moves_plan, planned_thing
          {"attribution", "dashboard", "looker"}, False),
         ("The dashboard deadline slipped to November 3rd.", {"dashboard", "deadline"}, True),
         ("Our release slid to the 28th.", {"release"}, True),
+        # who moves a plan is not the plan: the thing moved is
+        ("Marcus moved the beta deadline to December 4th because the vendor is late.",
+         {"beta", "deadline"}, True),
+        ("We pushed the launch back to June.", {"launch"}, True),
+        ("We pushed it to Friday.", set(), True),
+        ("We shifted the demo from Tuesday to Thursday.", {"demo"}, True),
     ],
 )  # fmt: skip
 def test_a_plan_names_its_thing_and_says_whether_it_moves(

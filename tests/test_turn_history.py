@@ -208,3 +208,32 @@ def test_the_turn_that_changed_a_statement_answers_where_that_did(home: Path) ->
     owner = ranked(1.0, "Who owns billing-api?")
     assert "Maria owns" in str(owner[0]["content"])
     assert all("supersedes" not in r["match_reasons"] for r in owner)  # type: ignore[operator]
+
+
+def test_the_move_of_a_plan_answers_where_the_turn_that_set_it_did(home: Path) -> None:
+    def ranked(lift: float, query: str) -> list[dict[str, object]]:
+        where = home / f"plan-{lift}-{len(query)}"
+        cfg = load_config(where, env={}, overrides={"recall": {"successor_lift": lift}})
+        clock = FrozenClock(T0 + 30 * DAY)
+        with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
+            said = (
+                "I'm starting a contract with Harbor Fitness to build their member app. "
+                "Deadline for the beta is November 20th."
+            )
+            _say(api, said, T0, 1)
+            _say(api, "Unrelated: the office moves on Friday.", T0 + 1, 2)
+            # Who moved it is not what moved: the deadline is (text/schedules.py).
+            moved = "Marcus moved the beta deadline to December 4th, the vendor is late."
+            _say(api, moved, T0 + DAY, 3)
+            return [dict(r) for r in unwrap(api.recall(query))]
+
+    query = "When is the beta of the member app due?"
+    lifted = ranked(1.0, query)[0]
+    assert "December 4th" in str(lifted["content"])
+    assert "supersedes" in lifted["match_reasons"]  # type: ignore[operator]
+    off = ranked(0.0, query)
+    assert "December 4th" not in str(off[0]["content"])  # the stage off: the old turn first
+    # Asked of what the move did not touch, nothing rises.
+    contract = ranked(1.0, "Which company is my contract with?")
+    assert "Harbor Fitness" in str(contract[0]["content"])
+    assert all("supersedes" not in r["match_reasons"] for r in contract)  # type: ignore[operator]

@@ -14,7 +14,7 @@ from hermes_memory.text.mentions import is_role
 from hermes_memory.text.prose import word_share
 from hermes_memory.tier2 import endings
 from hermes_memory.tier2.entities import normalize_name
-from hermes_memory.tier2.fts import STOP_WORDS, content_words, words_of
+from hermes_memory.tier2.fts import STOP_WORDS, content_words, query_terms, words_of
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
@@ -103,7 +103,11 @@ def lift_successors(
     thing the query names, rises to ``lift`` of that one's similarity: "we're moving the
     inventory-api to Postgres" answers "what database does inventory-api use?" wherever
     "inventory-api stores everything in CockroachDB" does (not "who owns the
-    pricing-engine?", which that turn also answers). Only candidates move."""
+    pricing-engine?", which that turn also answers). So does the fact that superseded a
+    fact formed from a candidate turn, and the turns it was formed from, when the query
+    shares a word with the superseded fact ("when is the beta due?": "Marcus moved the
+    beta deadline to December 4th" where "Deadline for the beta is November 20th" was
+    said). Only candidates move."""
     if lift <= 0:
         return
     turns = [key.split(":", 1)[1] for key in pool if key.startswith("episode:")]
@@ -113,10 +117,22 @@ def lift_successors(
             asked = {normalize_name(n) for n in query_names(query)}
         if asked.isdisjoint(normalize_name(n) for n in names):
             continue
-        old_key, new_key = f"episode:{old}", f"episode:{new}"
-        if new_key in pool and fused[new_key] < lift * fused[old_key]:
-            fused[new_key] = lift * fused[old_key]
-            pool[new_key].extra.append("supersedes")
+        _lift(pool, fused, f"episode:{new}", lift * fused[f"episode:{old}"])
+    words: set[str] | None = None
+    for old, said, fact, formed_from in api.facts.successors(api.owner, turns, when):
+        if words is None:
+            words = set(query_terms(query))
+        if words.isdisjoint(query_terms(said)):
+            continue
+        floor = lift * fused[f"episode:{old}"]
+        for key in (f"fact:{fact}", *(f"episode:{t}" for t in formed_from)):
+            _lift(pool, fused, key, floor)
+
+
+def _lift(pool: dict[str, Candidate], fused: dict[str, float], key: str, floor: float) -> None:
+    if key in pool and fused[key] < floor:
+        fused[key] = floor
+        pool[key].extra.append("supersedes")
 
 
 def discount_questions(

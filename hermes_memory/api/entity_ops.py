@@ -8,10 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from hermes_memory.api.adjust import ASSISTANT_ROLES
 from hermes_memory.api.recall import changed_statements
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import ValidationError
+from hermes_memory.text.temporal import shown_date
 from hermes_memory.tier2.entities import ENTITY_TYPES, RELATION_NAME
+from hermes_memory.tier2.records import TimelineEvent
 from hermes_memory.tier2.timeline import EVENT_TYPES
 from hermes_memory.validation import (
     optional_text,
@@ -134,15 +137,19 @@ def query_events(
     limit: int,
     text: str | None,
 ) -> list[dict[str, Any]]:
+    limit = require_limit(limit)
     events = api.timeline.query(
         api.owner,
         start=optional_time(start, "start"),
         end=optional_time(end, "end"),
         event_type=require_choice(event_type, "event_type", EVENT_TYPES) if event_type else None,
         text=require_text(text, "query", max_chars=2000, allow_empty=True) if text else None,
-        limit=require_limit(limit),
+        limit=2 * limit,  # room for the echoes left out below
     )
+    events = _without_echoes(api, events)[:limit]
     out = [e.to_dict() for e in events]
+    for event, item in zip(events, out, strict=True):
+        item["when"] = shown_date(event.timestamp, event.precision)
     # A date named by a turn whose statement has since changed says so ("the beta
     # launch is planned for December 14th", then moved): as recall marks the turn.
     turns = sorted({e.source[1] for e in events if e.source and e.source[0] == "episode"})
@@ -152,3 +159,24 @@ def query_events(
             if event.source and changed.get(event.source[1]):
                 item["since_changed"] = changed[event.source[1]]
     return out
+
+
+def _without_echoes(api: MemoryAPI, events: list[TimelineEvent]) -> list[TimelineEvent]:
+    """``events`` less the dates an assistant's turn named that a person's turn of the
+    same chat named too ("Beta now December 4th" after "Marcus moved the beta deadline
+    to December 4th"): the assistant repeating a date adds no event."""
+    turns = [e.source[1] for e in events if e.source and e.source[0] == "episode"]
+    if not turns:
+        return events
+    said = api.episodes.get_many(api.owner, sorted(set(turns)))
+
+    def who(e: TimelineEvent) -> tuple[bool, tuple[float, str]] | None:
+        turn = said.get(e.source[1]) if e.source and e.source[0] == "episode" else None
+        if turn is None:
+            return None
+        return turn.speaker.casefold() in ASSISTANT_ROLES, (e.timestamp, turn.session_id)
+
+    read = [who(e) for e in events]
+    by_people = {r[1] for r in read if r is not None and not r[0]}
+    echoes = {k for k, r in enumerate(read) if r is not None and r[0] and r[1] in by_people}
+    return [e for k, e in enumerate(events) if k not in echoes]

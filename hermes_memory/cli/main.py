@@ -230,7 +230,7 @@ def timeline_list(
         env,
         lambda d: (
             "\n".join(
-                f"{e['timestamp']}  [{e['event_type']}] {e['title']}"
+                f"{e.get('when') or e['timestamp']}  [{e['event_type']}] {e['title']}"
                 + (
                     f"\n   since changed: {'; '.join(e['since_changed'])}"
                     if e.get("since_changed")

@@ -152,8 +152,9 @@ class Linker:
                 source = DateSource.of(kind, item_uuid, text, names, local)
                 for d in reading.dates:
                     mention_date(
-                        conn, owner, phrase=d.phrase, when=d.timestamp, source=source, now=now
-                    )
+                        conn, owner, phrase=d.phrase, when=d.timestamp, source=source, now=now,
+                        precision=d.precision,
+                    )  # fmt: skip
                     report.dates.append(d.phrase)
             if kind == "fact":
                 report.superseded = self._supersede(
@@ -184,7 +185,9 @@ class Linker:
                     _end_stated(conn, owner, row_id, found, ids, now, actor)
                 source = DateSource.of(kind, item_uuid, text, [e.name for e in ids.values()], local)
                 dated = not _dated_by_its_turn(conn, kind, row_id)
-                said = [(d.phrase, d.timestamp) for d in reading.dates] if dated else []
+                said = (
+                    [(d.phrase, d.timestamp, d.precision) for d in reading.dates] if dated else []
+                )
                 report.dates += redate(conn, owner, dates=said, source=source, now=now)
         return report
 
@@ -234,7 +237,7 @@ class Linker:
                 report.skipped.append(name)
                 continue
             ids[m.name] = self.entities.mention(
-                conn, ent, kind, row_id, read_as=m.type, now=now, actor=actor
+                conn, ent, kind, row_id, read_as=m.type, guessed=m.guessed, now=now, actor=actor
             )
             if m.name in found.roles:  # "my brother Tomas": "my brother" finds Tomas
                 give_aliases(conn, owner, ent, found.roles[m.name], now=now, actor=actor)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from hermes_memory.text.components import PROJECT_HEADS
+from hermes_memory.text.gazetteer import KNOWN
 from hermes_memory.text.reading import Mention
 
 USE = "uses@"  # + facet: a use of one facet of the subject
@@ -140,3 +142,26 @@ def stack_claims(sentence: str, mentions: list[Mention]) -> list[tuple[None, str
     if changed and _TENTATIVE.search(_OPENING_ALSO.sub("", low)):
         changed = []  # "we'll switch the queue to SQS": not yet
     return said + changed
+
+
+# Words after a verb of moving that name no thing moved ("we moved back from London").
+MOVE_PARTICLES = frozenset("back away over out all here there home again just".split())
+
+
+def moves_a_thing(said: str) -> bool:
+    """Whether a move ("moved the notebooks from", "switching everything off") names
+    a thing moved between its verb and "from"/"off", rather than the mover moving."""
+    words = said.split()[1:-1]
+    return any(w.lower() not in MOVE_PARTICLES for w in words)
+
+
+def run_on(m: Mention, retyped: dict[str, str], *, places: bool) -> Mention:
+    """``m`` as a tool when the words around it only guessed it a person or a concept,
+    or (``places``: a service or a project is what moved) took it for a place the
+    gazetteer does not know ("we moved the servers from Frankfurt" keeps a place)."""
+    known = KNOWN.get(m.name.lower(), ("", ""))[1]
+    retype = ("person", "place", "concept") if places else ("person", "concept")
+    if known or m.type not in retype or (m.type != "place" and not m.guessed):
+        return m
+    retyped[m.name] = "tech"
+    return replace(m, type="tech", guessed=False)

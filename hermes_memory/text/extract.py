@@ -17,7 +17,7 @@ from typing import TypeVar
 from hermes_memory.text.anaphora import THINGS, antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
-from hermes_memory.text.changes import facet_claims, stack_claims
+from hermes_memory.text.changes import facet_claims, moves_a_thing, run_on, stack_claims
 from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate, listed_after
 from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import words_between as _words_between
@@ -26,6 +26,7 @@ from hermes_memory.text.mentions import find_mentions
 from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Extraction, Mention, Relation
 from hermes_memory.text.relatives import roles
+from hermes_memory.text.senses import settle_appositions, settle_lists, settle_types
 from hermes_memory.text.triggers import (
     BOSS,
     EMPLOYED,
@@ -176,7 +177,8 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         kept = []
         header = sentence.strip() in headers
         sentence = spoken_out(sentence)
-        for m in find_mentions(sentence, limit=room, common=common):
+        found = find_mentions(sentence, limit=room, common=common)
+        for m in settle_appositions(sentence, settle_lists(sentence, found)):
             if header and m.guessed:
                 continue  # a column's name, not someone's ("| Owner | Status |")
             if m.name in names or len(names) < MAX_ENTITIES:
@@ -217,17 +219,8 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         out.mentions.extend(kept)
         _append_new(out.relations, rels, seen_rels)
         _append_new(out.claims, claims, seen_claims)
-    _extend_tools(out.mentions)
+    settle_types(out.mentions)
     return out
-
-
-def _extend_tools(mentions: list[Mention]) -> None:
-    """Retype, in place, a guessed person whose name opens with a tool the text names
-    ("a module Expo Go doesn't support ... moving off Expo"): that tool's product."""
-    tools = {m.name for m in mentions if m.type == "tech" and " " not in m.name}
-    for k, m in enumerate(mentions):
-        if m.guessed and m.type == "person" and m.name.partition(" ")[0] in tools - {m.name}:
-            mentions[k] = replace(m, type="tech", guessed=False)
 
 
 # Triggers too common to name a relation on their own in a question's clause.
@@ -292,6 +285,8 @@ def _relations(
     ours = opener is not None and not any(m.start < opener.end() for m in others)
 
     def add(head: Mention | None, rel: str, tail: Mention, stated: bool = True) -> None:
+        if head is not None and head.name == tail.name:
+            return  # "the Elastic Beanstalk environment ... the Elastic Beanstalk console"
         claim = Claim(head.name if head and head.name != SELF else None, rel, tail.name)
         if claim not in claims:
             claims.append(claim)
@@ -320,6 +315,17 @@ def _relations(
             src = None if ours_move else _migration_subject(ms[:k])
             src = src or _beneficiary(sentence, ms[k + 1 :])
             nxt = ms[k + 1] if k + 1 < len(ms) else None
+            move = MIGRATION.search(prefix)
+            if (src is not None and src.type in ("project", "tech")) or (
+                move is not None and moves_a_thing(move.group(0))
+            ):
+                # "move the backend from Firebase to Supabase", "let's move the notebooks
+                # from Colab": what a thing is moved off and onto is what it runs on,
+                # not a person or a place
+                ours_thing = src is not None and src.type in ("project", "tech")
+                tail = run_on(tail, retyped, places=ours_thing)
+                if nxt is not None and _between(sentence, tail, nxt) == "to":
+                    nxt = run_on(nxt, retyped, places=ours_thing)
             person = src is not None and src.type == "person"
             if person and nxt is not None and tail.type == "org" and nxt.type == "org":
                 add(src, "works_at", nxt)

@@ -13,7 +13,10 @@ from hermes_memory.text.lexicon import NP_STOP, SIGN_OFFS
 
 # The words just before a name that make it an organisation ("works at", "joined") or a
 # place ("moved to", "based in").
-ORG_CONTEXT = re.compile(r"\b(works? (at|for)|joined|at|customer is|client is|for)\s+$")
+ORG_CONTEXT = re.compile(
+    r"\b(works? (at|for)|joined|at|customer is|client is|for|"
+    r"(?:a |the |my |our )?contract with|signed with|hired by)\s+$"
+)
 PLACE_CONTEXT = re.compile(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
 )
@@ -108,7 +111,11 @@ HEADER_TAILS = frozenset(
 TOOL_NEXT = frozenset(
     "config configuration plugin plugins package library module driver schema cli sdk "
     "middleware framework extension container integration dashboard docs class method "
-    "component struct enum interface field attribute property header flag format".split()
+    "component struct enum interface field attribute property header flag format "
+    # what a service or a vendor has ("the Supabase migration", "Mindbody API keys",
+    # "a Supabase edge function", "Firebase costs"): no person's name is said so
+    "backend frontend api apis endpoint endpoints webhook webhooks migration cron edge "
+    "console bucket buckets credits costs pricing subscription".split()
 )
 # What a place or an institution is, closing its name: no person's name ends so.
 PLACE_NAME_HEADS = frozenset(
@@ -146,6 +153,53 @@ PET_BEFORE = re.compile(
     r"turtle|tortoise|goldfish|fish|bird|budgie|lizard|gecko|snake|ferret)s?,?\s+"
     r"(?:(?:named|called)\s+)?$"
 )
+# What is built, shipped or kept running: a project ("I'm building Tidewater for
+# Harbor Fitness", "Bob maintains Atlas"), not a person.
+MADE = re.compile(
+    r"\b(?:build|builds|building|develop|develops|developing|ship|ships|shipping|"
+    r"launch|launches|launching|maintain|maintains|maintaining)\s+"
+    r"(?:the\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?$"
+)
+
+
+# A name given to what a noun before it says the thing is ("their member app,
+# Tidewater.", "a budgeting app called Pennywise", "their gym software vendor,
+# Mindbody, is late"): a product, a tool or an organisation, not a person. The noun is
+# a common one, in lower case ("Microsoft Project, Trello" is a list), and after a
+# bare comma the name is closed by another comma, not one going on with a list
+# ("mobile apps, GPS, and wearables"), or ends the sentence (not "I finished the app,
+# Sarah helped").
+_NAMED_PRODUCTS = "app|application|project|product|service|bot|site|website|game"
+_NAMED_TOOLS = "tool|library|plugin|extension|platform|framework|database"
+_NAMED_BODIES = (
+    "vendor|provider|client|customer|company|startup|agency|firm|employer|supplier|"
+    "contractor|publisher|label|bank|insurer|sponsor|distributor|reseller"
+)
+NAMED_AS = re.compile(
+    rf"(?<![\w.])(?:(?P<product>{_NAMED_PRODUCTS})|(?P<tool>{_NAMED_TOOLS})|"
+    rf"(?P<body>{_NAMED_BODIES}))(?P<how>,|\s+(?:called|named))\s+$"
+)
+_LIST_GOES_ON = frozenset({"and", "or", "etc", "&"})
+# The nouns a name may be given to (a thing's, not a body's: "member app").
+NAMED_NOUNS = frozenset(f"{_NAMED_PRODUCTS}|{_NAMED_TOOLS}".split("|"))
+
+
+def named_as(before: str, after: list[str]) -> str | None:
+    """The kind ("project", "tech", "org") of a name said right after ``before`` (as
+    written) as what a noun there says it is, with ``after`` the (up to two) tokens
+    after the name; else None."""
+    m = NAMED_AS.search(before)
+    if m is None:
+        return None
+    if m.group("how") == ",":
+        nxt = after[0] if after else ""
+        if nxt not in (",", ".", ";", ":", ""):
+            return None
+        if nxt == "," and len(after) > 1 and after[1].lower() in _LIST_GOES_ON:
+            return None
+    return "project" if m.group("product") else "tech" if m.group("tool") else "org"
+
+
 # Where a person is "from" at work or in a circle: their team, office or department.
 FROM_GROUPS = frozenset(
     "team office department dept accounting finance hr legal sales marketing support "

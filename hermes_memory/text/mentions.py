@@ -23,6 +23,7 @@ from hermes_memory.text.kinds import (
     DEPARTMENTS,
     HEADER_TAILS,
     HOSTED,
+    MADE,
     OF_KINDS,
     ORG_CONTEXT,
     ORG_NAME_HEADS,
@@ -39,6 +40,7 @@ from hermes_memory.text.kinds import (
     TRAVEL,
     WORKED_WITH,
     name_follows,
+    named_as,
     owned_thing,
     weighed_against_tool,
 )
@@ -430,8 +432,13 @@ def _name(
         # "Park" is a family name too: "Alice Park" is a place only where one is said to be
         and (closing != "park" or re.search(r"\b(at|in|to|from|near|around|visit\w*)\s+$", before))
     )
+    named = named_as(before, [t[0] for t in toks[j : j + 2]])
     if words[0][0] in _PROJECT_WORDS and len(words) > 1:
         kind = "project"  # "Project Atlas"
+    elif named is not None:
+        kind = named  # "their member app, Tidewater", "their vendor, Mindbody,"
+    elif MADE.search(low[-40:]) and not ACRONYM.fullmatch(name):
+        kind = "project"  # "I'm building Tidewater", "Bob maintains Atlas"
     elif shaped:
         kind = "place"  # "New Gary Park", "Mount Rainier"
     elif closing in ORG_NAME_HEADS:
@@ -451,6 +458,8 @@ def _name(
         kind = "place"
     elif ORG_CONTEXT.search(low) or words[-1][0].isupper():
         kind = "org"
+        # "built it for Harbor Fitness" as often as "a gift for Sarah": a guess
+        guessed = low.endswith("for ") and _WORKS_FOR.search(low) is None
     elif (
         TOOL_CONTEXT.search(low[-TOOL_CHARS:])
         or (j < len(toks) and toks[j][0].lower() in TOOL_NEXT)
@@ -480,12 +489,19 @@ def _name(
         and not shaped
         and re.search(r"\b(to|from)\s+$", low)
         and not travel
+        and not _ORIGIN.search(low)
         and not _region_follows(toks, j)
     ):
         # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"; an acronym
         # is a body more often than a person ("sent it to AWS", "a ticket from IT")
         kind, guessed = ("org", False) if ACRONYM.fullmatch(name) else ("person", True)
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
+
+
+_WORKS_FOR = re.compile(r"\bwork(?:s|ed|ing)? for\s+$")
+# Where someone is from, not whom something came from ("I'm from Porto", "we're
+# originally from Cork"; "heard from Bob" stays a person).
+_ORIGIN = re.compile(r"\b(?:i['’]m|i am|we['’]re|we are|originally|grew up) from\s+$")
 
 
 def _in_shouted_run(toks: list[tuple[str, int, int]], i: int) -> bool:

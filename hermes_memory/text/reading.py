@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# What a guessed reading of a name's type weighs against one read for sure, where
+# readings are weighed (extract._extend_tools within a text; tier2/entities.GUESS_VOTE
+# is the same weight across a store's texts).
+GUESS_WEIGHT = 1 / 3
+
 
 @dataclass(frozen=True)
 class Mention:
@@ -14,7 +19,8 @@ class Mention:
     start: int
     end: int
     surface: str
-    # typed "person" only because nothing said otherwise: a relation may retype it
+    # typed only because nothing said otherwise (a person, mostly; an organisation
+    # after a bare "for"): a relation may retype it, and it weighs less in a vote
     guessed: bool = field(default=False, compare=False)
 
 

@@ -14,7 +14,7 @@ import re
 _MOVES = re.compile(
     r"\b(?:(?:moves?|moved|moving)(?!\s+(?:on|forward|ahead|along|in|out)\b)|pushed|postponed"
     r"|delayed|rescheduled|bumped|shifted|brought forward|pulled in|slipped|slips|slid)\b"
-    r"(?:\s+\S+){0,3}?\s+(?:to|until|till|back to)\b"
+    r"(?P<object>(?:\s+\S+){0,3}?)(?:\s+from(?:\s+\S+){1,2}?)?\s+(?:to|until|till|back to)\b"
     r"|\b(?:is|are)\s+now\s+(?:on|set for|planned for|scheduled for|due)\b"
     r"|\bnew (?:date|deadline) (?:is|for)\b",
     re.IGNORECASE,
@@ -47,7 +47,7 @@ _WORD = re.compile(r"[^\W_][\w'’.-]*[^\W_]|[^\W_]", re.UNICODE)
 _EMPTY = frozenset(
     "a an the our my your their its this that these those of for to on in at with and or "
     "change plan plans heads up update bad good news ok okay so also fyi note btw quick "
-    "just hey new next it we they he she you them us called said says texted emailed wrote "
+    "just hey new next it we they he she you them us back called said says texted emailed wrote "
     "mentioned confirmed announced reminder".split()
 )
 
@@ -63,13 +63,21 @@ def planned_thing(sentence: str) -> frozenset[str]:
     on TestFlight is planned for ..." -> beta, launch, testflight); empty when it names
     nothing of its own ("It moved to Friday")."""
     arranged = next(filter(None, (p.search(sentence) for p in _ARRANGED)), None)
+    moved = _MOVES.search(sentence)
+    thing = _things(moved.group("object")) if moved and moved.group("object") else frozenset()
     if arranged is not None:
         phrase = arranged.group("thing")
+    elif thing:
+        return thing  # "Marcus moved the beta deadline to ...": the deadline, not Marcus
     else:
         # A label before a colon says whose or which ("Maya called: the wedding moved
         # ..."; "Change of plan: ..." names nothing).
         label, _, clause = sentence.rpartition(":")
         verb = _VERB.search(clause)
         phrase = label + " " + (clause[: verb.start()] if verb is not None else "")
+    return _things(phrase)
+
+
+def _things(phrase: str) -> frozenset[str]:
     words = {w.casefold() for w in _WORD.findall(phrase)}
     return frozenset(w for w in words if w not in _EMPTY and len(w) > 1)

@@ -475,24 +475,43 @@ def relative_dates(text: str, written_at: float, limit: int = 16) -> list[tuple[
             continue
         day = datetime.fromtimestamp(d.timestamp, tz=UTC)
         if d.precision == "weekend":
-            shown = f"weekend of {day:%Y-%m-%d}"
             same = day <= written < day + timedelta(days=2)
         elif d.precision == "week":
             day -= timedelta(days=day.weekday())
-            shown, same = f"week of {day:%Y-%m-%d}", day <= written < day + timedelta(weeks=1)
+            same = day <= written < day + timedelta(weeks=1)
         elif d.precision == "month":
-            shown, same = f"{day:%B %Y}", (day.year, day.month) == (written.year, written.month)
+            same = (day.year, day.month) == (written.year, written.month)
         elif d.precision == "quarter":
             day = _period_start(day, "quarter")
-            shown = f"Q{(day.month - 1) // 3 + 1} {day:%Y}"
             same = day <= written < day + _SPAN["quarter"]
         elif d.precision == "year":
-            shown, same = f"{day:%Y}", day.year == written.year
+            same = day.year == written.year
         else:
-            shown, same = f"{day:%Y-%m-%d}", day.date() == written.date()
+            same = day.date() == written.date()
         if not same:
-            out.append((d, shown))
+            out.append((d, shown_date(d.timestamp, d.precision)))
     return out
+
+
+def shown_date(timestamp: float, precision: str | None) -> str:
+    """A date as precise as it was said: "2026-12-04", "week of 2026-11-30", "weekend
+    of 2026-12-05", "March 2027", "Q1 2027", "2027"; with no precision known, the day
+    of a midnight (how dates are stored) and the minute of any other time."""
+    day = datetime.fromtimestamp(timestamp, tz=UTC)
+    if precision == "weekend":
+        return f"weekend of {day:%Y-%m-%d}"
+    if precision == "week":
+        return f"week of {day - timedelta(days=day.weekday()):%Y-%m-%d}"
+    if precision == "month":
+        return f"{day:%B %Y}"
+    if precision == "quarter":
+        start = _period_start(day, "quarter")
+        return f"Q{(start.month - 1) // 3 + 1} {start:%Y}"
+    if precision == "year":
+        return f"{day:%Y}"
+    if precision == "day" or (day.hour, day.minute, day.second) == (0, 0, 0):
+        return f"{day:%Y-%m-%d}"
+    return f"{day:%Y-%m-%d %H:%M}"
 
 
 def with_dates(text: str, written_at: float, limit: int = 16) -> str:

@@ -39,7 +39,9 @@ KIN_ADJECTIVES = "older|younger|little|big|best|old|new|former"
 # Who someone works for: a company, even one named by its product ("I work at Datadog").
 EMPLOYED = (
     r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
-    r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)"
+    r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)|"
+    # a contractor's client: "I'm starting a contract with Harbor Fitness"
+    r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for"
 )
 
 # Trigger phrases in the text between two mentions, most specific first.
@@ -92,7 +94,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (EMPLOYED, "works_at", False),
     (
         r"lives? in|living in|based in|mov(ed|ing) to|relocated to|"
-        r"(?<!moved )(?<!moving )(?<!relocated )\bfrom\b",
+        # "from" of no move ("I'm from Porto"; not "we moved back from Lisbon")
+        r"^(?!.*\b(?:mov|relocat|migrat|switch)\w*\b).*\bfrom\b",
         "lives_in",
         False,
     ),
@@ -118,7 +121,7 @@ NO_RELATION = re.compile(
     r"\w+n['’]t|cannot)\b"  # "won't run Redis", "doesn't use Kafka"
 )
 MIGRATION = re.compile(
-    r"\b(migrated|migrating|migrate|moved|moving|switched|switching|went|ported|porting)\b"
+    r"\b(migrate[sd]?|migrating|move[sd]?|moving|switch(?:es|ed|ing)?|went|ported|porting)\b"
     r"(?:\s+\S+){0,4}?\s+(?:from|off)\s*$"
 )
 # A move onto a tool said without where from ("moving the risk-engine to Kotlin"),

@@ -104,4 +104,18 @@ from __future__ import annotations
 # supposes states nothing ("If I met Michael, I'd ask him ..."). Dates: a business quarter
 # ("by end of Q1", "next quarter") and a month by its name alone after a word of time
 # ("we ship in March", "since May"), on the side of now the sentence's tense points to.
-EXTRACTOR_VERSION = 26
+# 27: what a thing is moved off and onto is a tool ("we decided to move the backend
+# from Firebase to Supabase": migrated from one, to the other; base forms "move",
+# "switch" read as moves), unless a person moves or a known place is named; where a move
+# starts is no home ("we moved back from Lisbon"); "I'm from Porto" is a place; a name
+# before a service's part or cost ("the Supabase migration", "Firebase costs") is a
+# tool; a name guessed in one sentence takes the tool or body its sure readings say,
+# when they outweigh its guesses at a third each (a text means one thing by one name);
+# an organisation after a bare "for" is a guess ("a gift for Sarah"); two mentions of
+# one name relate nothing to itself. A list holds things of one kind ("Microsoft Project,
+# Trello, Asana, or Google Sheets", "React Native + Expo": tools); a name given to a
+# thing or a body is that thing's ("their member app, Tidewater", "their vendor,
+# Mindbody,", "an app called Pennywise"), and the noun phrase before it no second
+# mention; what is built or kept running is a project ("I'm building Tidewater"); "a
+# contract with Harbor Fitness" is work for it.
+EXTRACTOR_VERSION = 27

@@ -19,6 +19,11 @@ ENTITY_TYPES = (
 )  # fmt: skip
 # Types a text gives when it cannot tell: they vote for no type of an entity's.
 _NO_VOTE = frozenset({"concept", "other"})
+# What a guessed reading weighs in that vote against one read for sure: a capitalised
+# word with nothing around it to say what it is is taken for a person, so an unknown
+# tool named bare three times ("Expo") is still the tool one sure reading says it is
+# ("we use Expo"). The same weight as text/reading.GUESS_WEIGHT within a text.
+GUESS_VOTE = 1 / 3
 
 # A relation's name: the extractor's types (text/triggers.py) or any other snake_case.
 RELATION_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
@@ -252,18 +257,20 @@ class EntityStore:
         row_id: int,
         *,
         read_as: str | None = None,
+        guessed: bool = False,
         now: float = 0.0,
         actor: str = "",
     ) -> Entity:
         """Record that the fact or turn ``row_id`` (``kind``) names ``entity``, read as
-        type ``read_as``. An entity read from text takes the specific type most of its
-        texts give (the one it has wins a tie), so a first misreading ("Fargate" a
+        type ``read_as`` (``guessed``: nothing around the name said so). An entity read
+        from text takes the specific type its texts give most weight (a guess weighs
+        GUESS_VOTE; the type it has wins a tie), so a first misreading ("Fargate" a
         person) gives way to what later texts say; a concept reading votes for nothing,
         and a type stated by hand is never changed. The entity, retyped or not."""
         conn.execute(
-            "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type) "
-            "VALUES (?, ?, ?, ?)",
-            (entity.rowid, kind, row_id, read_as),
+            "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type, "
+            "guessed) VALUES (?, ?, ?, ?, ?)",
+            (entity.rowid, kind, row_id, read_as, int(guessed)),
         )
         if read_as in (None, entity.entity_type) or read_as in _NO_VOTE:
             return entity
@@ -274,14 +281,15 @@ class EntityStore:
             return entity
         votes = dict(
             conn.execute(
-                "SELECT entity_type, count(*) FROM mentions WHERE entity_id = ? "
-                "AND entity_type IS NOT NULL GROUP BY entity_type",
-                (entity.rowid,),
+                "SELECT entity_type, total(CASE WHEN guessed THEN ? ELSE 1 END) FROM mentions "
+                "WHERE entity_id = ? AND entity_type IS NOT NULL GROUP BY entity_type",
+                (GUESS_VOTE, entity.rowid),
             ).fetchall()
         )
-        if votes.get(read_as, 0) <= votes.get(entity.entity_type, 0):
+        if votes.get(read_as, 0) <= votes.get(entity.entity_type, 0) + 1e-9:
             return entity
-        reason = f"{votes[read_as]} texts read it as {read_as}"
+        weight, held = votes[read_as], votes.get(entity.entity_type, 0)
+        reason = f"texts read it as {read_as} ({weight:.2g} against {held:.2g})"
         reread.retype(conn, entity.rowid, entity.uuid, entity.entity_type, read_as, reason,
                 now=now, actor=actor)  # fmt: skip
         return dataclasses.replace(entity, entity_type=read_as)

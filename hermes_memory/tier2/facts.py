@@ -430,9 +430,11 @@ class FactStore:
         clause, params = owner.visible_clause("f")
         marks = ",".join("?" * len(episodes))
         rows = self.db.query(
+            # CROSS JOIN keeps the turns outermost: without statistics the planner
+            # would walk every one of the owner's facts instead (1.3 ms at 7,000).
             f"""SELECT e.uuid AS episode, n.content FROM episodes e
-                JOIN fact_evidence fe ON fe.episode_id = e.id
-                JOIN facts f ON f.id = fe.fact_id
+                CROSS JOIN fact_evidence fe ON fe.episode_id = e.id
+                CROSS JOIN facts f ON f.id = fe.fact_id
                 JOIN facts n ON n.uuid = f.superseded_by AND n.deleted_at IS NULL
                 WHERE e.uuid IN ({marks})
                   AND f.invalid_at <= ? AND f.deleted_at IS NULL AND {clause}
@@ -443,6 +445,36 @@ class FactStore:
         for r in rows:
             out.setdefault(r["episode"], []).append(r["content"])
         return out
+
+    def successors(
+        self, owner: Owner, episodes: Sequence[str], at: float
+    ) -> list[tuple[str, str, str, list[str]]]:
+        """(turn, what a fact formed from it said, the fact that superseded that one by
+        ``at``, the turns that fact was formed from) for each of ``episodes`` (uuids)
+        whose facts a later fact superseded (its turns outermost, as in
+        :meth:`superseded_statements`)."""
+        if not episodes:
+            return []
+        clause, params = owner.visible_clause("f")
+        marks = ",".join("?" * len(episodes))
+        rows = self.db.query(
+            f"""SELECT e.uuid AS episode, f.content AS said, n.uuid AS new,
+                       (SELECT group_concat(e2.uuid) FROM fact_evidence fe2
+                        JOIN episodes e2 ON e2.id = fe2.episode_id
+                        WHERE fe2.fact_id = n.id) AS turns
+                FROM episodes e
+                CROSS JOIN fact_evidence fe ON fe.episode_id = e.id
+                CROSS JOIN facts f ON f.id = fe.fact_id
+                JOIN facts n ON n.uuid = f.superseded_by AND n.deleted_at IS NULL
+                WHERE e.uuid IN ({marks})
+                  AND f.invalid_at <= ? AND f.deleted_at IS NULL AND {clause}
+                ORDER BY f.id""",
+            (*episodes, at, *params),
+        )
+        return [
+            (r["episode"], r["said"], r["new"], (r["turns"] or "").split(",") if r["turns"] else [])
+            for r in rows
+        ]
 
     def newest_in(
         self, owner: Owner, categories: Sequence[str], *, limit: int

@@ -65,8 +65,8 @@ def merge_fact(
         (s_id, l_id),
     )
     conn.execute(
-        "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type) "
-        "SELECT entity_id, 'fact', ?, entity_type FROM mentions "
+        "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type, guessed) "
+        "SELECT entity_id, 'fact', ?, entity_type, guessed FROM mentions "
         "WHERE item_kind = 'fact' AND item_id = ?",
         (s_id, l_id),
     )
@@ -152,8 +152,8 @@ def merge_entity(
     )
     conn.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (l_id,))
     conn.execute(
-        "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type) "
-        "SELECT ?, item_kind, item_id, entity_type FROM mentions WHERE entity_id = ?",
+        "INSERT OR IGNORE INTO mentions(entity_id, item_kind, item_id, entity_type, guessed) "
+        "SELECT ?, item_kind, item_id, entity_type, guessed FROM mentions WHERE entity_id = ?",
         (s_id, l_id),
     )
     conn.execute("DELETE FROM mentions WHERE entity_id = ?", (l_id,))

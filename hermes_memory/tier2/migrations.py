@@ -276,6 +276,14 @@ def _v16_mention_types(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE mentions ADD COLUMN entity_type TEXT")
 
 
+def _v20_mention_guesses(conn: sqlite3.Connection) -> None:
+    """Whether a text only guessed the type it read a name as (a capitalised word with
+    nothing around it to say what it is): a guess weighs less in the entity's vote
+    (entities.mention). Rows recorded before count as read for sure until their text
+    is read again."""
+    conn.execute("ALTER TABLE mentions ADD COLUMN guessed INTEGER NOT NULL DEFAULT 0")
+
+
 def _v17_screen_attachments(conn: sqlite3.Connection) -> None:
     """What a turn shares (an attachment's caption or file name) passes the turn's guard
     since this version: the turns stored before have theirs screened now, secrets
@@ -345,6 +353,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (17, "screen_attachments", _v17_screen_attachments),
     (18, "ended_statements", _v18_ended_statements),
     (19, "timeline_sources", _v19_timeline_sources),
+    (20, "mention_guesses", _v20_mention_guesses),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -323,6 +323,8 @@ class TimelineEvent:
     flags: list[str] = field(default_factory=list)
     # A ``mentioned_date`` event's text: (its kind, "fact" or "episode", and uuid).
     source: tuple[str, str] | None = None
+    # How precisely that text said the date ("day", "month", "quarter", ...).
+    precision: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> TimelineEvent:
@@ -342,6 +344,7 @@ class TimelineEvent:
             rowid=row["id"],
             flags=_loads(row["flags"], []),
             source=source,
+            precision=meta.get("precision"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -357,4 +360,5 @@ class TimelineEvent:
             "importance": self.importance,
             "flags": self.flags,
             **({"source": {"kind": self.source[0], "uuid": self.source[1]}} if self.source else {}),
+            **({"precision": self.precision} if self.precision else {}),
         }

@@ -156,9 +156,14 @@ def mention_date(
     when: float,
     source: DateSource,
     now: float,
+    precision: str | None = None,
 ) -> None:
     """A date a fact or turn names, as a ``mentioned_date`` event, inside the caller's
-    transaction (the linker's, with the item itself)."""
+    transaction (the linker's, with the item itself); ``precision``: how precisely it
+    was said ("day", "month", "quarter", ...), kept in its metadata for showing it."""
+    meta = {"source_kind": source.kind, "source_uuid": source.uuid}
+    if precision is not None:
+        meta["precision"] = precision
     cols = owner.columns(local=source.local)
     conn.execute(
         """INSERT INTO timeline(uuid, event_type, title, description, related_entities,
@@ -174,7 +179,7 @@ def mention_date(
             when,
             *cols.values(),
             now,
-            json.dumps({"source_kind": source.kind, "source_uuid": source.uuid}),
+            json.dumps(meta),
         ),
     )
 
@@ -183,11 +188,11 @@ def redate(
     conn: sqlite3.Connection,
     owner: Owner,
     *,
-    dates: list[tuple[str, float]],
+    dates: list[tuple[str, float, str]],
     source: DateSource,
     now: float,
 ) -> list[str]:
-    """Make a text's ``mentioned_date`` events the ``dates`` (phrase, when) it names as
+    """Make a text's ``mentioned_date`` events the ``dates`` (phrase, when, precision) it names as
     read now, inside the caller's transaction: the new ones added, the ones no longer
     found removed (they are derived), and one a person deleted left deleted. The
     phrases added."""
@@ -197,13 +202,16 @@ def redate(
         (source.uuid,),
     ).fetchall()
     had = {(r["description"], r["timestamp"]): r for r in rows}
-    wanted = {(f'"{phrase}"', when): phrase for phrase, when in dates}
+    wanted = {(f'"{phrase}"', when): (phrase, precision) for phrase, when, precision in dates}
     for key, r in had.items():
         if key not in wanted and r["deleted_at"] is None:
             conn.execute("DELETE FROM timeline WHERE id = ?", (r["id"],))
     added = []
-    for (quoted, when), phrase in wanted.items():
+    for (quoted, when), (phrase, precision) in wanted.items():
         if (quoted, when) not in had:
-            mention_date(conn, owner, phrase=phrase, when=when, source=source, now=now)
+            mention_date(
+                conn, owner, phrase=phrase, when=when, source=source, now=now,
+                precision=precision,
+            )  # fmt: skip
             added.append(phrase)
     return added

@@ -1,0 +1,87 @@
+"""One sense per text: a name a text reads in several sentences is one thing, so what
+its sure readings say settles what its guesses took it for (pure functions)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+from hermes_memory.text.kinds import NAMED_NOUNS
+from hermes_memory.text.reading import GUESS_WEIGHT, Mention
+
+
+def settle_types(mentions: list[Mention]) -> None:
+    """Retype, in place, a guessed person whose name opens with a tool the text names
+    ("a module Expo Go doesn't support ... moving off Expo"): that tool's product; and
+    a name guessed a person or a concept where its sure readings as a tool or a body
+    outweigh its guesses, each a GUESS_WEIGHT of one ("Firebase is down ... we moved
+    the backend from Firebase to Supabase"): a text means one thing by one name."""
+    tools = {m.name for m in mentions if m.type == "tech" and " " not in m.name}
+    sure: dict[str, Counter[str]] = {}
+    guesses: Counter[str] = Counter()
+    for m in mentions:
+        if not m.guessed and m.type in ("tech", "org"):
+            sure.setdefault(m.name, Counter())[m.type] += 1
+        elif m.guessed and m.type in ("person", "concept"):
+            guesses[m.name] += 1
+    for k, m in enumerate(mentions):
+        if m.guessed and m.type == "person" and m.name.partition(" ")[0] in tools - {m.name}:
+            mentions[k] = replace(m, type="tech", guessed=False)
+        elif m.guessed and m.name in sure and m.type in ("person", "concept"):
+            (kind, n), *_ = sure[m.name].most_common(1)
+            if n > GUESS_WEIGHT * guesses[m.name]:
+                mentions[k] = replace(m, type=kind, guessed=False)
+
+
+# What joins the items of one list: "X, Y and Z", "React Native + Expo", "Jest or Vitest";
+# two items only so, not by a comma ("Go, Jon!", "the Galaxy S23, and Gary from ...").
+_JOINS = re.compile(r"\s*(?:,|\+|&|/|and|or|, and|, or)\s*")
+_PAIR = re.compile(r"\s*(?:\+|&|/)\s*|\s+(?:and|or)\s+")
+
+
+def settle_lists(sentence: str, mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` (of one sentence, in order) with a guessed person or concept listed
+    among tools read for sure made a tool ("Microsoft Project, Trello, Asana, or Google
+    Sheets", "React Native + Expo"): a list holds things of one kind."""
+    out = list(mentions)
+    runs: list[list[int]] = []
+    for k, m in enumerate(out):
+        joined = k > 0 and _JOINS.fullmatch(sentence[out[k - 1].end : m.start]) is not None
+        if joined:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    for run in runs:
+        pair = len(run) == 2 and _PAIR.fullmatch(sentence[out[run[0]].end : out[run[1]].start])
+        if (
+            len(run) < 2
+            or (len(run) == 2 and not pair)
+            or not any(out[k].type == "tech" and not out[k].guessed for k in run)
+        ):
+            continue
+        for k in run:
+            if out[k].guessed and out[k].type in ("person", "concept"):
+                out[k] = replace(out[k], type="tech", guessed=False)
+    return out
+
+
+# A name given right after the noun phrase it names: "their member app, Tidewater",
+# "the payments service called Ledger" (not a list: "x_1, x_2", "react, jira").
+_NAMING = re.compile(r"\s*,\s*|\s+(?:called|named)\s+")
+
+
+def settle_appositions(sentence: str, mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` (of one sentence, in order) without a component said in lower case
+    ("member app") right before the name it is given ("their member app, Tidewater"):
+    one thing, called by its name."""
+    drop = {
+        k
+        for k in range(len(mentions) - 1)
+        if mentions[k].type in ("project", "tech")
+        and mentions[k].surface.islower()
+        and mentions[k].surface.rpartition(" ")[2] in NAMED_NOUNS
+        and mentions[k + 1].type == mentions[k].type
+        and _NAMING.fullmatch(sentence[mentions[k].end : mentions[k + 1].start]) is not None
+    }
+    return [m for k, m in enumerate(mentions) if k not in drop]
