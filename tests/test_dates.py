@@ -238,3 +238,21 @@ def test_a_date_shown_without_its_precision_keeps_a_time_when_it_has_one() -> No
     assert shown_date(midnight + 9.5 * 3600, None) == "2026-12-04 09:30"
     assert shown_date(midnight, "week") == "week of 2026-11-30"
     assert shown_date(midnight, "year") == "2026"
+
+
+def test_a_commitment_told_in_the_past_dates_what_lies_ahead_of_it() -> None:
+    # The past tense is the signing up's or the deciding's, not the race's: the nearer
+    # of the last and the next such day (a guess: the sentence does not say which).
+    sept = datetime(2026, 9, 1, 19, tzinfo=UTC).timestamp()
+    assert _days("I signed up for the Valencia half marathon on December 6th.", sept) == [
+        ("December 6th", "2026-12-06", True)
+    ]
+    said = "I decided to drop the half and do the Rotterdam 10k on December 13th instead."
+    assert _days(said, FRIDAY) == [("December 13th", "2026-12-13", True)]
+    # A booking a week back is past; a report with no commitment stays a report.
+    assert _days("I booked the flight on November 3rd.", FRIDAY) == [
+        ("November 3rd", "2026-11-03", True)
+    ]
+    assert _days("I went to Japan on December 3rd.", FRIDAY) == [
+        ("December 3rd", "2025-12-03", False)
+    ]

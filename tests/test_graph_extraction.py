@@ -1105,6 +1105,26 @@ def test_a_name_given_to_a_thing_is_that_things_and_a_client_is_worked_for() -> 
     assert _rels(extract("Bob maintains Atlas.")) == {("Bob", "works_on", "Atlas")}
 
 
+def test_a_households_home_the_people_who_care_for_the_user_and_whose_liking() -> None:
+    assert _rels(extract("We live in Rotterdam, so somewhere in the city.")) == {
+        ("the user", "lives_in", "Rotterdam")
+    }
+    assert _rels(extract("We just moved to Lyon.")) == {("the user", "lives_in", "Lyon")}
+    # A thing moved is no move of the household.
+    assert "the user" not in extract("We moved the logs from Splunk to Loki.").entities
+    found = extract("Bad news, my physio Dr. Meijer says I have shin splints.")
+    assert found.entities == {"the user": "person", "Meijer": "person"}  # no "Bad"
+    assert _rels(found) == {("the user", "knows", "Meijer")}
+    assert _rels(extract("My therapist Ana thinks I should rest.")) == {
+        ("the user", "knows", "Ana")
+    }
+    # "he" after a comma is someone else: not the user's liking.
+    assert not _rels(extract("I want to plan a surprise dinner, he loves Ethiopian food."))
+    assert _rels(extract("Jonas turns 40 soon, he loves Ethiopian food.")) == {
+        ("Jonas", "prefers", "Ethiopian food")
+    }
+
+
 def test_an_abbreviated_or_possessed_place_name_is_one_name() -> None:
     found = extract("Dr. Smith works at St. Mary's Hospital.")
     assert found.entities == {"Smith": "person", "St. Mary's Hospital": "org"}

@@ -48,7 +48,10 @@ from hermes_memory.text.triggers import (
 SELF = "the user"
 _FIRST_PERSON = re.compile(
     rf"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:{KIN_ADJECTIVES})\s+)?"
-    rf"(?:{KIN}|{BOSS}|team|company|employer)\b)"
+    rf"(?:{KIN}|{BOSS}|team|company|employer)\b)|"
+    # a household's home is the speaker's: "We live in Rotterdam", "we moved to Lyon"
+    r"\b[Ww]e(?=(?:\s+(?:just|now|still|all|both|recently|finally))?\s+"
+    r"(?:live|lived|(?:moved|relocated)(?:\s+(?:back|away|here|there))?\s+(?:to|from)\b))"
 )
 # "I think X uses Y and ...": the user reports, X is what the sentence is about.
 _REPORTING = re.compile(
@@ -97,7 +100,7 @@ _FRONTED_HOME = re.compile(
 # A clause with a new subject: a pronoun for someone named before ("Will is my brother
 # and he lives in Denver"), so the user is not its subject.
 _PRONOUN = r"(?:he|she|they)\b"
-_THIRD_PERSON = re.compile(rf"(?:^|\b(?:and|but|so|where|because)\s+){_PRONOUN}")
+_THIRD_PERSON = re.compile(rf"(?:^|,\s*|\b(?:and|but|so|where|because)\s+){_PRONOUN}")
 # What "my" ties to the user: who someone is to them, and where "my team" works.
 _MY_RELATIONS = frozenset({"knows", "reports_to", "works_at"})
 # "Farah suggested we cache it in Redis": the clause after is ours, not Farah's.

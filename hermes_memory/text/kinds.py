@@ -54,7 +54,10 @@ KIN = (
     "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r|"
     "co-?founder|mentor|mentee|teammate|classmate|buddy|twin|stepmom|stepdad|"
     "stepmother|stepfather|stepson|stepdaughter|grandson|granddaughter|"
-    "(?:mother|father|sister|brother|son|daughter)-in-law"
+    "(?:mother|father|sister|brother|son|daughter)-in-law|"
+    # who looks after the user: "my physio Dr. Meijer", "my therapist Ana"
+    "doctor|gp|physio|physiotherapist|therapist|dentist|coach|trainer|tutor|nurse|vet|"
+    "accountant|lawyer|landlord|landlady|hairdresser|barber|babysitter|nanny"
 )
 
 # Who may own the thing a bare name right after them is ("on my Mac"; a person is "my
@@ -241,6 +244,11 @@ VERB_ADVERBS = frozenset(
 )
 
 
+# Words ending like a verb's "-s" that are nouns after an opening adjective ("Bad news,
+# ...", "Big thanks", "Quick steps").
+_NOT_VERBS = frozenset("news steps notes basics ideas words".split())
+
+
 def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     """Whether the word after a sentence-initial capitalised word (past adverbs)
     reads like a verb of it."""
@@ -249,7 +257,7 @@ def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     if j >= len(toks):
         return False
     nxt = toks[j][0].lower()
-    if nxt in SIGN_OFFS:
+    if nxt in SIGN_OFFS or nxt in _NOT_VERBS:
         return False
     if nxt == "from":  # "Sarah from accounting", "Marco from the platform team"
         return any(t[0].lower() in FROM_GROUPS for t in toks[j + 1 : j + 5])

@@ -214,6 +214,15 @@ _PAST = re.compile(
     r"\w{2,}ed\b",
     re.IGNORECASE,
 )
+# A commitment made, to what lies ahead of it ("I signed up for the half marathon on
+# December 6th", "I decided to do the 10k on December 13th", "we booked the cabin for
+# March 3rd"): its past tense is the commitment's, not the day's, so the day is the
+# nearer of its last and its next (a booking on November 3rd told on the 10th is past).
+_COMMITTED = re.compile(
+    r"\b(?:signed up|registered|enrolled|booked|reserved|decided|agreed|promised|"
+    r"committed|arranged|entered)\b",
+    re.IGNORECASE,
+)
 # Said of what holds now, or is arranged: "I have a review on ...", "the demo is on ...",
 # "we're launching on ...".
 _PRESENT = re.compile(
@@ -238,8 +247,12 @@ def _tense(text: str, at: int) -> bool | None:
     end = min(ends, default=high)
     if _FUTURE.search(text, start, end) is not None:
         return True
-    if _PAST.search(text, start, end) is not None:
-        return False
+    committed = [m.span() for m in _COMMITTED.finditer(text, start, end)]
+    for m in _PAST.finditer(text, start, end):
+        if not any(a < m.end() <= b for a, b in committed):
+            return False
+    if committed:
+        return None  # "I signed up for the half marathon on December 6th": the nearer
     return True if _PRESENT.search(text, start, end) is not None else None
 
 

@@ -54,7 +54,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         "reports_to",
         False,
     ),
-    (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN})$", "knows", False),
+    # "my sister Ana", "my physio Dr. Meijer"
+    (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN})(?: (?:dr|mr|mrs|ms|prof)\.?)?$", "knows", False),
     (r"\bowned by", "owns", True),
     # "The backend team is Ravi and Mei": the people are its members
     (r"^team (?:is|are|includes?|consists of)$", "part_of", True),

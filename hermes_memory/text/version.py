@@ -117,5 +117,10 @@ from __future__ import annotations
 # thing or a body is that thing's ("their member app, Tidewater", "their vendor,
 # Mindbody,", "an app called Pennywise"), and the noun phrase before it no second
 # mention; what is built or kept running is a project ("I'm building Tidewater"); "a
-# contract with Harbor Fitness" is work for it.
+# contract with Harbor Fitness" is work for it. From a personal chat: "We live in
+# Rotterdam" (or "we just moved to Lyon") is the user's home; the people who care for the
+# user are known to them ("my physio Dr. Meijer", "my therapist Ana"); "he" after a
+# comma is someone else ("I want to plan a dinner, he loves Ethiopian food": not the
+# user's liking); "Bad news, ..." names nobody. Dates: a past commitment to what lies
+# ahead ("I signed up for the half marathon on December 6th") reads the nearer day.
 EXTRACTOR_VERSION = 27
