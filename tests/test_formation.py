@@ -289,6 +289,30 @@ def test_a_moved_plan_supersedes_the_plan_it_moves(
     assert "since changed: Change of plan: the beta moves" in out.output, out.output
 
 
+def test_a_plan_dropped_for_another_is_superseded_by_the_decision(
+    memory: MemoryAPI, clock: FrozenClock
+) -> None:
+    memory.ingest_turn(
+        "user", "I signed up for the Valencia half marathon on December 6th.",
+        session_id="s", message_id="1",
+    )  # fmt: skip
+    memory.ingest_turn(
+        "user", "My sister's wedding is set for June 14th.", session_id="s", message_id="2"
+    )
+    clock.advance(30 * 86_400)
+    said = "I decided to drop the Valencia half and do the Rotterdam 10k on December 13th instead."
+    memory.ingest_turn("user", said, session_id="s", message_id="3")
+    facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=5))}
+    signed = facts["I signed up for the Valencia half marathon on December 6th."]
+    assert signed["superseded_by"] == facts[said]["uuid"]
+    assert facts["My sister's wedding is set for June 14th."]["invalid_at"] is None
+    # Asked of the race, the decision answers first; the old date says what changed it.
+    results = unwrap(memory.recall("which race am I running in December?", limit=5))
+    assert results[0]["content"] == said
+    turn = next(r for r in results if r["kind"] == "episode" and r["source_id"] == "1")
+    assert turn["since_changed"] == [said]
+
+
 def test_a_moved_arrangement_keeps_who_it_was_about(memory: MemoryAPI, clock: FrozenClock) -> None:
     memory.ingest_turn(
         "user", "My sister Maya is getting married on June 14th.", session_id="s", message_id="1"

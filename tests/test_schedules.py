@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hermes_memory.text.schedules import moves_plan, planned_thing
+from hermes_memory.text.schedules import moves_plan, planned_thing, replaced_plan
 
 
 @pytest.mark.parametrize(
@@ -31,6 +31,8 @@ from hermes_memory.text.schedules import moves_plan, planned_thing
         ("We pushed the launch back to June.", {"launch"}, True),
         ("We pushed it to Friday.", set(), True),
         ("We shifted the demo from Tuesday to Thursday.", {"demo"}, True),
+        ("I signed up for the Valencia half marathon on December 6th.",
+         {"valencia", "half", "marathon"}, False),
     ],
 )  # fmt: skip
 def test_a_plan_names_its_thing_and_says_whether_it_moves(
@@ -38,3 +40,18 @@ def test_a_plan_names_its_thing_and_says_whether_it_moves(
 ) -> None:
     assert planned_thing(sentence) == thing
     assert moves_plan(sentence) is moves
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        ("I decided to drop the Valencia half and do the Rotterdam 10k on December 13th "
+         "instead, the shin still feels fragile.", {"valencia", "half"}),
+        ("We're cancelling the offsite and doing a team dinner instead.", {"offsite"}),
+        ("Skip the standup, and do async updates instead.", {"standup"}),
+        ("I dropped the ball and it broke.", set()),  # nothing instead: no plan dropped
+        ("Let's drop the offsite.", set()),
+    ],
+)  # fmt: skip
+def test_a_plan_dropped_for_another_names_what_it_drops(sentence: str, dropped: set[str]) -> None:
+    assert replaced_plan(sentence) == dropped

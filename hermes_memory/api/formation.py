@@ -16,8 +16,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory import guard
-from hermes_memory.text.schedules import moves_plan, planned_thing
-from hermes_memory.text.statements import Statement, find_statements, sentences, with_topic
+from hermes_memory.text.schedules import moves_plan, planned_thing, replaced_plan
+from hermes_memory.text.statements import (
+    KINDS,
+    Statement,
+    find_statements,
+    sentences,
+    with_topic,
+)
 from hermes_memory.tier2 import journal
 from hermes_memory.tier2.facts import latest_formed, mark_superseded
 
@@ -126,7 +132,11 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
             api.link("fact", fact.rowid, fact.uuid, st.text, p.reading)
             created_uuids.append(fact.uuid)
             if st.kind == "plan" and moves_plan(st.text):
-                _reschedule(api, fact, since=episode.timestamp, now=now)
+                thing = planned_thing(fact.content)
+                _reschedule(api, fact, thing, since=episode.timestamp, now=now)
+            elif st.kind in ("plan", "decision", "correction"):
+                dropped = replaced_plan(st.text)  # "drop X and do Y instead"
+                _reschedule(api, fact, dropped, since=episode.timestamp, now=now)
     return created_uuids
 
 
@@ -141,17 +151,19 @@ def _settles(api: MemoryAPI, episode: Any) -> bool:
 RECENT_PLANS = 200
 
 
-def _reschedule(api: MemoryAPI, fact: Fact, *, since: float, now: float) -> None:
-    """A plan moved to another time ("the beta moves to January 10th") supersedes the
-    latest live plan of the same thing ("the beta launch is planned for December
+def _reschedule(
+    api: MemoryAPI, fact: Fact, thing: frozenset[str], *, since: float, now: float
+) -> None:
+    """A plan moved to another time ("the beta moves to January 10th"), or one dropped
+    for another ("drop the Valencia half and do the Rotterdam 10k instead"), supersedes
+    the latest live plan of that ``thing`` ("the beta launch is planned for December
     14th"): the one sharing most of the words naming it (text/schedules.py), inside the
     caller's transaction."""
-    thing = planned_thing(fact.content)
     if not thing:
         return  # "It moved to Friday": which plan is the chat's, not the words'
     with api.db.transaction() as conn:
         rows = latest_formed(
-            conn, api.owner, kind="plan", category=fact.category, exclude=fact.rowid,
+            conn, api.owner, kind="plan", category=KINDS["plan"][0], exclude=fact.rowid,
             limit=RECENT_PLANS,
         )  # fmt: skip
         best, shared = None, 0

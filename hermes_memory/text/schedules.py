@@ -1,4 +1,4 @@
-"""What a plan is about, and whether it moves one (pure functions, no LLM).
+"""What a plan is about, and whether it moves or drops one (pure functions, no LLM).
 
 "The beta launch on TestFlight is planned for December 14th" plans the beta launch;
 "Change of plan: the beta moves to January 10th" moves it. Formation reads both
@@ -29,8 +29,8 @@ _VERB = re.compile(
 # Who wants a thing by a day: "The CMO wants the dashboard by October 20th" is a plan
 # (text/statements.py) of the thing wanted.
 WANTS = r"(?:wants?|needs?|expects?|requires?|asked for|promised)"
-# "I have a dentist appointment on ...", "The CMO wants the dashboard by ...": the thing
-# is the object.
+# "I have a dentist appointment on ...", "The CMO wants the dashboard by ...", "I signed
+# up for the half marathon on ...": the thing is the object.
 _ARRANGED = (
     re.compile(
         r"\b(?:i|we)(?:['’]ve got| have(?: got)?| got)\s+(?:a|an|my|our|the)\s+"
@@ -39,6 +39,12 @@ _ARRANGED = (
     ),
     re.compile(
         rf"\b{WANTS}\s+(?P<thing>[^,.;]+?)\s+by\b",
+        re.IGNORECASE,
+    ),
+    # "I signed up for the Valencia half marathon on December 6th": the event
+    re.compile(
+        r"\b(?:signed up|registered|enrolled|entered)\s+for\s+(?P<thing>[^,.;]+?)\s+"
+        r"(?:on|at|in|this|next|by)\b",
         re.IGNORECASE,
     ),
 )
@@ -50,6 +56,23 @@ _EMPTY = frozenset(
     "just hey new next it we they he she you them us back called said says texted emailed wrote "
     "mentioned confirmed announced reminder".split()
 )
+
+
+# A plan dropped for another: "I decided to drop the Valencia half and do the Rotterdam
+# 10k on December 13th instead", "we're cancelling the offsite and doing a team dinner
+# instead".
+_REPLACES = re.compile(
+    r"\b(?:drop(?:ped|ping|s)?|cancel(?:l?ed|l?ing|s)?|skip(?:ped|ping|s)?|ditch(?:ed|ing|es)?"
+    r"|scrap(?:ped|ping|s)?)\s+(?P<thing>[^,.;]+?)\s*(?:,\s*|\s+)(?:and|to)\b[^.;]*?\binstead\b",
+    re.IGNORECASE,
+)
+
+
+def replaced_plan(sentence: str) -> frozenset[str]:
+    """The words naming the plan ``sentence`` drops for another ("drop the Valencia half
+    and do the Rotterdam 10k instead" -> valencia, half); empty when it drops none."""
+    m = _REPLACES.search(sentence)
+    return _things(m.group("thing")) if m is not None else frozenset()
 
 
 def moves_plan(sentence: str) -> bool:
