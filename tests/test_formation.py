@@ -289,6 +289,25 @@ def test_a_moved_plan_supersedes_the_plan_it_moves(
     assert "since changed: Change of plan: the beta moves" in out.output, out.output
 
 
+def test_an_assistant_repeating_a_moved_date_says_what_changed_it(
+    memory: MemoryAPI, clock: FrozenClock
+) -> None:
+    said = "The beta launch on TestFlight is planned for December 14th."
+    memory.ingest_turn("user", said, session_id="s", message_id="1")
+    echo = "Got it: the beta will launch on TestFlight on December 14th."
+    memory.ingest_turn("assistant", echo, session_id="s", message_id="2")
+    other = "Your code review with Dana will be on December 14th too."  # another chat
+    memory.ingest_turn("assistant", other, session_id="s2", message_id="3")
+    clock.advance(86_400)
+    moved = "Change of plan: the beta moves to January 10th."
+    memory.ingest_turn("user", moved, session_id="s3", message_id="4")
+    results = unwrap(memory.recall("when does the beta launch on TestFlight?", limit=8))
+    by_id = {r["source_id"]: r for r in results if r["kind"] == "episode"}
+    assert by_id["1"]["since_changed"] == [moved]
+    assert by_id["2"]["since_changed"] == [moved]  # the assistant's repeat of the old date
+    assert "since_changed" not in by_id.get("3", {})
+
+
 def test_a_plan_dropped_for_another_is_superseded_by_the_decision(
     memory: MemoryAPI, clock: FrozenClock
 ) -> None:

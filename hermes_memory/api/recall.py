@@ -458,7 +458,16 @@ def changed_statements(api: MemoryAPI, turns: list[str], at: float) -> dict[str,
     """For each of ``turns`` (uuids) that stated what had changed by ``at``: what
     superseded the facts formed from it (cut to CHANGED_CHARS: the person's own words
     come first), then its ended relations."""
-    superseded = api.facts.superseded_statements(api.owner, turns, at)
+    # An assistant repeating the date a changed statement gave ("Got it: ... beta due
+    # November 20th") carries what changed it, as the person's turn does.
+    echoes = api.timeline.echoes(api.owner, turns, sorted(adjust.ASSISTANT_ROLES))
+    asked = sorted(set(turns) | set(echoes.values()))
+    found_for = api.facts.superseded_statements(api.owner, asked, at)
+    for turn, before in echoes.items():
+        if before in found_for and turn not in found_for:
+            found_for[turn] = found_for[before]
+    wanted = set(turns)
+    superseded = {uuid: facts for uuid, facts in found_for.items() if uuid in wanted}
     changed: dict[str, list[str]] = {}
     for found in (
         {uuid: [_brief(f) for f in facts] for uuid, facts in superseded.items()},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +127,32 @@ class TimelineStore:
             if meta.get("source_kind") in ("fact", "episode") and meta.get("source_uuid"):
                 out.append((meta["source_kind"], meta["source_uuid"], float(r["timestamp"])))
         return out
+
+    def echoes(self, owner: Owner, turns: list[str], voices: Sequence[str]) -> dict[str, str]:
+        """For each of ``turns`` (uuids) said in one of ``voices`` (an assistant's roles,
+        lower-cased), the turn before it in its chat when that one named a date it
+        repeats ("Got it: ... beta due November 20th" after "Deadline for the beta is
+        November 20th"): {turn: the turn before}."""
+        if not turns or not voices:
+            return {}
+        clause, params = owner.visible_clause("e")
+        marks, roles = ",".join("?" * len(turns)), ",".join("?" * len(voices))
+        rows = self.db.query(
+            f"""SELECT e.uuid AS turn, p.uuid AS prev FROM episodes e
+                JOIN episodes p ON p.id = (
+                    SELECT max(q.id) FROM episodes q
+                    WHERE q.session_id = e.session_id AND q.id < e.id
+                      AND q.platform = e.platform AND q.agent = e.agent
+                      AND q.user_id = e.user_id AND q.session_key = e.session_key)
+                WHERE e.uuid IN ({marks}) AND lower(e.speaker) IN ({roles}) AND {clause}
+                  AND EXISTS (
+                    SELECT 1 FROM timeline a JOIN timeline b ON b.timestamp = a.timestamp
+                    WHERE a.event_type = 'mentioned_date' AND b.event_type = 'mentioned_date'
+                      AND json_extract(a.metadata, '$.source_uuid') = e.uuid
+                      AND json_extract(b.metadata, '$.source_uuid') = p.uuid)""",
+            (*turns, *voices, *params),
+        )
+        return {r["turn"]: r["prev"] for r in rows}
 
     def count(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM timeline WHERE deleted_at IS NULL"))
