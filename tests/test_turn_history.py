@@ -187,17 +187,23 @@ def test_a_turn_whose_statement_changed_says_so_in_recall_and_the_block(api: Mem
     assert all("since_changed" not in r for r in then)
 
 
+def _ranked(home: Path, lift: float, old: str, new: str, query: str) -> list[dict[str, object]]:
+    """``query`` recalled, with ``recall.successor_lift`` at ``lift``, from a store
+    where ``old`` was said, then an unrelated turn, then ``new`` a day later."""
+    where = home / f"{lift}-{len(old)}-{len(query)}"
+    cfg = load_config(where, env={}, overrides={"recall": {"successor_lift": lift}})
+    with MemoryAPI(cfg, clock=FrozenClock(T0 + 30 * DAY), embedder=HashingEmbedder()) as api:
+        _say(api, old, T0, 1)
+        _say(api, "Unrelated: the office moves on Friday.", T0 + 1, 2)
+        _say(api, new, T0 + DAY, 3)
+        return [dict(r) for r in unwrap(api.recall(query))]
+
+
 def test_the_turn_that_changed_a_statement_answers_where_that_did(home: Path) -> None:
     def ranked(lift: float, query: str) -> list[dict[str, object]]:
-        where = home / f"{lift}-{len(query)}"
-        cfg = load_config(where, env={}, overrides={"recall": {"successor_lift": lift}})
-        clock = FrozenClock(T0 + 30 * DAY)
-        with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
-            said = "The ledger-service stores its data in CockroachDB, and Maria owns billing-api."
-            _say(api, said, T0, 1)
-            _say(api, "Unrelated: the office moves on Friday.", T0 + 1, 2)
-            _say(api, "We moved the ledger-service off CockroachDB onto Postgres.", T0 + DAY, 3)
-            return [dict(r) for r in unwrap(api.recall(query))]
+        said = "The ledger-service stores its data in CockroachDB, and Maria owns billing-api."
+        moved = "We moved the ledger-service off CockroachDB onto Postgres."
+        return _ranked(home, lift, said, moved, query)
 
     lifted = ranked(1.0, "Where does the ledger-service store its data?")[0]
     assert "onto Postgres" in str(lifted["content"])
@@ -212,20 +218,13 @@ def test_the_turn_that_changed_a_statement_answers_where_that_did(home: Path) ->
 
 def test_the_move_of_a_plan_answers_where_the_turn_that_set_it_did(home: Path) -> None:
     def ranked(lift: float, query: str) -> list[dict[str, object]]:
-        where = home / f"plan-{lift}-{len(query)}"
-        cfg = load_config(where, env={}, overrides={"recall": {"successor_lift": lift}})
-        clock = FrozenClock(T0 + 30 * DAY)
-        with MemoryAPI(cfg, clock=clock, embedder=HashingEmbedder()) as api:
-            said = (
-                "I'm starting a contract with Harbor Fitness to build their member app. "
-                "Deadline for the beta is November 20th."
-            )
-            _say(api, said, T0, 1)
-            _say(api, "Unrelated: the office moves on Friday.", T0 + 1, 2)
-            # Who moved it is not what moved: the deadline is (text/schedules.py).
-            moved = "Marcus moved the beta deadline to December 4th, the vendor is late."
-            _say(api, moved, T0 + DAY, 3)
-            return [dict(r) for r in unwrap(api.recall(query))]
+        said = (
+            "I'm starting a contract with Harbor Fitness to build their member app. "
+            "Deadline for the beta is November 20th."
+        )
+        # Who moved it is not what moved: the deadline is (text/schedules.py).
+        moved = "Marcus moved the beta deadline to December 4th, the vendor is late."
+        return _ranked(home, lift, said, moved, query)
 
     query = "When is the beta of the member app due?"
     lifted = ranked(1.0, query)[0]

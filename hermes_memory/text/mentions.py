@@ -432,7 +432,8 @@ def _name(
         # "Park" is a family name too: "Alice Park" is a place only where one is said to be
         and (closing != "park" or re.search(r"\b(at|in|to|from|near|around|visit\w*)\s+$", before))
     )
-    named = named_as(before, [t[0] for t in toks[j : j + 2]])
+    # The noun and its "," or "called" end within the last 40 characters.
+    named = named_as(before[-40:], [t[0] for t in toks[j : j + 2]])
     if words[0][0] in _PROJECT_WORDS and len(words) > 1:
         kind = "project"  # "Project Atlas"
     elif named is not None:

@@ -425,24 +425,8 @@ class FactStore:
         fact had superseded by ``at``, what superseded it ("Change of plan: the beta
         moves to January 10th." for "The beta launch is planned for December 14th.").
         Turns with none are left out."""
-        if not episodes:
-            return {}
-        clause, params = owner.visible_clause("f")
-        marks = ",".join("?" * len(episodes))
-        rows = self.db.query(
-            # CROSS JOIN keeps the turns outermost: without statistics the planner
-            # would walk every one of the owner's facts instead (1.3 ms at 7,000).
-            f"""SELECT e.uuid AS episode, n.content FROM episodes e
-                CROSS JOIN fact_evidence fe ON fe.episode_id = e.id
-                CROSS JOIN facts f ON f.id = fe.fact_id
-                JOIN facts n ON n.uuid = f.superseded_by AND n.deleted_at IS NULL
-                WHERE e.uuid IN ({marks})
-                  AND f.invalid_at <= ? AND f.deleted_at IS NULL AND {clause}
-                ORDER BY f.id""",
-            (*episodes, at, *params),
-        )
         out: dict[str, list[str]] = {}
-        for r in rows:
+        for r in self._supersessions(owner, episodes, at):
             out.setdefault(r["episode"], []).append(r["content"])
         return out
 
@@ -451,14 +435,24 @@ class FactStore:
     ) -> list[tuple[str, str, str, list[str]]]:
         """(turn, what a fact formed from it said, the fact that superseded that one by
         ``at``, the turns that fact was formed from) for each of ``episodes`` (uuids)
-        whose facts a later fact superseded (its turns outermost, as in
-        :meth:`superseded_statements`)."""
+        whose facts a later fact superseded."""
+        return [
+            (r["episode"], r["said"], r["new"], r["turns"].split(",") if r["turns"] else [])
+            for r in self._supersessions(owner, episodes, at)
+        ]
+
+    def _supersessions(self, owner: Owner, episodes: Sequence[str], at: float) -> list[sqlite3.Row]:
+        """The facts formed from ``episodes`` (uuids) that a later fact superseded by
+        ``at``, in order: the turn, what it said, the superseding fact's uuid, content
+        and the turns it was formed from (comma-joined)."""
         if not episodes:
             return []
         clause, params = owner.visible_clause("f")
         marks = ",".join("?" * len(episodes))
-        rows = self.db.query(
-            f"""SELECT e.uuid AS episode, f.content AS said, n.uuid AS new,
+        return self.db.query(
+            # CROSS JOIN keeps the turns outermost: without statistics the planner
+            # would walk every one of the owner's facts instead (1.3 ms at 7,000).
+            f"""SELECT e.uuid AS episode, f.content AS said, n.uuid AS new, n.content,
                        (SELECT group_concat(e2.uuid) FROM fact_evidence fe2
                         JOIN episodes e2 ON e2.id = fe2.episode_id
                         WHERE fe2.fact_id = n.id) AS turns
@@ -471,10 +465,6 @@ class FactStore:
                 ORDER BY f.id""",
             (*episodes, at, *params),
         )
-        return [
-            (r["episode"], r["said"], r["new"], (r["turns"] or "").split(",") if r["turns"] else [])
-            for r in rows
-        ]
 
     def newest_in(
         self, owner: Owner, categories: Sequence[str], *, limit: int
