@@ -55,6 +55,8 @@ PROMOTED = [
     ("The beta launch is planned for December 14th.", "plan"),
     ("Change of plan: the beta moves to January 10th.", "plan"),
     ("The sprint review got moved to Friday.", "plan"),
+    ("The workshop deadline got extended to October 24th.", "plan"),
+    ("Camera-ready is due December 1st.", "plan"),
     ("I've got a doctor's appointment on the 14th of December.", "plan"),
     ("Next month I'm flying to Berlin for the conference, on May 3rd.", "plan"),
     # a proposal accepted, a deadline someone wants, time away, a handover
@@ -134,6 +136,14 @@ def test_durable_statements_are_found_with_their_kind(text: str, kind: str | Non
         assert found == []
     else:
         assert [s.kind for s in found] == [kind]
+
+
+def test_a_title_or_an_example_ends_no_statement() -> None:
+    for said in (
+        "Always use a managed database, e.g. Postgres on RDS, for production.",
+        "My supervisor is Prof. Visser and I prefer to meet her in the mornings.",
+    ):
+        assert [s.text for s in find_statements(said)] == [said]
 
 
 @pytest.mark.parametrize("text", NOT_PROMOTED)
@@ -425,6 +435,32 @@ def test_a_short_decision_carries_what_it_settles(memory: MemoryAPI) -> None:
     # the fact's words are what the index matches: "state management" now among them
     (hit,) = unwrap(memory.fact_query("state management", formed=True, limit=5))
     assert hit["content"].startswith("We'll use Zustand")
+
+
+def test_an_extended_deadline_supersedes_and_a_decision_of_its_own_settles_nothing(
+    memory: MemoryAPI, clock: FrozenClock
+) -> None:
+    first = "The paper is going to ECCV workshops, the submission deadline is October 10th."
+    memory.ingest_turn(
+        "user", f"My supervisor is Prof. Anneke Visser. {first}", session_id="a", message_id="a"
+    )
+    clock.advance(20 * 86_400)
+    turns = [
+        ("user", "Bad news: the workshop deadline got extended to October 24th."),
+        ("assistant", "Deadline October 24th then. The cloud cover will need gap-filling."),
+        ("user", "We decided to drop the LSTM and use a temporal transformer instead, the LSTM "
+         "can't handle the irregular revisit gaps from cloud masking."),
+    ]  # fmt: skip
+    for i, (who, text) in enumerate(turns):
+        memory.ingest_turn(who, text, session_id="b", message_id=str(i))
+    facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=10))}
+    moved = facts["Bad news: the workshop deadline got extended to October 24th."]
+    assert facts[first]["superseded_by"] == moved["uuid"]
+    # A decision that says what it is about carries no unrelated "(about: ...)".
+    assert not [c for c in facts if "(about:" in c]
+    # The extended day is the one to come (told on 2026-03-21), not last year's.
+    days = {e["timestamp"][:10] for e in unwrap(memory.timeline_query(query="workshop"))}
+    assert "2026-10-24" in days and "2025-10-24" not in days
 
 
 def test_a_moved_plan_of_nothing_named_supersedes_nothing(memory: MemoryAPI) -> None:

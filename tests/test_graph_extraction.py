@@ -503,7 +503,10 @@ def test_who_i_is_depends_on_the_speaker(api: MemoryAPI) -> None:
 
     assert stated("user") == stated(None) == {("the user", "lives_in", "Toronto")}
     assert stated("assistant") == set()  # an assistant's "I" is nobody in the memory
-    assert stated("Caroline") == set()  # a named speaker's "I": see read()
+    # a named speaker's "I" is them in what they state, never in a co-mention
+    assert stated("Caroline") == {("Caroline", "lives_in", "Toronto")}
+    both = read("Anjali and I fly to Lisbon.", 0.0, speaker="Priya").extraction
+    assert not [r for r in both.relations if "Priya" in (r.head, r.tail)]
     api.fact_store("I live in Toronto.")
     near = unwrap(api.graph_traverse("the user", depth=1))
     assert "Toronto" in str(near)
@@ -1218,3 +1221,46 @@ def test_the_speakers_own_stack_is_claimed_by_its_parts() -> None:
     assert not any("@" in c.predicate for c in extract("We'll switch the queue to SQS.").claims)
     assert not extract("The warehouse is Snowflake.", me=None).claims
     assert not extract("The database of the legacy app is MySQL.").claims
+
+
+def test_a_researchers_names_titles_and_affiliations() -> None:
+    # "Prof." ends no sentence: the supervisor is the person named after it.
+    found = extract("My supervisor is Prof. Anneke Visser. She reads every draft.")
+    assert found.entities == {"the user": "person", "Anneke Visser": "person"}
+    assert _rels(found) == {("the user", "reports_to", "Anneke Visser")}
+    # A role held somewhere is work there; a labmate is known.
+    assert _rels(extract("I'm a second-year PhD student at TU Delft.")) == {
+        ("the user", "works_at", "TU Delft")
+    }
+    assert _rels(extract("Anna is a designer at Figma.")) == {("Anna", "works_at", "Figma")}
+    assert not _rels(extract("I met a developer at Google yesterday."))
+    assert _rels(extract("My labmate Ruben Kok set up the features.")) == {
+        ("the user", "knows", "Ruben Kok")
+    }
+    # A name and its model number in one word is a tool, and no span of years.
+    models = extract("A ResNet-50 backbone on Sentinel-2 tiles. Mid-2024 we used GPT-4.")
+    assert models.entities == dict.fromkeys(["ResNet-50", "Sentinel-2", "GPT-4"], "tech")
+    # "&" joins one firm's name; logging to a tool uses it.
+    tracked = extract("I log experiments to Weights & Biases.")
+    assert tracked.entities == {"Weights & Biases": "org"}
+    assert [(c.predicate, c.object) for c in tracked.claims] == [("uses", "Weights & Biases")]
+    # An acronym after "a" or "an" is a thing; a nationality describes.
+    assert extract("We trained an LSTM over the season.").entities == {"LSTM": "tech"}
+    assert extract("Please use British spelling in the paper.").entities == {}
+    assert extract("Our Kenyan partners at Safaricom sent it.").entities == {"Safaricom": "org"}
+
+
+def test_a_friends_teacher_studio_and_pet() -> None:
+    assert _rels(extract("My teacher Inés says I press too hard.")) == {
+        ("the user", "knows", "Inés")
+    }
+    # a place of business is named by "called"; after a bare comma it may be a person
+    assert extract("I take pottery classes at a studio called Barro.").entities == {"Barro": "org"}
+    assert extract("One of the residents at the shelter, Cindy, wrote it.").entities == {
+        "Cindy": "person"
+    }
+    # a pet named in the sentence after it is no person; a boyfriend is
+    assert extract("I adopted a cat from the shelter. Her name is Mochi.").entities == {}
+    assert extract("We got two kittens! Their names are Salt and Pepper.").entities == {}
+    named = extract("My sister has a new boyfriend. His name is Dev.")
+    assert named.entities == {"Dev": "person"}

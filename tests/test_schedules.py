@@ -33,6 +33,14 @@ from hermes_memory.text.schedules import moves_plan, planned_thing, replaced_pla
         ("We shifted the demo from Tuesday to Thursday.", {"demo"}, True),
         ("I signed up for the Valencia half marathon on December 6th.",
          {"valencia", "half", "marathon"}, False),
+        # each clause's subject: the paper and its deadline
+        ("The paper is going to ECCV workshops, the submission deadline is October 10th.",
+         {"paper", "submission", "deadline"}, False),
+        ("The beta launch, on TestFlight, is planned for December 14th.",
+         {"beta", "launch", "testflight"}, False),
+        ("Bad news: the workshop deadline got extended to October 24th.",
+         {"workshop", "deadline"}, True),
+        ("They extended the deadline to October 24th.", {"deadline"}, True),
     ],
 )  # fmt: skip
 def test_a_plan_names_its_thing_and_says_whether_it_moves(

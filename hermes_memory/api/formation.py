@@ -22,6 +22,7 @@ from hermes_memory.text.statements import (
     Statement,
     find_statements,
     sentences,
+    settles,
     with_topic,
 )
 from hermes_memory.tier2 import journal
@@ -103,7 +104,8 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
         content = st.text
         if st.kind == "decision" and _settles(api, episode):
             raised = api.episodes.raised_before(api.owner, episode)
-            content = with_topic(st.text, raised.text) if raised is not None else content
+            if raised is not None and settles(st.text, raised.text):
+                content = with_topic(st.text, raised.text)
         fact, new = api.facts.store(
             api.owner,
             content=content,

@@ -49,9 +49,15 @@ _TABLE_HEADER = re.compile(
 )
 
 
-# A sentence ends at . ! ? before whitespace, not after a title or a place's
-# abbreviation ("Dr. Smith", "St. Mary's", "Kafka vs. Pulsar"), or at a line break.
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b(?:Dr|Mr|Ms|St|Mt|Ft|vs)\.)(?<!\bMrs\.)\s+|\n+")
+# A point that ends no sentence: after a title or a place's abbreviation ("Dr. Smith",
+# "Prof. Visser", "St. Mary's", "Kafka vs. Pulsar") or inside "e.g." and "i.e." (a
+# look-behind's alternatives must be of one width, hence one group per width).
+NOT_AN_END = (
+    r"(?<!\b(?:Dr|Mr|Ms|St|Mt|Ft|vs|Jr|Sr|Lt)\.)(?<!\b(?:Mrs|Col|Gen|Rev|Sgt)\.)"
+    r"(?<!\b(?:Prof|Capt)\.)(?<!\b(?:e\.g|i\.e)\.)"
+)
+# A sentence ends at . ! ? before whitespace, past NOT_AN_END, or at a line break.
+_SENTENCE_BREAK = re.compile(rf"(?<=[.!?]){NOT_AN_END}\s+|\n+")
 
 
 def sentences_of(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from hermes_memory.text.changes import facet_claims, moves_a_thing, run_on, stac
 from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate, listed_after
 from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import words_between as _words_between
-from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
+from hermes_memory.text.kinds import HOSTED, TOOL_CHARS, pet_named
 from hermes_memory.text.mentions import find_mentions
 from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Extraction, Mention, Relation
@@ -181,6 +181,9 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         header = sentence.strip() in headers
         sentence = spoken_out(sentence)
         found = find_mentions(sentence, limit=room, common=common)
+        if before[0] and found and pet_named(before[0], sentence[: found[0].start]):
+            # "I adopted a cat. Her name is Mochi.": no person
+            found = [m for m in found if not (m.type == "person" and m.guessed)]
         for m in settle_appositions(sentence, settle_lists(sentence, found)):
             if header and m.guessed:
                 continue  # a column's name, not someone's ("| Owner | Status |")
@@ -213,6 +216,7 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
             kept = [replace(m, type=retyped[m.name]) if m.name in retyped else m for m in kept]
         if me and me != SELF:
             rels = [_as_speaker(r, me) for r in rels]
+            claims = [replace(c, subject=me) if c.subject is None else c for c in claims]
         if me and selves and any(me in (r.head, r.tail) for r in rels):
             # the user is in the graph only by what they state
             kept.insert(0, replace(selves[0], name=me, surface=me))

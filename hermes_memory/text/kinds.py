@@ -52,11 +52,13 @@ KIN = (
     "sister|brother|mother|mum|mom|father|dad|wife|husband|partner|spouse|son|daughter|"
     "cousin|aunt|uncle|niece|nephew|grandmother|grandma|grandfather|grandpa|friend|"
     "girlfriend|boyfriend|fianc[eé]e?|roommate|flatmate|colleague|coworker|neighbou?r|"
-    "co-?founder|mentor|mentee|teammate|classmate|buddy|twin|stepmom|stepdad|"
+    "co-?founder|mentor|mentee|teammate|classmate|labmate|officemate|housemate|buddy|twin|"
+    "stepmom|stepdad|"
     "stepmother|stepfather|stepson|stepdaughter|grandson|granddaughter|"
     "(?:mother|father|sister|brother|son|daughter)-in-law|"
     # who looks after the user: "my physio Dr. Meijer", "my therapist Ana"
-    "doctor|gp|physio|physiotherapist|therapist|dentist|coach|trainer|tutor|nurse|vet|"
+    "doctor|gp|physio|physiotherapist|therapist|dentist|coach|trainer|tutor|teacher|"
+    "instructor|professor|nurse|vet|"
     "accountant|lawyer|landlord|landlady|hairdresser|barber|babysitter|nanny"
 )
 
@@ -156,6 +158,22 @@ PET_BEFORE = re.compile(
     r"turtle|tortoise|goldfish|fish|bird|budgie|lizard|gecko|snake|ferret)s?,?\s+"
     r"(?:(?:named|called)\s+)?$"
 )
+_PET = re.compile(
+    r"\b(?:dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|pony|turtle|tortoise|"
+    r"goldfish|budgie|gecko|ferret|guinea pig)s?\b",
+    re.IGNORECASE,
+)
+_NAME_IS = re.compile(
+    r"^\W*(?:and\s+)?(?:her|his|its|their)\s+names?\s+(?:is|are|was|were|['’]s)\s+$", re.I
+)
+
+
+def pet_named(previous: str, before: str) -> bool:
+    """Whether a name said after ``before`` (its sentence's opening) is given to a pet
+    the sentence ``previous`` brought in ("I adopted a cat. Her name is Mochi.")."""
+    return _NAME_IS.match(before) is not None and _PET.search(previous) is not None
+
+
 # What is built, shipped or kept running: a project ("I'm building Tidewater for
 # Harbor Fitness", "Bob maintains Atlas"), not a person.
 MADE = re.compile(
@@ -178,9 +196,16 @@ _NAMED_BODIES = (
     "vendor|provider|client|customer|company|startup|agency|firm|employer|supplier|"
     "contractor|publisher|label|bank|insurer|sponsor|distributor|reseller"
 )
+# A place of business or a club, named only by "called" ("pottery classes at a studio
+# called Barro"; "the residents at the shelter, Cindy, ..." are people).
+_CALLED_BODIES = (
+    "studio|gym|cafe|café|restaurant|bakery|shop|store|school|clinic|salon|club|charity|"
+    "shelter|nonprofit|non-profit|organi[sz]ation"
+)
 NAMED_AS = re.compile(
     rf"(?<![\w.])(?:(?P<product>{_NAMED_PRODUCTS})|(?P<tool>{_NAMED_TOOLS})|"
     rf"(?P<body>{_NAMED_BODIES}))(?P<how>,|\s+(?:called|named))\s+$"
+    rf"|(?<![\w.])(?:{_CALLED_BODIES})\s+(?:called|named)\s+$"
 )
 _LIST_GOES_ON = frozenset({"and", "or", "etc", "&"})
 # The nouns a name may be given to (a thing's, not a body's: "member app").

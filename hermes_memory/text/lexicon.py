@@ -29,7 +29,7 @@ STARTERS = (
         "which hi hello hey thanks thank sure great good nice wow oh well just really "
         "actually monday tuesday wednesday thursday friday saturday sunday january february "
         "march april may june july august september october november december spring summer "
-        "autumn fall winter mr mrs ms dr sir api ui ci cd qa pr prs id ids ai llm mondays "
+        "autumn fall winter mr mrs ms dr prof sir api ui ci cd qa pr prs id ids ai llm mondays "
         "tuesdays wednesdays thursdays fridays saturdays sundays weekends "
         # chat: interjections, greetings and discourse markers open a sentence or come before
         # the name they address ("Yeah Priya, ...", "Congrats Omar!"), and are not names
@@ -164,3 +164,19 @@ NP_STOP = PRONOUNS | frozenset(
 # ("Jan Kowalski" stays one).
 MONTH_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 DAY_NUMBER = re.compile(r"\d{1,2}(?:st|nd|rd|th)?")
+
+# Nationalities and regions' adjectives ("British spelling", "Ethiopian food", "a Kenyan
+# startup"): a word that describes, no name. The languages among them are the
+# gazetteer's concepts ("I'm learning Dutch").
+DEMONYMS = frozenset(
+    "american british canadian australian irish scottish welsh european african asian "
+    "mexican brazilian argentinian argentine chilean colombian peruvian cuban jamaican "
+    "nigerian kenyan ethiopian ghanaian egyptian moroccan algerian tunisian somali ugandan "
+    "tanzanian rwandan south-african indian pakistani bangladeshi nepali sri-lankan afghan "
+    "iranian iraqi syrian lebanese israeli palestinian saudi emirati jordanian "
+    "belgian swiss austrian luxembourgish estonian latvian lithuanian slovak slovenian "
+    "croatian serbian bosnian bulgarian albanian macedonian montenegrin moldovan belarusian "
+    "georgian armenian azerbaijani kazakh uzbek mongolian taiwanese filipino malaysian "
+    "singaporean cambodian laotian burmese kiwi scandinavian nordic balkan baltic "
+    "caribbean latino latina hispanic mediterranean middle-eastern".split()
+)

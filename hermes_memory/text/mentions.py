@@ -47,6 +47,7 @@ from hermes_memory.text.kinds import (
 from hermes_memory.text.letters import CAPITALISED
 from hermes_memory.text.lexicon import (
     DAY_NUMBER,
+    DEMONYMS,
     IMPERATIVES,
     LITERALS,
     MONTH_ABBREVIATIONS,
@@ -269,6 +270,9 @@ def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int]
     word, start, end = toks[i]
     if _KEBAB.fullmatch(word) and _names_a_component(toks, i):
         return Mention(word, "project", start, end, word), i + 1
+    if (m := _MODEL_NAME.fullmatch(word)) and m.group(1).lower() not in _NOT_MODELS:
+        # "ResNet-50", "Sentinel-2", "GPT-4", "SHA-256": a product or a standard
+        return Mention(word, "tech", start, end, word, True), i + 1
     if i > 0 and _INNER_CAPITAL.fullmatch(word):
         # "MacBook Air", "OnePlus Nord 2T", "OnePlus 9 Pro"
         k = _product_end(toks, i + 1, 2, lambda k: _continues_product(toks[k][0]))
@@ -277,6 +281,14 @@ def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int]
     return None
 
 
+# A name and its model number in one word ("ResNet-50", "Llama-3.1", "MIL-STD-810G"); not
+# a numbered label ("UI-01") or a span of years ("Mid-2024").
+_MODEL_NAME = re.compile(r"([A-Z][A-Za-z]*)(?:-[A-Za-z]+)*-[1-9]\d*(?:\.\d+)*[A-Za-z]?")
+_NOT_MODELS = (
+    STARTERS
+    | _NUMBERED
+    | frozenset("mid pre post late early top type room gate size grade".split())
+)
 # Who uses a product, after its name: not part of it ("the CockroachDB team").
 _GROUPS = frozenset("team teams group groups users community folks".split())
 
@@ -364,6 +376,9 @@ def _name(
         elif _joined(toks, j, "'s") and (k := _possessed_end(toks, j + 1, 4 - len(words))) > j:
             words += toks[j:k]  # "St Mary's Hospital", "Macy's Bakery": one institution
             j, extended = k, True
+        elif j + 1 < len(toks) and toks[j][0] == "&" and _name_at(toks, j + 1) and len(words) < 3:
+            words.append(toks[j])  # "Weights & Biases", "Procter & Gamble": one name
+            j, extended = j + 1, True
     if not words:
         return None
     name = " ".join(w for w, _, _ in words)
@@ -393,8 +408,8 @@ def _name(
         return None, j  # "Key Features:", "Compliance Labels:": a label, not a name
     if title_line(sentence, start):
         return None, j
-    if len(words) == 1 and name.lower() in LITERALS:
-        return None
+    if len(words) == 1 and (name.lower() in LITERALS or name.lower() in DEMONYMS):
+        return None  # "`None`", "British spelling"
     if len(words) == 1 and name.lower() in MONTH_ABBREVIATIONS and _by_a_day(toks, i, j):
         return None, j  # "Jan 15", "3 Mar": a date
     if len(words) == 1 and name.lower() in _NUMBERED and j < len(toks) and toks[j][0].isdigit():
@@ -457,10 +472,15 @@ def _name(
         kind = "tech"
     elif PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
         kind = "place"
+    elif len(words) == 1 and prev.lower() in ("a", "an") and ACRONYM.fullmatch(name):
+        kind, guessed = "tech", True  # "with an LSTM", "spin up a VM": a thing, no body
     elif ORG_CONTEXT.search(low) or words[-1][0].isupper():
         kind = "org"
-        # "built it for Harbor Fitness" as often as "a gift for Sarah": a guess
-        guessed = low.endswith("for ") and _WORKS_FOR.search(low) is None
+        # "built it for Harbor Fitness" as often as "a gift for Sarah": a guess; so is
+        # an acronym after "the" ("the FBI", "the LSTM")
+        guessed = (low.endswith("for ") and _WORKS_FOR.search(low) is None) or (
+            ORG_CONTEXT.search(low) is None and len(words) == 1 and prev.lower() == "the"
+        )
     elif (
         TOOL_CONTEXT.search(low[-TOOL_CHARS:])
         or (j < len(toks) and toks[j][0].lower() in TOOL_NEXT)
@@ -496,6 +516,9 @@ def _name(
         # "talks to Carol", "heard from Bob"; not "from Davistown, Palau"; an acronym
         # is a body more often than a person ("sent it to AWS", "a ticket from IT")
         kind, guessed = ("org", False) if ACRONYM.fullmatch(name) else ("person", True)
+    if "&" in name and kind in ("person", "place"):
+        # "to Weights & Biases": a firm's name, no one's; "Settings & Privacy" a topic
+        kind, guessed = ("concept" if _abstract(words) else "org"), True
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
 
 

@@ -13,7 +13,8 @@ import re
 # A plan moved to another time, whatever the tense of its verb.
 _MOVES = re.compile(
     r"\b(?:(?:moves?|moved|moving)(?!\s+(?:on|forward|ahead|along|in|out)\b)|pushed|postponed"
-    r"|delayed|rescheduled|bumped|shifted|brought forward|pulled in|slipped|slips|slid)\b"
+    r"|delayed|rescheduled|bumped|shifted|brought forward|pulled in|slipped|slips|slid"
+    r"|extended)\b"
     r"(?P<object>(?:\s+\S+){0,3}?)(?:\s+from(?:\s+\S+){1,2}?)?\s+(?:to|until|till|back to)\b"
     r"|\b(?:is|are)\s+now\s+(?:on|set for|planned for|scheduled for|due)\b"
     r"|\bnew (?:date|deadline) (?:is|for)\b",
@@ -22,7 +23,8 @@ _MOVES = re.compile(
 # Where the words naming the planned thing stop: the verb that plans or moves it.
 _VERB = re.compile(
     r"\b(?:is|are|was|were|has|have|had|got|gets|will|moves?|moved|pushed|postponed|delayed"
-    r"|rescheduled|bumped|shifted|slipped|slips|slid|planned|scheduled|set|booked|slated|due"
+    r"|rescheduled|bumped|shifted|slipped|slips|slid|extended|planned|scheduled|set|booked"
+    r"|slated|due"
     r"|starts?|begins?|happens?|takes place)\b|['’]s\b",
     re.IGNORECASE,
 )
@@ -95,10 +97,23 @@ def planned_thing(sentence: str) -> frozenset[str]:
     else:
         # A label before a colon says whose or which ("Maya called: the wedding moved
         # ..."; "Change of plan: ..." names nothing).
-        label, _, clause = sentence.rpartition(":")
-        verb = _VERB.search(clause)
-        phrase = label + " " + (clause[: verb.start()] if verb is not None else "")
+        label, _, said = sentence.rpartition(":")
+        # Each clause's subject: "The paper is going to ECCV, the submission deadline is
+        # October 10th" plans the paper and its deadline.
+        # A clause without a verb belongs to the next ("The beta, on TestFlight, is ...").
+        subjects, waiting = [label], []
+        for clause in _CLAUSES.split(said):
+            verb = _VERB.search(clause)
+            if verb is None:
+                waiting.append(clause)
+                continue
+            subjects += [*waiting, clause[: verb.start()]]
+            waiting = []
+        phrase = " ".join(subjects)
     return _things(phrase)
+
+
+_CLAUSES = re.compile(r"[,;]\s+|\s+(?:and|but|so)\s+")
 
 
 def _things(phrase: str) -> frozenset[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hermes_memory.text.bounds import NOT_AN_END
 from hermes_memory.text.changes import STACK_FACET_WORDS
 from hermes_memory.text.excerpt import clip
 from hermes_memory.text.schedules import WANTS
@@ -242,7 +243,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"\b{_I}(?:'m| am|'re| are)? (?:plan(?:ning)?|aim(?:ing)?|intend(?:ing)?|scheduled|"
             r"going|hoping|hope|expect(?:ing)?) to\b"
             r"|\b(?:deadline|due date|launch|release|milestone)\b.*\b(?:is|was|set|moved"
-            r"|scheduled)\b"
+            r"|scheduled|got|extended)\b"
             # wanted by a day: "The CMO wants the dashboard by October 20th"
             rf"|\b{WANTS}\b(?:\s+\S+){{1,8}}?\s+by\b"
             # away: "I'll be on vacation from October 1st", "Priya is going on leave"
@@ -252,6 +253,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\b(?:is|are|am|['’]s|['’]re|['’]m)\s+(?:going|heading) on (?:vacation|holiday"
             r"|(?:\w+ )?leave|sabbatical|a trip)\b"
             r"|\b(?:scheduled|planned|set|booked|slated|pencil+ed in) for\b|\bdue (?:on|by)\b"
+            # "Camera-ready is due December 1st" (the date is required below)
+            r"|\b(?:is|are|['’]s)\s+due\b"
             # a commitment to an event: "I signed up for the half marathon on December 6th"
             rf"|\b{_I}(?:['’]ve| have)? (?:signed up|registered|enrolled|entered) for\b"
             # a deadline: "has to be finished by January 15th", "must be live before ..."
@@ -259,7 +262,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|delivered|submitted|live|merged|deployed|migrated|signed) (?:by|before|on)\b"
             # moved: "the beta moves to January 10th", "pushed back to Friday"
             r"|\b(?:(?:moves?|moved)(?!\s+(?:on|forward|ahead|along)\b)|pushed|postponed|delayed"
-            r"|rescheduled|bumped|shifted|slipped|slips|slid)\b(?:\s+\S+){0,2}?\s+(?:to|until|till)\b"
+            r"|rescheduled|bumped|shifted|slipped|slips|slid|extended)\b(?:\s+\S+){0,2}?\s+"
+            r"(?:to|until|till)\b"
             # an arrangement: "I have a dentist appointment on ...", "my flight is on ..."
             r"|\bi(?:['’]ve got| have(?: got)?| got) (?:a|an|my|the) (?:[\w'’-]+ ){0,2}"
             r"(?:appointment|interview|meeting|exam|flight|call|surgery|check-?up|session"
@@ -343,7 +347,9 @@ _VAGUE_OBJECT = re.compile(
 # Text after the last sentence mark that has no letters in it (a counter, an emoticon).
 _TRAILER = re.compile(r"(?<=[.!?])\s+[^A-Za-z]*$")
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+_SENTENCE = re.compile(
+    rf"(?<=[.!?]){NOT_AN_END}\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)"
+)
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”|(?<!\w)'[^']{12,}'(?!\w)")
 _CONTRAST = re.compile(r",? not\b|\binstead\b|\brather than\b|\bnow\b", re.I)
 # Hedged or unsure: not a statement the person stands by.
@@ -420,6 +426,29 @@ def with_topic(decision: str, raised: str) -> str:
     if not said:
         return decision
     return f"{decision} (about: {clip(said[0], TOPIC_CHARS).rstrip(':')})"
+
+
+# A decision of more words than this says what it is about itself, unless it shares a
+# word with the turn before ("We decided to drop the LSTM and use a temporal transformer
+# instead" after "the workshop deadline got extended" settles nothing said there).
+SELF_CONTAINED_WORDS = 10
+_CONTENT_WORD = re.compile(r"[a-z][a-z0-9'’-]{2,}")
+_FUNCTION_WORDS = frozenset(
+    "the and but for with that this then than them they their there what which who when "
+    "will would should could can can't don't won't not are was were been have has had "
+    "use using used let's lets we'll i'll we're i'm you your our decided decide going "
+    "just also okay yes sure fine good great instead".split()
+)
+
+
+def settles(decision: str, raised: str) -> bool:
+    """Whether ``decision`` may settle what ``raised`` put to the other side: it names
+    too little to stand alone, or it shares a content word with it."""
+    words = _CONTENT_WORD.findall(decision.lower())
+    if len(decision.split()) <= SELF_CONTAINED_WORDS:
+        return True
+    said = set(_CONTENT_WORD.findall(raised.lower()))
+    return any(w in said and w not in _FUNCTION_WORDS for w in words)
 
 
 def sentences(text: str) -> list[str]:

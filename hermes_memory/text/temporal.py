@@ -197,7 +197,7 @@ TENSE_CHARS = 200  # how far either side of a weekday its tense is read
 # A plan moved to a day ("moved the trip to", "postponed until"): the day is to come,
 # whatever the tense of the verb.
 _RESCHEDULED = re.compile(
-    r"\b(?:moved|pushed|postponed|rescheduled|delayed|shifted|bumped|changed)\b"
+    r"\b(?:moved|pushed|postponed|rescheduled|delayed|shifted|bumped|changed|extended)\b"
     r"[^.!?\n]{0,40}?\b(?:to|until|till)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )

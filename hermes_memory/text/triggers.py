@@ -32,7 +32,9 @@ RELATION_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "related_to": (frozenset(ENTITY_TYPES), frozenset(ENTITY_TYPES)),
 }
 
-BOSS = r"(?:team |tech |engineering )?(?:manager|boss|lead|supervisor)"
+BOSS = r"(?:team |tech |engineering |phd |thesis )?(?:manager|boss|lead|supervisor)"
+# A title between the word for someone and their name ("my physio Dr. Meijer").
+_TITLE = r"(?: (?:dr|mr|mrs|ms|prof)\.?)?"
 # What may say which relative before the word for them ("my older brother").
 KIN_ADJECTIVES = "older|younger|little|big|best|old|new|former"
 
@@ -41,12 +43,16 @@ EMPLOYED = (
     r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
     r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)|"
     # a contractor's client: "I'm starting a contract with Harbor Fitness"
-    r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for"
+    r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for|"
+    # a role held there, said of oneself: "I'm a second-year PhD student at TU Delft"
+    r"^(?:['’]m|am|is|['’]s|was|['’]ve been|ha(?:ve|s) been) (?:an? )?(?:[\w-]+ ){0,3}"
+    r"(?:student|researcher|postdoc|professor|lecturer|intern|engineer|developer|designer"
+    r"|scientist|analyst|nurse|teacher|consultant|manager|doctor) (?:at|for|with)$"
 )
 
 # Trigger phrases in the text between two mentions, most specific first.
 TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
-    (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is)?$", "reports_to", False),
+    (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is)?{_TITLE}$", "reports_to", False),
     # the verb, not the noun: "Kenji reports to Laura", not "I sent the report to Marta"
     (
         r"(?:^|(?:\bwho|\bthat|\bto|\bwill|\bnow|\bstill|\balso|\bdirectly|\band|\bi|"
@@ -55,7 +61,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         False,
     ),
     # "my sister Ana", "my physio Dr. Meijer"
-    (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN})(?: (?:dr|mr|mrs|ms|prof)\.?)?$", "knows", False),
+    (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}){_TITLE}$", "knows", False),
     (r"\bowned by", "owns", True),
     # "The backend team is Ravi and Mei": the people are its members
     (r"^team (?:is|are|includes?|consists of)$", "part_of", True),
@@ -105,7 +111,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"^for$", "uses", True),
     (
         r"\buses?\b|using|runs? on|written in|built (with|on|in)|managed with|served (by|from)|"
-        r"caches?|stores?|writes? (\w+ ){0,2}to|publish\w* .*to|push\w* (\w+ )?to|"
+        r"caches?|stores?|writes? (\w+ ){0,2}to|log(?:s|ged|ging)? (\w+ ){0,2}to|"
+        r"publish\w* .*to|push\w* (\w+ )?to|"
         r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|\bis a\b|\bis\b|stack is|"
         # "Kafka to Snowflake", "switch to Vitest"; not "Pixel 7 for $400 to offset the cost of"
         r"^(?:\S+ )?to\b|(?:switch|migrat|upgrad)\w* (?:over )?to\b|connect\w* (?:\w+ )?to\b",

@@ -123,4 +123,14 @@ from __future__ import annotations
 # comma is someone else ("I want to plan a dinner, he loves Ethiopian food": not the
 # user's liking); "Bad news, ..." names nobody. Dates: a past commitment to what lies
 # ahead ("I signed up for the half marathon on December 6th") reads the nearer day.
-EXTRACTOR_VERSION = 27
+# 28: from a researcher's chat: "Prof." and "e.g." end no sentence ("My supervisor is
+# Prof. Anneke Visser": she is whom the user reports to, "Prof" nobody); a name and its
+# model number in one word is a tool ("ResNet-50", "Sentinel-2", "GPT-4"); "Weights &
+# Biases" is one name; an acronym after "a" or "an" is a thing, no body ("an LSTM");
+# nationalities describe ("British spelling"), name nothing; a role held there is work
+# there ("I'm a PhD student at TU Delft", "Anna is a designer at Figma"); a labmate is
+# known; logging to a tool uses it. From a chat between friends: a teacher is known
+# ("my teacher Inés"); a place of business is named by "called" ("a studio called
+# Barro"); a pet named in the sentence after it is no person ("I adopted a cat. Her
+# name is Mochi.").
+EXTRACTOR_VERSION = 28
