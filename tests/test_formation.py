@@ -56,6 +56,8 @@ PROMOTED = [
     ("Change of plan: the beta moves to January 10th.", "plan"),
     ("The sprint review got moved to Friday.", "plan"),
     ("The workshop deadline got extended to October 24th.", "plan"),
+    ("We're renaming the service to Ledger.", "correction"),
+    ("I write best between 5 and 8 in the morning, so schedule check-ins after 9.", "preference"),
     ("Camera-ready is due December 1st.", "plan"),
     ("I've got a doctor's appointment on the 14th of December.", "plan"),
     ("Next month I'm flying to Berlin for the conference, on May 3rd.", "plan"),
@@ -136,6 +138,17 @@ def test_durable_statements_are_found_with_their_kind(text: str, kind: str | Non
         assert found == []
     else:
         assert [s.kind for s in found] == [kind]
+
+
+def test_a_change_of_it_says_what_it_was(memory: MemoryAPI) -> None:
+    turn = "Hannah thinks the title is too quiet. We're changing it to The Drowned Orchard."
+    memory.ingest_turn("user", turn, session_id="s", message_id="1")
+    (fact,) = unwrap(memory.fact_query("", formed=True, limit=5))
+    assert fact["content"] == (
+        "We're changing it to The Drowned Orchard. (about: Hannah thinks the title is too quiet.)"
+    )
+    # how well one works is no tool
+    assert [s.kind for s in find_statements("I write best in the morning.")] == ["preference"]
 
 
 def test_a_title_or_an_example_ends_no_statement() -> None:

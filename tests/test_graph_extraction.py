@@ -1264,3 +1264,15 @@ def test_a_friends_teacher_studio_and_pet() -> None:
     assert extract("We got two kittens! Their names are Salt and Pepper.").entities == {}
     named = extract("My sister has a new boyfriend. His name is Dev.")
     assert named.entities == {"Dev": "person"}
+
+
+def test_a_writers_places_and_tools() -> None:
+    # leaving for a place is no work for a body
+    left = extract("Her son Joost wants to leave for Rotterdam.")
+    assert left.entities["Rotterdam"] == "place"
+    assert extract("I work for Acme.").entities["Acme"] == "org"
+    # one switches tools, not homes: what is switched off is a tool too
+    switched = extract("I've switched from Scrivener to Ulysses for drafting.")
+    assert switched.entities == {"the user": "person", "Scrivener": "tech", "Ulysses": "tech"}
+    assert ("migrated_from", "Scrivener") in {(c.predicate, c.object) for c in switched.claims}
+    assert extract("I moved from Toronto to Vancouver.").entities["Toronto"] == "place"

@@ -23,6 +23,7 @@ from hermes_memory.text.statements import (
     find_statements,
     sentences,
     settles,
+    with_antecedent,
     with_topic,
 )
 from hermes_memory.tier2 import journal
@@ -106,6 +107,8 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
             raised = api.episodes.raised_before(api.owner, episode)
             if raised is not None and settles(st.text, raised.text):
                 content = with_topic(st.text, raised.text)
+        elif st.kind == "correction":
+            content = with_antecedent(st.text, episode.text)
         fact, new = api.facts.store(
             api.owner,
             content=content,

@@ -333,11 +333,17 @@ def _relations(
                 tail = run_on(tail, retyped, places=ours_thing)
                 if nxt is not None and _between(sentence, tail, nxt) == "to":
                     nxt = run_on(nxt, retyped, places=ours_thing)
+            onward = nxt is not None and _between(sentence, tail, nxt) == "to"
+            if (
+                onward and nxt is not None and nxt.type in ("tech", "org") and move is not None
+                and move.group(1).lower().startswith(("switch", "migrat", "port"))
+            ):  # fmt: skip
+                # one switches tools, not homes: "I've switched from Scrivener to Ulysses"
+                tail = run_on(tail, retyped, places=False)
             person = src is not None and src.type == "person"
             if person and nxt is not None and tail.type == "org" and nxt.type == "org":
                 add(src, "works_at", nxt)
                 continue
-            onward = nxt is not None and _between(sentence, tail, nxt) == "to"
             if person and onward and nxt is not None:
                 # "I moved from Toronto to Vancouver", "switched from VS Code to Zed"
                 if tail.type in ("tech", "org") and nxt.guessed:

@@ -17,8 +17,14 @@ ORG_CONTEXT = re.compile(
     r"\b(works? (at|for)|joined|at|customer is|client is|for|"
     r"(?:a |the |my |our )?contract with|signed with|hired by)\s+$"
 )
+# Leaving for a place, not working for a body ("wants to leave for Rotterdam").
+LEAVING_FOR = re.compile(
+    r"\b(?:leav(?:e|es|ing)|left|bound|head(?:s|ed|ing)?|set(?:s|ting)? off|sail(?:s|ed|ing)?)"
+    r" for\s+$"
+)
 PLACE_CONTEXT = re.compile(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
+    rf"|{LEAVING_FOR.pattern}"
 )
 # What a tool is used by, and what a tool has: context that types a name as one
 # ("using Mongoose", "install Jest", "the Prettier plugin").

@@ -23,6 +23,7 @@ from hermes_memory.text.kinds import (
     DEPARTMENTS,
     HEADER_TAILS,
     HOSTED,
+    LEAVING_FOR,
     MADE,
     OF_KINDS,
     ORG_CONTEXT,
@@ -470,7 +471,9 @@ def _name(
         for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN)
     ):
         kind = "tech"
-    elif PLACE_CONTEXT.search(low) and not re.search(r"\b(with|for)\s+$", before):
+    elif PLACE_CONTEXT.search(low) and (
+        not re.search(r"\b(with|for)\s+$", before) or LEAVING_FOR.search(low)
+    ):
         kind = "place"
     elif len(words) == 1 and prev.lower() in ("a", "an") and ACRONYM.fullmatch(name):
         kind, guessed = "tech", True  # "with an LSTM", "spin up a VM": a thing, no body

@@ -81,8 +81,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|\b{_I}(?:'m| am|'re| are)?\s+no longer\b"
             # under way without a "from": "we're switching the queue to SQS", "we're
             # moving off Expo to ...", "we're dropping Heroku" (a name, not "the ball")
-            rf"|\b{_I}(?:'re| are)\s+(?:switching|moving|migrating)\s+(?:\S+\s+){{0,3}}?to"
-            r"\s+(?-i:[A-Z])"
+            rf"|\b{_I}(?:'re| are)\s+(?:switching|moving|migrating|changing|renaming)\s+"
+            r"(?:\S+\s+){0,3}?to\s+(?-i:[A-Z])"
             rf"|\b{_I}(?:'re| are|'ve| have)?\s+(?:moving off|moving away from|dropping|ditching"
             r"|abandoning|phasing out|getting rid of)\s+(?:the\s+)?(?-i:[A-Z])"
             rf"|\b{_I}\s+(?:don't|do not)\s+\w+\s+\S.*\banymore\b",
@@ -139,7 +139,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\bi'd rather\b|\bi would rather\b"
             r"|\bmy (?:favou?rite|preferred|go-to) \w+(?: \w+)? (?:is|are)\b"
             r"|\bi(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of|into)\b"
-            r"|\b(?:i've|i have) set a preference\b",
+            r"|\b(?:i've|i have) set a preference\b"
+            # when or how one works best: "I write best between 5 and 8 in the morning"
+            r"|\bi (?:work|write|think|focus|study|code|concentrate|learn|sleep) best\b",
             re.I,
         ),
     ),
@@ -177,7 +179,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             rf"^{_OPENER}{_I}(?:'m| am|'re| are)? (?:mainly |mostly |only |now |currently |still )?"
             r"(?:use|using|run|running|code in|write|work in|develop on|work with|rely"
-            r" on)\b(?=\s+\S)"
+            # how well or when one works is no tool: "I write best in the morning"
+            r" on)\b(?=\s+\S)(?!\s+(?:best|better|worse|faster|slower|most|every|daily)\b)"
             # a part of the stack named as a tool: "the warehouse is Snowflake", "Our CI is
             # GitHub Actions" (not "the database is slow")
             rf"|(?:^|[,;]\s*|\band\s+){_OPENER}(?:(?:the|our|my)\s+)?(?:[a-z]+\s+)?"
@@ -380,7 +383,8 @@ _TRIGGER = re.compile(
     r"|interview|meeting|flight|exam|dropping|ditching|abandoning|phasing|getting rid|moving"
     r"|switching|migrating|finished|completed?|ready|shipped|delivered|submitted|deployed"
     r"|getting married|getting engaged|having|holding|hosting|throwing|flying|leaving|arriving"
-    r"|visiting|presenting|launching|shipping|releasing|starting)"
+    r"|visiting|presenting|launching|shipping|releasing|starting|changing|renaming|renamed"
+    r"|extended|best)"
     r"|['’]ll\b"
     rf"|\b(?:{STACK_FACET_WORDS})\s+(?:is|are)\b"
     rf"|^\W*{_ACCEPT}\b",  # the same words the decision rule accepts with
@@ -449,6 +453,26 @@ def settles(decision: str, raised: str) -> bool:
         return True
     said = set(_CONTENT_WORD.findall(raised.lower()))
     return any(w in said and w not in _FUNCTION_WORDS for w in words)
+
+
+# A change said of "it" ("We're changing it to The Drowned Orchard"): what "it" is was
+# said just before.
+_CHANGED_IT = re.compile(
+    r"\b(?:chang|renam|switch|replac|mov)\w*\s+(?:it|that|this|them)\s+(?:to|with|for)\b", re.I
+)
+
+
+def with_antecedent(statement: str, text: str) -> str:
+    """A correction of "it" with the sentence before it in ``text`` (the turn that said
+    it), as "(about: ...)": "We're changing it to The Drowned Orchard. (about: Hannah
+    thinks the title is too quiet.)"; the statement alone otherwise."""
+    if _CHANGED_IT.search(statement) is None:
+        return statement
+    said = sentences(text)
+    at = next((i for i, s in enumerate(said) if statement in s), 0)
+    if at == 0:
+        return statement
+    return f"{statement} (about: {clip(said[at - 1], TOPIC_CHARS).rstrip(':')})"
 
 
 def sentences(text: str) -> list[str]:

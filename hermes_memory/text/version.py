@@ -132,5 +132,7 @@ from __future__ import annotations
 # known; logging to a tool uses it. From a chat between friends: a teacher is known
 # ("my teacher Inés"); a place of business is named by "called" ("a studio called
 # Barro"); a pet named in the sentence after it is no person ("I adopted a cat. Her
-# name is Mochi.").
+# name is Mochi."); leaving for a place is no work for a body ("wants to leave for
+# Rotterdam"); one switches tools, not homes ("I've switched from Scrivener to
+# Ulysses": both tools).
 EXTRACTOR_VERSION = 28
