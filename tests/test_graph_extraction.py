@@ -1113,6 +1113,8 @@ def test_a_households_home_the_people_who_care_for_the_user_and_whose_liking() -
         ("the user", "lives_in", "Rotterdam")
     }
     assert _rels(extract("We just moved to Lyon.")) == {("the user", "lives_in", "Lyon")}
+    # where one comes from is no home
+    assert not _rels(extract("We're originally from Cork."))
     # A thing moved is no move of the household.
     assert "the user" not in extract("We moved the logs from Splunk to Loki.").entities
     found = extract("Bad news, my physio Dr. Meijer says I have shin splints.")

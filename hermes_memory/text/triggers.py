@@ -101,8 +101,9 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (EMPLOYED, "works_at", False),
     (
         r"lives? in|living in|based in|mov(ed|ing) to|relocated to|"
-        # "from" of no move ("I'm from Porto"; not "we moved back from Lisbon")
-        r"^(?!.*\b(?:mov|relocat|migrat|switch)\w*\b).*\bfrom\b",
+        # "from" of no move ("I'm from Porto"; not "we moved back from Lisbon", nor where
+        # one was born or grew up: "we're originally from Cork")
+        r"^(?!.*\b(?:mov|relocat|migrat|switch|originally|grew|born|raised)\w*\b).*\bfrom\b",
         "lives_in",
         False,
     ),
