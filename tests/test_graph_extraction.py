@@ -1235,6 +1235,10 @@ def test_a_researchers_names_titles_and_affiliations() -> None:
         ("the user", "works_at", "TU Delft")
     }
     assert _rels(extract("Anna is a designer at Figma.")) == {("Anna", "works_at", "Figma")}
+    assert _rels(extract("Marcus Bell is the head of product at Harbor Fitness.")) == {
+        ("Marcus Bell", "works_at", "Harbor Fitness")
+    }  # a role there, not its manager
+    assert not _rels(extract("Bob is having dinner at Nopa."))
     assert not _rels(extract("I met a developer at Google yesterday."))
     assert _rels(extract("My labmate Ruben Kok set up the features.")) == {
         ("the user", "knows", "Ruben Kok")

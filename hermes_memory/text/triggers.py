@@ -43,15 +43,20 @@ EMPLOYED = (
     r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
     r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)|"
     # a contractor's client: "I'm starting a contract with Harbor Fitness"
-    r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for|"
-    # a role held there, said of oneself: "I'm a second-year PhD student at TU Delft"
-    r"^(?:['’]m|am|is|['’]s|was|['’]ve been|ha(?:ve|s) been) (?:an? )?(?:[\w-]+ ){0,3}"
+    r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for"
+)
+# A role held somewhere is work there: "I'm a second-year PhD student at TU Delft",
+# "Marcus Bell is the head of product at Harbor Fitness" (not its manager).
+ROLE_AT = (
+    r"^(?:['’]m|am|is|['’]s|was|['’]ve been|ha(?:ve|s) been) (?:an? |the )?(?:[\w-]+ ){0,3}"
     r"(?:student|researcher|postdoc|professor|lecturer|intern|engineer|developer|designer"
-    r"|scientist|analyst|nurse|teacher|consultant|manager|doctor) (?:at|for|with)$"
+    r"|scientist|analyst|nurse|teacher|consultant|manager|doctor|director|lead|recruiter"
+    r"|architect|founder|co-founder|cto|ceo|cfo|coo|vp|head)(?: of [\w-]+)? (?:at|for|with)$"
 )
 
 # Trigger phrases in the text between two mentions, most specific first.
 TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
+    (ROLE_AT, "works_at", False),
     (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is)?{_TITLE}$", "reports_to", False),
     # the verb, not the noun: "Kenji reports to Laura", not "I sent the report to Marta"
     (

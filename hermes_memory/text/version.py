@@ -134,5 +134,7 @@ from __future__ import annotations
 # Barro"); a pet named in the sentence after it is no person ("I adopted a cat. Her
 # name is Mochi."); leaving for a place is no work for a body ("wants to leave for
 # Rotterdam"); one switches tools, not homes ("I've switched from Scrivener to
-# Ulysses": both tools); where one was born, raised or is originally from is no home.
+# Ulysses": both tools); where one was born, raised or is originally from is no home;
+# a role at a body is work there, not its management ("Marcus Bell is the head of
+# product at Harbor Fitness").
 EXTRACTOR_VERSION = 28
