@@ -519,6 +519,10 @@ def test_a_direct_question_is_answered_by_the_relation_it_names(api: MemoryAPI) 
     # A home said in passing, in a phrase before the "I" it belongs to.
     _store(api, ["As someone living in Porto, Portugal, I want a quiet laptop."])
     assert first("Where do I live?")["graph_path"] == "the user -lives_in-> Porto"
+    # A place of study is a role held there ("a PhD student at TU Delft").
+    _store(api, ["Ana is a second-year PhD student at TU Delft."])
+    for query in ("Where does Ana study?", "Which university does Ana attend?"):
+        assert first(query)["graph_path"] == "Ana -works_at-> TU Delft"
 
 
 def test_a_possessed_role_is_a_bridge_when_the_question_asks_on(api: MemoryAPI) -> None:

@@ -61,8 +61,10 @@ _ASKED = [
     ),
     (
         re.compile(
-            r"\b(?:where|who|(?:which|what)\s+(?:company|employer|firm|organi[sz]ation))\s+"
-            rf"(?:do|does|did|is|was|am)\s+{_WHO}\s+(?:work|working|employed)\b"
+            r"\b(?:where|who|(?:which|what)\s+(?:company|employer|firm|organi[sz]ation"
+            r"|university|school|college))\s+"
+            rf"(?:do|does|did|is|was|am)\s+{_WHO}\s+(?:work|working|employed|study|studying"
+            r"|attend|attending)\b"
             r"(?!\s+(?:with|on|out|through|together)\b)",
             re.I,
         ),
@@ -142,6 +144,8 @@ def chains(graph: KnowledgeGraph, query: str, *, at: float | None = None) -> lis
 # work?"); the relations table reads statements ("works at"), not questions.
 _ASKS = {
     "work": "works_at", "works": "works_at", "working": "works_at", "employed": "works_at",
+    # a student's place of study is read as their workplace ("a PhD student at TU Delft")
+    "study": "works_at", "studying": "works_at", "employer": "works_at",
     "live": "lives_in", "lives": "lives_in", "living": "lives_in", "based": "lives_in",
     "use": "uses", "uses": "uses", "using": "uses", "store": "uses", "stores": "uses",
     "keep": "uses", "run": "uses", "runs": "uses", "written": "uses", "built": "uses",
