@@ -1239,6 +1239,9 @@ def test_a_researchers_names_titles_and_affiliations() -> None:
         ("Marcus Bell", "works_at", "Harbor Fitness")
     }  # a role there, not its manager
     assert not _rels(extract("Bob is having dinner at Nopa."))
+    assert _rels(extract("My contact at Harbor is Marcus Bell, their head of product.")) == {
+        ("Marcus Bell", "works_at", "Harbor")
+    }
     assert not _rels(extract("I met a developer at Google yesterday."))
     assert _rels(extract("My labmate Ruben Kok set up the features.")) == {
         ("the user", "knows", "Ruben Kok")

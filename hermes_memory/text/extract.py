@@ -256,6 +256,13 @@ def _as_speaker(r: Relation, me: str) -> Relation:
     return replace(r, head=me if r.head == SELF else r.head, tail=me if r.tail == SELF else r.tail)
 
 
+# Who someone is at a body, said before its name: "My contact at Harbor is Marcus Bell".
+_CONTACT_AT = re.compile(
+    r"\b(?:contact|point of contact|rep|representative|counterpart|liaison|recruiter|"
+    r"account manager|person|manager|lead|engineer|designer|pm)\s+(?:at|from)\s+$",
+    re.I,
+)
+
 T = TypeVar("T")
 
 
@@ -395,6 +402,12 @@ def _relations(
             continue
         elif "," in between and _before(_CLAUSE_SUBJECT, sentence, head.start, 24):
             continue  # "the dashboard, which Priya maintains, runs on X": the dashboard does
+        if (
+            head.type == "org" and tail.type == "person" and between in ("is", "was")
+            and _before(_CONTACT_AT, sentence, head.start, 40)
+        ):  # fmt: skip
+            add(tail, "works_at", head)  # "My contact at Harbor is Marcus Bell"
+            continue
         if head.type == "person" and tail.name == SELF and between in ("is", "was"):
             kind = my_relative(sentence, tail)
             if kind is not None:  # "Will is my older brother"

@@ -136,5 +136,6 @@ from __future__ import annotations
 # Rotterdam"); one switches tools, not homes ("I've switched from Scrivener to
 # Ulysses": both tools); where one was born, raised or is originally from is no home;
 # a role at a body is work there, not its management ("Marcus Bell is the head of
-# product at Harbor Fitness").
+# product at Harbor Fitness"), and so is being someone's contact there ("My contact at
+# Harbor is Marcus Bell").
 EXTRACTOR_VERSION = 28
