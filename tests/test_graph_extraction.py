@@ -1277,8 +1277,11 @@ def test_a_friends_teacher_studio_and_pet() -> None:
 
 def test_a_writers_places_and_tools() -> None:
     # leaving for a place is no work for a body
-    left = extract("Her son Joost wants to leave for Rotterdam.")
-    assert left.entities["Rotterdam"] == "place"
+    left = extract("Her son Joost wants to leave for Zwolle.")
+    assert left.entities["Zwolle"] == "place"
+    # the gazetteer knows more cities people live in and travel to
+    assert extract("Galway looks amazing!").entities == {"Galway": "place"}
+    assert extract("I signed up for the Valencia half marathon.").entities["Valencia"] == "place"
     assert extract("I work for Acme.").entities["Acme"] == "org"
     # one switches tools, not homes: what is switched off is a tool too
     switched = extract("I've switched from Scrivener to Ulysses for drafting.")

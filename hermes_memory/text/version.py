@@ -137,5 +137,6 @@ from __future__ import annotations
 # Ulysses": both tools); where one was born, raised or is originally from is no home;
 # a role at a body is work there, not its management ("Marcus Bell is the head of
 # product at Harbor Fitness"), and so is being someone's contact there ("My contact at
-# Harbor is Marcus Bell").
+# Harbor is Marcus Bell"). The gazetteer knows 140 more cities ("Galway looks amazing"
+# was a person).
 EXTRACTOR_VERSION = 28
