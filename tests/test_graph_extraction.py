@@ -1253,8 +1253,13 @@ def test_a_researchers_names_titles_and_affiliations() -> None:
     tracked = extract("I log experiments to Weights & Biases.")
     assert tracked.entities == {"Weights & Biases": "org"}
     assert [(c.predicate, c.object) for c in tracked.claims] == [("uses", "Weights & Biases")]
-    # An acronym after "a" or "an" is a thing; a nationality describes.
+    # An acronym after "a" or "an" is a thing; one alone only a guessed body, which a
+    # sure reading outweighs, in a text and across a store's texts; a nationality
+    # describes.
     assert extract("We trained an LSTM over the season.").entities == {"LSTM": "tech"}
+    said = "The LSTM diverged. The LSTM failed. So we trained an LSTM on it."
+    assert extract(said).entities == {"LSTM": "tech"}
+    assert extract("NASA launched it.").entities == {"NASA": "org"}
     assert extract("Please use British spelling in the paper.").entities == {}
     assert extract("Our Kenyan partners at Safaricom sent it.").entities == {"Safaricom": "org"}
 
@@ -1288,3 +1293,15 @@ def test_a_writers_places_and_tools() -> None:
     assert switched.entities == {"the user": "person", "Scrivener": "tech", "Ulysses": "tech"}
     assert ("migrated_from", "Scrivener") in {(c.predicate, c.object) for c in switched.claims}
     assert extract("I moved from Toronto to Vancouver.").entities["Toronto"] == "place"
+
+
+def test_a_stores_texts_settle_an_acronym_as_a_thing(api: MemoryAPI) -> None:
+    for text in (
+        "A ResNet-50 backbone with an LSTM over the season.",
+        "We decided to drop the LSTM and use a transformer instead.",
+        "The LSTM can't handle the gaps.",
+        "Noted: ResNet-50 + LSTM over Sentinel-2, trained with SLURM.",
+    ):
+        unwrap(api.fact_store(text))
+    (lstm,) = unwrap(api.entity_query("LSTM"))
+    assert lstm["entity_type"] == "tech"

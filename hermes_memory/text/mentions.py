@@ -476,13 +476,19 @@ def _name(
     ):
         kind = "place"
     elif len(words) == 1 and prev.lower() in ("a", "an") and ACRONYM.fullmatch(name):
-        kind, guessed = "tech", True  # "with an LSTM", "spin up a VM": a thing, no body
+        # "with an LSTM", "spin up a VM": a thing, no body; a guess only as a modifier
+        # ("an LGBTQ group", "an NHS hospital")
+        nxt = toks[j][0] if j < len(toks) else ""
+        kind, guessed = "tech", nxt[:1].islower() and nxt.lower() not in NP_STOP
     elif ORG_CONTEXT.search(low) or words[-1][0].isupper():
         kind = "org"
         # "built it for Harbor Fitness" as often as "a gift for Sarah": a guess; so is
-        # an acronym after "the" ("the FBI", "the LSTM")
+        # an acronym alone, a body as often as a thing ("the FBI", "the LSTM", "NASA",
+        # "SLURM"), but not a maker's line ("Dell XPS")
         guessed = (low.endswith("for ") and _WORKS_FOR.search(low) is None) or (
-            ORG_CONTEXT.search(low) is None and len(words) == 1 and prev.lower() == "the"
+            ORG_CONTEXT.search(low) is None
+            and len(words) == 1
+            and KNOWN.get(prev.lower(), ("", ""))[1] not in ("tech", "org")
         )
     elif (
         TOOL_CONTEXT.search(low[-TOOL_CHARS:])

@@ -14,7 +14,7 @@ from hermes_memory.text.reading import GUESS_WEIGHT, Mention
 def settle_types(mentions: list[Mention]) -> None:
     """Retype, in place, a guessed person whose name opens with a tool the text names
     ("a module Expo Go doesn't support ... moving off Expo"): that tool's product; and
-    a name guessed a person or a concept where its sure readings as a tool or a body
+    a name guessed a person, a concept or a body where its sure readings as a tool or a body
     outweigh its guesses, each a GUESS_WEIGHT of one ("Firebase is down ... we moved
     the backend from Firebase to Supabase"): a text means one thing by one name."""
     tools = {m.name for m in mentions if m.type == "tech" and " " not in m.name}
@@ -23,14 +23,14 @@ def settle_types(mentions: list[Mention]) -> None:
     for m in mentions:
         if not m.guessed and m.type in ("tech", "org"):
             sure.setdefault(m.name, Counter())[m.type] += 1
-        elif m.guessed and m.type in ("person", "concept"):
+        elif m.guessed and m.type in ("person", "concept", "org"):
             guesses[m.name] += 1
     for k, m in enumerate(mentions):
         if m.guessed and m.type == "person" and m.name.partition(" ")[0] in tools - {m.name}:
             mentions[k] = replace(m, type="tech", guessed=False)
-        elif m.guessed and m.name in sure and m.type in ("person", "concept"):
+        elif m.guessed and m.name in sure and m.type in ("person", "concept", "org"):
             (kind, n), *_ = sure[m.name].most_common(1)
-            if n > GUESS_WEIGHT * guesses[m.name]:
+            if n > GUESS_WEIGHT * guesses[m.name]:  # "the LSTM" (a guessed body), "an LSTM"
                 mentions[k] = replace(m, type=kind, guessed=False)
 
 

@@ -126,7 +126,8 @@ from __future__ import annotations
 # 28: from a researcher's chat: "Prof." and "e.g." end no sentence ("My supervisor is
 # Prof. Anneke Visser": she is whom the user reports to, "Prof" nobody); a name and its
 # model number in one word is a tool ("ResNet-50", "Sentinel-2", "GPT-4"); "Weights &
-# Biases" is one name; an acronym after "a" or "an" is a thing, no body ("an LSTM");
+# Biases" is one name; an acronym after "a" or "an" is a thing, no body ("an LSTM"), and
+# one alone a guessed body, which a text's sure reading of it retypes;
 # nationalities describe ("British spelling"), name nothing; a role held there is work
 # there ("I'm a PhD student at TU Delft", "Anna is a designer at Figma"); a labmate is
 # known; logging to a tool uses it. From a chat between friends: a teacher is known
