@@ -97,8 +97,10 @@ def read(
     writes a word (graph/word_use.py)."""
     named = bool(speaker and _PERSON_NAME.match(speaker) and not is_role(speaker))
     own = {p.casefold() for p in persons}
-    me = SELF if speaker is None or speaker.strip().casefold() in own else None
-    if me is None and named and speaker:
+    me: str | None = None  # an assistant's "I", or a speaker's that is no name
+    if speaker is None or speaker.strip().casefold() in own:
+        me = SELF
+    elif named and speaker:
         me = speaker.strip()
     found = extract(text, me=me, casing=casing)
     if me not in (None, SELF):

@@ -430,6 +430,8 @@ def _name(
     if opens and (not name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     prev = toks[i - 1][0] if i else ""
+    # after a maker's or a tool's name: its line or its part ("Dell XPS", "Docker Compose")
+    after_maker = KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")
     if after_status(toks, i):
         return None, j  # "401 Unauthorized", "500 Internal Server Error"
     if prev == ":" and i > 1 and toks[i - 2][2] == toks[i - 1][1] and toks[i - 1][2] == start:
@@ -486,15 +488,13 @@ def _name(
         # an acronym alone, a body as often as a thing ("the FBI", "the LSTM", "NASA",
         # "SLURM"), but not a maker's line ("Dell XPS")
         guessed = (low.endswith("for ") and _WORKS_FOR.search(low) is None) or (
-            ORG_CONTEXT.search(low) is None
-            and len(words) == 1
-            and KNOWN.get(prev.lower(), ("", ""))[1] not in ("tech", "org")
+            ORG_CONTEXT.search(low) is None and len(words) == 1 and not after_maker
         )
     elif (
         TOOL_CONTEXT.search(low[-TOOL_CHARS:])
         or (j < len(toks) and toks[j][0].lower() in TOOL_NEXT)
         or (j < len(toks) and _RELEASE.fullmatch(toks[j][0]) is not None)  # "Workbox 7.0.0"
-        or KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")  # "Docker Compose"
+        or after_maker  # "Docker Compose"
         or before.endswith("`")  # code: "my `Detector` class"
         or weighed_against_tool(toks, i, j, _tool_word)
         or ("-" in name and name.rpartition("-")[2].lower() in HEADER_TAILS)

@@ -83,6 +83,10 @@ def moves_plan(sentence: str) -> bool:
     return _MOVES.search(sentence) is not None
 
 
+# Where a sentence's clauses part: each has a subject of its own.
+_CLAUSES = re.compile(r"[,;]\s+|\s+(?:and|but|so)\s+")
+
+
 def planned_thing(sentence: str) -> frozenset[str]:
     """The words naming what ``sentence`` plans or moves, lower-cased ("The beta launch
     on TestFlight is planned for ..." -> beta, launch, testflight); empty when it names
@@ -111,9 +115,6 @@ def planned_thing(sentence: str) -> frozenset[str]:
             waiting = []
         phrase = " ".join(subjects)
     return _things(phrase)
-
-
-_CLAUSES = re.compile(r"[,;]\s+|\s+(?:and|but|so)\s+")
 
 
 def _things(phrase: str) -> frozenset[str]:

@@ -448,11 +448,10 @@ _FUNCTION_WORDS = frozenset(
 def settles(decision: str, raised: str) -> bool:
     """Whether ``decision`` may settle what ``raised`` put to the other side: it names
     too little to stand alone, or it shares a content word with it."""
-    words = _CONTENT_WORD.findall(decision.lower())
     if len(decision.split()) <= SELF_CONTAINED_WORDS:
         return True
-    said = set(_CONTENT_WORD.findall(raised.lower()))
-    return any(w in said and w not in _FUNCTION_WORDS for w in words)
+    said = set(_CONTENT_WORD.findall(raised.lower())) - _FUNCTION_WORDS
+    return any(w in said for w in _CONTENT_WORD.findall(decision.lower()))
 
 
 # A change said of "it" ("We're changing it to The Drowned Orchard"): what "it" is was
