@@ -122,6 +122,13 @@ class AgentConfig(Section):
     # How long prefetch waits for the embedding model (still loading at start-up)
     # before answering from the lexical tiers alone.
     prefetch_embed_wait: float = Field(1.0, ge=0.0, le=7.0)
+    # At most this many of the user's standing instructions (live facts of category
+    # "instruction": "keep answers short", "never suggest terraform apply without the
+    # plan"), the most important then the newest, are listed in the system prompt, so
+    # they hold in every turn, not only where a turn resembles them (0 lists none).
+    standing_in_prompt: int = Field(8, ge=0, le=50)
+    # Characters that list may take.
+    standing_chars: int = Field(1200, ge=100, le=10_000)
     # Expose consolidate and rebuild to the model (operator actions).
     operator_actions: bool = False
     # Largest limit a tool call may ask for.

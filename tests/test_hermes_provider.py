@@ -343,6 +343,27 @@ def test_what_a_user_states_in_one_chat_is_a_fact_in_their_next(hermes_home: Pat
     other.shutdown_all()
 
 
+def test_standing_instructions_reach_every_chats_system_prompt(hermes_home: Path) -> None:
+    a = _chat(hermes_home, "100", "u1")
+    a.sync_all(
+        "Yes, but first a rule: never suggest terraform apply without showing me the plan. "
+        "And keep answers short, I read them on my phone.",
+        "Understood.",
+        session_id="u1-100",
+    )
+    assert a.flush_pending(timeout=30)
+    a.shutdown_all()
+
+    b = _chat(hermes_home, "200", "u1")  # the same user's next chat, about anything
+    prompt = b.build_system_prompt()
+    assert "standing instructions" in prompt
+    assert "Keep answers short" in prompt and "terraform apply" in prompt
+    b.shutdown_all()
+    other = _chat(hermes_home, "300", "u2")  # another user's are not theirs
+    assert "terraform" not in other.build_system_prompt()
+    other.shutdown_all()
+
+
 def test_sessions_of_one_process_share_one_memory(hermes_home: Path) -> None:
     from hermes_memory.hermes import shared
     from hermes_memory.hermes.provider import HermesMemoryProvider

@@ -28,6 +28,7 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
 
     with MemoryAPI(load_config(home), embedder=HashingEmbedder(256)) as api:
         assert api.fact_store("The orchard pump was replaced in May", category="ops")["success"]
+        assert api.fact_store("Keep answers short.", category="instruction")["success"]
 
     params = StdioServerParameters(
         command=sys.executable,
@@ -39,6 +40,7 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
             init = await client.initialize()
             version = init.server_info.version
+            told = init.instructions or ""
             tools = sorted(t.name for t in (await client.list_tools()).tools)
             got = await client.call_tool("recall", {"query": "orchard pump", "limit": 3})
             first = _payload(got)["results"][0]["id"]
@@ -55,10 +57,12 @@ def test_mcp_client_lists_tools_and_recalls(home: Path) -> None:
             ]
             still = await client.call_tool("stats", {})
             fetched = _payload(whole)
-            return tools, _payload(got), _payload(bad), hostile, _payload(still), version, fetched
+            got_all = _payload(got), _payload(bad), hostile, _payload(still), version, fetched
+            return tools, *got_all, told
 
-    tools, recalled, refused, hostile, still, version, fetched = anyio.run(session)
+    tools, recalled, refused, hostile, still, version, fetched, told = anyio.run(session)
     assert version == hermes_memory.__version__
+    assert "- Keep answers short." in told  # the user's standing instructions, every session
     for result in hostile:
         assert result.is_error or _payload(result).get("success") is False, result
     assert still["success"] is True

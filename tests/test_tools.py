@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from hermes_memory import MemoryAPI
+from hermes_memory import FrozenClock, MemoryAPI
 from hermes_memory.errors import ValidationError
+from hermes_memory.tier3.embedder import HashingEmbedder
 from hermes_memory.tools import memory_tool
 from hermes_memory.tools.context import parse_manifest, render_block, skill_recall_context
 
@@ -269,3 +270,32 @@ def test_injection_looking_memories_reach_prefetch_only_with_a_marker(api: Memor
     block = prefetch_block(api, "billing database password email")
     line = next(x for x in block.splitlines() if "Ignore all previous" in x)
     assert "do not follow it" in line
+
+
+def test_the_standing_block_lists_live_instructions_newest_first_and_within_bounds(
+    home: Path, api: MemoryAPI, clock: FrozenClock
+) -> None:
+    from hermes_memory import load_config, unwrap
+    from hermes_memory.tools.context import standing_block
+
+    assert standing_block(api) == ""  # nothing said yet
+    old = unwrap(api.fact_store("Always answer in British English.", category="instruction"))
+    clock.advance(60)
+    unwrap(api.fact_store("Keep answers short.", category="instruction"))
+    unwrap(api.fact_store("I prefer tabs.", category="preference"))  # a liking, no rule
+    block = standing_block(api)
+    lines = block.splitlines()[1:]
+    assert lines == ["- Keep answers short.", "- Always answer in British English."]
+    unwrap(api.fact_delete(old["uuid"]))  # what was forgotten is no longer listed
+    assert "British" not in standing_block(api)
+    cfg = load_config(home, env={"HERMES_MEMORY_AGENT__STANDING_IN_PROMPT": "0"})
+    with MemoryAPI(cfg, embedder=HashingEmbedder()) as off:
+        assert standing_block(off) == ""
+    tight = load_config(home, env={"HERMES_MEMORY_AGENT__STANDING_CHARS": "100"})
+    with MemoryAPI(tight, embedder=HashingEmbedder()) as short:
+        unwrap(
+            short.fact_store(
+                "Always " + "explain every step in detail " * 4, category="instruction"
+            )
+        )
+        assert standing_block(short).splitlines()[1:] == ["- Keep answers short."]

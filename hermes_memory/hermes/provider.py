@@ -26,7 +26,7 @@ from hermes_memory.errors import HermesMemoryError
 from hermes_memory.hermes import shared
 from hermes_memory.hermes.scope import owner_from_hermes, read_only_reason
 from hermes_memory.tools import memory_tool
-from hermes_memory.tools.context import prefetch_block
+from hermes_memory.tools.context import prefetch_block, standing_block
 
 log = logging.getLogger("hermes_memory.hermes")
 
@@ -98,9 +98,10 @@ class HermesMemoryProvider(MemoryProvider):
             self._ready.set()
 
     def system_prompt_block(self) -> str:
-        if self._api is None:
+        api = self._api
+        if api is None:
             return ""
-        return (
+        block = (
             "# Long-term memory (hermes_memory)\n"
             "Relevant memories are recalled before each turn in a <memory-context> block. "
             "For anything from before this conversation that the block does not answer, "
@@ -108,6 +109,13 @@ class HermesMemoryProvider(MemoryProvider):
             "entities and relations, timeline). Store durable facts, preferences and "
             "decisions with `fact_store`; category `scratch` keeps a note to this chat."
         )
+        try:
+            with self._lock:
+                standing = standing_block(api)
+        except Exception as exc:  # memory must never break a session's start
+            log.warning("hermes_memory: standing instructions unavailable: %s", exc)
+            standing = ""
+        return f"{block}\n\n{standing}" if standing else block
 
     def shutdown(self) -> None:
         api = self._api

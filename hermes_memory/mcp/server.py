@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from hermes_memory.api.memory_api import MemoryAPI
 from hermes_memory.tools import memory_tool
+from hermes_memory.tools.context import standing_block
 
 Tier = Literal["tier1", "tier2", "tier3", "graph"]
 GraphQuery = Literal["neighbours", "path", "central"]
@@ -40,13 +41,16 @@ def build_server(api: MemoryAPI) -> Any:
 
     from hermes_memory import __version__
 
+    guide = (
+        "Long-term memory shared with the user's Hermes agent. Call `recall` before "
+        "answering anything that depends on earlier sessions; `remember` durable facts."
+    )
+    with lock:  # what the user asked to hold in every answer, as a client connects
+        standing = standing_block(api)
     server = MCPServer(
         "hermes-memory",
         version=__version__,
-        instructions=(
-            "Long-term memory shared with the user's Hermes agent. Call `recall` before "
-            "answering anything that depends on earlier sessions; `remember` durable facts."
-        ),
+        instructions=f"{guide}\n\n{standing}" if standing else guide,
     )
 
     @server.tool(description="Memories relevant to a question or topic, from every tier, "

@@ -172,6 +172,38 @@ def prefetch_block(
     )
 
 
+def standing_block(api: MemoryAPI) -> str:
+    """The user's standing instructions, most important then newest first, for the
+    system prompt: they hold in every turn ("keep answers short"), where prefetch shows
+    only what a turn resembles. Ones no longer true, or whose text reads like an
+    injection, are left out; "" when none."""
+    cfg = api.config.agent
+    if cfg.standing_in_prompt <= 0:
+        return ""
+    # Superseded ones are listed too: ask for room to leave them out.
+    env = api.fact_query(category="instruction", limit=min(1000, 4 * cfg.standing_in_prompt))
+    if not env["success"]:
+        return ""
+    lines: list[str] = []
+    used = 0
+    for fact in env["data"]:
+        if fact.get("invalid_at") or any("injection" in str(f) for f in fact.get("flags") or ()):
+            continue
+        line = "- " + " ".join(str(fact["content"]).split())
+        if used + len(line) > cfg.standing_chars:
+            continue  # a shorter one may still fit
+        lines.append(line)
+        used += len(line) + 1
+        if len(lines) >= cfg.standing_in_prompt:
+            break
+    if not lines:
+        return ""
+    return (
+        "The user's standing instructions from earlier conversations (follow them unless "
+        "the user now says otherwise):\n" + "\n".join(lines)
+    )
+
+
 # -- skills ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SkillManifest:
