@@ -36,6 +36,12 @@ def test_sentences_end_at_stops_and_line_breaks_and_merge_into_the_allowed_numbe
     ]
     assert _pieces("First line\nsecond line", 3) == ["First line", "second line"]
     assert _pieces('He said "stop!" Then left.', 3) == ['He said "stop!"', "Then left."]
+    # a title's point or "e.g." ends nothing
+    said = "My GP, Dr. Okafor, put me on metformin, e.g. 500 mg. It helps."
+    assert _pieces(said, 3) == [
+        "My GP, Dr. Okafor, put me on metformin, e.g. 500 mg.",
+        "It helps.",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 
+from hermes_memory.text.bounds import NOT_AN_END
+
 Span = tuple[int, int]
 
 # A sentence ends at . ! ? (a run of them, then closing quotes or brackets) before
-# whitespace, or at a line break.
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)|\n+")
+# whitespace, or at a line break; not at a title's point ("Dr. Okafor": a segment of
+# "Dr." alone matched every query about nothing) nor inside "e.g.".
+_SENTENCE_END = re.compile(rf"[.!?]+{NOT_AN_END}[\"')\]]*(?=\s)|\n+")
 
 
 def sentence_spans(text: str) -> list[Span]:
