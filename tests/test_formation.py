@@ -76,6 +76,20 @@ PROMOTED = [
     # a part of the stack named as a tool
     ("Our CI is GitHub Actions.", "tool"),
     ("Orchestration is Airflow for now.", "tool"),
+    # a rule after a lead-in, the shape of every answer, a new manager
+    (
+        "Yes, but first a rule: never suggest running terraform apply without the plan.",
+        "instruction",
+    ),
+    ("And keep answers short, I read them on my phone.", "instruction"),
+    ("Make your replies concise.", "instruction"),
+    ("Priya Raman will be my new manager.", "personal"),
+    ("My new manager is Priya Raman.", "personal"),
+    # health: a diagnosis, a medicine and its dose, a dose changed
+    ("I've been diagnosed with type 2 diabetes, so I need to rethink how I eat.", "personal"),
+    ("My GP, Dr. Okafor, put me on metformin, 500 mg twice a day.", "personal"),
+    ("I'm on sertraline, 50 mg a day.", "personal"),
+    ("Also, she increased my metformin to 1000 mg twice a day.", "correction"),
 ]
 
 NOT_PROMOTED = [
@@ -118,6 +132,14 @@ NOT_PROMOTED = [
     "I'll be back in a minute.",
     "Panic took over and I forgot my lines.",
     "Sarah is responsible, she always double-checks.",
+    "Keep the answer short.",  # this answer, not every one
+    "Yes, this is my manager's laptop.",
+    "This is my manager.",
+    "The coach put me on the bench.",
+    "They put me on hold for an hour.",
+    "Was I diagnosed with anything?",
+    "Keep the explanations coming!",
+    "Yeah, don't get discouraged, just keep going.",
     "The database is slow today.",
     "Okay, Thanks for the help!",
     "If the queue is SQS, retries are free.",
@@ -554,3 +576,15 @@ def test_standing_instructions_gain_on_requests_of_their_topic() -> None:
     favour_standing(pool, fused, 0.2)
     assert fused == pytest.approx({"fact:1": 0.6, "fact:2": 0.5})
     assert rule.extra == ["standing"]
+
+
+def test_a_moved_review_supersedes_what_was_wanted_by_it(
+    memory: MemoryAPI, clock: FrozenClock
+) -> None:
+    wanted = "Dr. Okafor wants it under 48 by my review on October 14th."
+    memory.ingest_turn("user", wanted, session_id="a", message_id="a")
+    clock.advance(30 * 86_400)
+    moved = "The review got moved to October 28th because Dr. Okafor is on leave."
+    memory.ingest_turn("user", moved, session_id="b", message_id="b")
+    facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=5))}
+    assert facts[wanted]["superseded_by"] == facts[moved]["uuid"]

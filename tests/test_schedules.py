@@ -41,6 +41,9 @@ from hermes_memory.text.schedules import moves_plan, planned_thing, replaced_pla
         ("Bad news: the workshop deadline got extended to October 24th.",
          {"workshop", "deadline"}, True),
         ("They extended the deadline to October 24th.", {"deadline"}, True),
+        # wanted by an event of its own, which a later move names
+        ("Dr. Okafor wants it under 48 by my review on October 14th.",
+         {"under", "48", "review"}, False),
     ],
 )  # fmt: skip
 def test_a_plan_names_its_thing_and_says_whether_it_moves(

@@ -51,6 +51,11 @@ _ARRANGED = (
     ),
 )
 _WORD = re.compile(r"[^\W_][\w'’.-]*[^\W_]|[^\W_]", re.UNICODE)
+# An event a thing is wanted by, with its day: "by my review on October 14th".
+_BY_EVENT = re.compile(
+    r"by\s+(?:my|our|the|his|her|their)\s+(?P<event>[^,.;]{1,40}?)\s+(?:on|at|in)\b",
+    re.IGNORECASE,
+)
 # Words that name no particular plan ("the", "change of plan", "our", "heads up").
 _EMPTY = frozenset(
     "a an the our my your their its this that these those of for to on in at with and or "
@@ -96,6 +101,10 @@ def planned_thing(sentence: str) -> frozenset[str]:
     thing = _things(moved.group("object")) if moved and moved.group("object") else frozenset()
     if arranged is not None:
         phrase = arranged.group("thing")
+        # wanted by an event of its own: "wants it under 48 by my review on October 14th"
+        event = _BY_EVENT.match(sentence, arranged.end() - 2)
+        if event is not None:
+            phrase += " " + event.group("event")
     elif thing:
         return thing  # "Marcus moved the beta deadline to ...": the deadline, not Marcus
     else:

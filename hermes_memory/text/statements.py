@@ -57,7 +57,9 @@ class Statement:
 
 _I = r"(?:i|we)"
 _OPENER = (
-    r"(?:(?:oh|ok(?:ay)?|so|and|also|btw|by the way|just so you know|fyi|note|please|pls)[,:]?\s+)*"
+    r"(?:(?:oh|ok(?:ay)?|so|and|also|btw|by the way|just so you know|fyi|note|please|pls"
+    # a lead-in to what is laid down: "Yes, but first a rule: ...", "One more thing, ..."
+    r"|yes|yeah|yep|but|first|one more thing)[,:]?\s+)*"
 )
 
 # What accepts a proposal, opening a turn: "OK, ...", "Fine: ...".
@@ -85,7 +87,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:\S+\s+){0,3}?to\s+(?-i:[A-Z])"
             rf"|\b{_I}(?:'re| are|'ve| have)?\s+(?:moving off|moving away from|dropping|ditching"
             r"|abandoning|phasing out|getting rid of)\s+(?:the\s+)?(?-i:[A-Z])"
-            rf"|\b{_I}\s+(?:don't|do not)\s+\w+\s+\S.*\banymore\b",
+            rf"|\b{_I}\s+(?:don't|do not)\s+\w+\s+\S.*\banymore\b"
+            # a dose changed: "she increased my metformin to 1000 mg twice a day"
+            r"|\b(?:increased|raised|upped|reduced|lowered|cut|changed|doubled|halved)\s+my\s+"
+            r"[\w-]+(?:\s+(?:dose|dosage))?\s+(?:to|from)\s+\d",
             re.I,
         ),
     ),
@@ -104,7 +109,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             rf"^{_OPENER}(?:always|never|don't ever|do not ever|don't|do not|make sure (?:to"
             rf"|you)|remember to)\s+"
-            r"(?!mind\b|worry\b|know\b|think\b|forget\b)[a-z]+",
+            # (not cheer: "don't get discouraged", "never give up")
+            r"(?!mind\b|worry\b|know\b|think\b|forget\b|get\b|give up\b)[a-z]+",
             re.I,
         ),
     ),
@@ -120,6 +126,13 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             # rule: ..." (not "the rule in this codebase is ...": no colon)
             rf"|^{_OPENER}(?:(?:one|a|my|our|the)\s+)?(?:(?:standing|house|hard|golden|general"
             r"|simple|strict|firm)\s+)?rules?\b[^:.!?]{0,60}:\s*(?=\S)"
+            # the shape of every answer: "Keep answers short", "make your replies
+            # concise" (plural: "keep the answer short" is about this one)
+            rf"|^{_OPENER}(?:always\s+)?(?:keep|make)\s+(?:(?:your|the|all|my)\s+)?(?:answers"
+            r"|replies|responses|explanations|summaries|messages|emails|comments"
+            r"|commit messages)\s+(?:short|shorter|brief|concise|simple|tight|focused|under"
+            r"|below|within|plain|formal|casual|minimal|high-level|technical|practical|direct"
+            r"|clear|in)\b"
             # "When you write SQL for me, put each clause on its own line."
             rf"|^{_OPENER}when(?:ever)? you (?:write|give|send|show|suggest|recommend|generate"
             r"|create|explain|answer|reply|review|refactor|draft|make|add|name|format|describe"
@@ -151,6 +164,13 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bi(?:'m| am) (?:a |an )?(?:vegetarian|vegan|pescatarian|allergic to|intolerant to|"
             r"lactose intolerant|gluten[- ]free|diabetic|celiac|coeliac|left-handed|colou?r ?blind|"
             r"pregnant|married|divorced|single|retired)\b"
+            # health: "I've been diagnosed with type 2 diabetes", "my GP put me on
+            # metformin", "I'm on sertraline, 50 mg a day"
+            r"|\bi(?:'ve| have|'m| am| was)? (?:just |recently |finally |also |been )*diagnosed"
+            r" with\b|\b(?:put|started) me on\s+"
+            r"(?!(?:the|a|an|hold|speaker|mute|notice|track|it|that|this)\b)(?-i:[a-z])"
+            r"|\bi(?:'m| am) (?:now |currently |still )?(?:on|taking) [\w-]+,? \d+ ?(?:mg|mcg|ml"
+            r"|units)\b"
             r"|\bi (?:live|grew up|was born|reside) in\b|\bi(?:'ve| have) (?:lived|been living)"
             r" in\b"
             # a new home by its name ("I moved to Lisbon"), not "moved to the next step"
@@ -160,6 +180,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\bi(?:'m| am) (?:now |currently )?based in (?-i:[A-Z])"
             r"|\bi (?:work|worked) (?:at|for|as)\b|\bi(?:'m| am) (?:employed|working) (?:at|by"
             r"|as)\b"
+            # who the user reports to: "Priya will be my new manager"
+            r"|(?-i:\b(?!(?:This|That|It|He|She|There|Here|Who|What|Which)\b)[A-Z][a-z]+)"
+            r"\s+(?:is|will be|['’]ll be|is now|became|has become|is going to"
+            r" be) my (?:new )?(?:manager|boss|supervisor|team lead|line manager)\b(?!['’])"
+            r"|\bmy (?:new )?(?:manager|supervisor|team lead|line manager) (?:is|will be)\b"
             r"|\bmy (?:name|birthday|wife|husband|partner|fianc[eé]e?|son|daughter|kids?|children|"
             r"mom|mum|mother|dad|father|brother|sister|dog|cat|boss|team|employer|company)"
             r"(?:'s name)? (?:is|are|was|works|lives)\b"
@@ -218,7 +243,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?-i:\b[A-Z][a-z]+)\s+(?:(?:will|['’]ll|is|has|['’]s|is going to)\s+)?(?:now\s+)?"
             r"(?:take|takes|taking|took|taken)\s+over\s+(?!(?:and|or|but|when|if|because|as|so"
             r"|then|while|after|before|from here)\b)[\w-]+"
-            r"|(?-i:\b[A-Z][a-z]+)\s+(?:is|will be|['’]s)\s+(?:now\s+)?(?:in charge of"
+            r"|(?-i:\b(?!(?:This|That|It|He|She|There|Here|Who|What|Which)\b)[A-Z][a-z]+)"
+            r"\s+(?:is|will be|['’]s)\s+(?:now\s+)?(?:in charge of"
             r"|responsible for|the (?:new )?owner of)\s+\S"
             rf"|\b{_I}(?:['’]m| am|['’]re| are|['’]ve| have)?\s*(?:hand|handing|handed)\s+"
             r"(?:\S+\s+){1,5}?(?:over|off)\s+to\s+(?-i:[A-Z])",
@@ -384,7 +410,8 @@ _TRIGGER = re.compile(
     r"|switching|migrating|finished|completed?|ready|shipped|delivered|submitted|deployed"
     r"|getting married|getting engaged|having|holding|hosting|throwing|flying|leaving|arriving"
     r"|visiting|presenting|launching|shipping|releasing|starting|changing|renaming|renamed"
-    r"|extended|best)"
+    r"|extended|best|manager|boss|supervisor|team lead|keep|make|diagnosed|put me|started me"
+    r"|increased|raised|upped|reduced|lowered|cut|doubled|halved|taking|mg)"
     r"|['’]ll\b"
     rf"|\b(?:{STACK_FACET_WORDS})\s+(?:is|are)\b"
     rf"|^\W*{_ACCEPT}\b",  # the same words the decision rule accepts with
