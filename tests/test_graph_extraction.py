@@ -1305,3 +1305,71 @@ def test_a_stores_texts_settle_an_acronym_as_a_thing(api: MemoryAPI) -> None:
         unwrap(api.fact_store(text))
     (lstm,) = unwrap(api.entity_query("LSTM"))
     assert lstm["entity_type"] == "tech"
+
+
+def test_a_platform_engineers_manager_tools_and_deadlines() -> None:
+    # whom one works under, and who will be one's manager
+    joined = extract(
+        "I'm a platform engineer at Northwind Logistics, on the SRE team under Dana Whitfield."
+    )
+    assert _rels(joined) >= {
+        ("the user", "works_at", "Northwind Logistics"),
+        ("the user", "reports_to", "Dana Whitfield"),
+    }
+    assert _rels(extract("Kenji works directly under Laura.")) == {("Kenji", "reports_to", "Laura")}
+    assert not _rels(extract("We were under pressure from Acme."))
+    assert _rels(extract("Priya Raman will be my new manager.")) == {
+        ("the user", "reports_to", "Priya Raman")
+    }
+    # a name weighed against a tool is one too; two people weighed stay people
+    weighed = extract("We picked Grafana Tempo over Jaeger for tracing.")
+    assert weighed.entities["Jaeger"] == "tech"
+    assert extract("I chose Sarah over Tom.").entities == {"Sarah": "person", "Tom": "person"}
+    # "pushed back" backs nothing
+    moved = extract(
+        "The Jenkins cutover is pushed back to January 20th, the security team wants an audit."
+    )
+    assert not [r for r in _rels(moved) if r[1] == "uses"]
+    assert _rels(extract("Postgres backs the ledger-service.")) == {
+        ("ledger-service", "uses", "PostgreSQL")
+    }
+
+
+def test_a_new_manager_ends_the_old_one_not_the_job(api: MemoryAPI, clock: FrozenClock) -> None:
+    unwrap(api.fact_store(
+        "I'm a platform engineer at Northwind Logistics, on the SRE team under Dana Whitfield."
+    ))  # fmt: skip
+    clock.advance(30 * DAY)
+    unwrap(api.fact_store("Dana is leaving Northwind. Priya Raman will be my new manager."))
+    live = {
+        (r["from_name"], r["relation_type"], r["to_name"])
+        for r in api.db.query(
+            "SELECT a.name AS from_name, r.relation_type, b.name AS to_name FROM relations r "
+            "JOIN entities a ON a.uuid = r.from_entity JOIN entities b ON b.uuid = r.to_entity "
+            "WHERE r.invalid_at IS NULL AND r.deleted_at IS NULL"
+        )
+    }
+    assert ("the user", "reports_to", "Priya Raman") in live
+    assert ("the user", "works_at", "Northwind Logistics") in live
+    assert ("the user", "reports_to", "Dana Whitfield") not in live
+    # "Northwind" alone is the body already known by that name, not a new person
+    (northwind,) = unwrap(api.entity_query("Northwind"))
+    assert (northwind["name"], northwind["entity_type"]) == ("Northwind Logistics", "org")
+
+
+def test_a_patients_doctor_family_and_holidays() -> None:
+    # a role said in capitals is no name; the person named after it is known
+    seen = extract("My GP, Dr. Okafor, put me on metformin, 500 mg twice a day.")
+    assert seen.entities == {"the user": "person", "Okafor": "person"}
+    assert _rels(seen) == {("the user", "knows", "Okafor")}
+    # every "my" of a long sentence is the user's, past its first two "I"s
+    family = extract("I'm 52, I live in Leeds with my wife Carol and our son Daniel, who's 16.")
+    assert _rels(family) >= {
+        ("the user", "lives_in", "Leeds"),
+        ("the user", "knows", "Carol"),
+        ("the user", "knows", "Daniel"),
+    }
+    # a holiday is a time of year, no one's name
+    trip = extract("We're going to Carol's sister in Dublin for Christmas.")
+    assert trip.entities["Christmas"] == "concept"
+    assert not [r for r in _rels(trip) if "Christmas" in r]

@@ -278,10 +278,19 @@ class Linker:
     @staticmethod
     def _resolve_person(conn: sqlite3.Connection, owner: Owner, m: Mention) -> str:
         """A bare first name is the one known person of that first name; with two
-        ("Alice Chen", "Alice Wong") it stays a separate, unmerged "Alice"."""
-        if m.type != "person" or " " in m.name:
+        ("Alice Chen", "Alice Wong") it stays a separate, unmerged "Alice". A guessed
+        one-word name may also be the first word of the one body known by it ("Dana is
+        leaving Northwind" after "Northwind Logistics")."""
+        if " " in m.name:
             return m.name
-        return only_person_named(conn, owner, m.name) or m.name
+        kinds = ["person"] if m.type == "person" else []
+        if m.guessed and m.type in ("person", "org", "concept"):
+            kinds = [*kinds, "org"] if m.type == "person" else ["org", "person"]
+        for kind in kinds:
+            found = only_person_named(conn, owner, m.name, kind)
+            if found is not None:
+                return found
+        return m.name
 
     # -- supersession -----------------------------------------------------------------------
     def _supersede(
@@ -321,6 +330,9 @@ class Linker:
         latest = _latest_start(content, written, since)
         out = []
         done: set[int] = set()
+        ended: dict[int, list[str]] = {}  # fact id -> the predicates of its that end
+        for old in rows:
+            ended.setdefault(old["id"], []).append(old["claim_predicate"])
         for old in rows:
             if old["id"] in done or (old["valid_at"] or old["created_at"]) > latest:
                 continue  # the old fact is newer than what the new one reports
@@ -333,6 +345,7 @@ class Linker:
                 now=now,
                 actor=actor,
                 reason=f"{old['claim_predicate']} {old['claim_object']}",
+                only=ended[old["id"]],
             )
             out.append(old["uuid"])
         return out

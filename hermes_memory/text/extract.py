@@ -48,7 +48,7 @@ from hermes_memory.text.triggers import (
 SELF = "the user"
 _FIRST_PERSON = re.compile(
     rf"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:{KIN_ADJECTIVES})\s+)?"
-    rf"(?:{KIN}|{BOSS}|team|company|employer)\b)|"
+    rf"(?i:{KIN}|{BOSS}|team|company|employer)\b)|"
     # a household's home is the speaker's: "We live in Rotterdam", "we moved to Lyon"
     r"\b[Ww]e(?=(?:\s+(?:just|now|still|all|both|recently|finally))?\s+"
     r"(?:live|lived|(?:moved|relocated)(?:\s+(?:back|away|here|there))?\s+(?:to|from)\b))"
@@ -193,7 +193,7 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         selves = [
             Mention(SELF, "person", m.start(), m.end(), SELF)  # "I" is no alias
             for m in (_FIRST_PERSON.finditer(sentence) if me else ())
-        ][:2]
+        ][:4]
         # "It depends on ...": the name the sentence before was about, over the pronoun
         lead = antecedent(sentence, *before) if before[1] else None
         if not kept and not selves and lead is None:
@@ -257,6 +257,15 @@ def _as_speaker(r: Relation, me: str) -> Relation:
 
 
 # Who someone is at a body, said before its name: "My contact at Harbor is Marcus Bell".
+# Whom one works under: "starting on the SRE team under Dana Whitfield", "I work
+# directly under Priya" (not "under pressure": a person's name must follow).
+_UNDER = re.compile(
+    r"\b(?:team|group|lab|squad|department|work(?:s|ed|ing)?|report(?:s|ed|ing)?|directly"
+    r"|serv(?:e|es|ed|ing))\s+under\s+$",
+    re.I,
+)
+# What says who someone is to the user: "Will is my brother", "Priya will be my manager".
+_IS = re.compile(r"is|was|will be|['’]ll be|is now|became|has become|is going to be")
 _CONTACT_AT = re.compile(
     r"\b(?:contact|point of contact|rep|representative|counterpart|liaison|recruiter|"
     r"account manager|person|manager|lead|engineer|designer|pm)\s+(?:at|from)\s+$",
@@ -312,6 +321,11 @@ def _relations(
     home = _fronted_home(sentence, ms)
     if home is not None:
         add(*home)
+    for k, m in enumerate(ms):
+        if m.type == "person" and m.name != SELF and _before(_UNDER, sentence, m.start, 40):
+            people = [p for p in ms[:k] if p.type == "person"]
+            if people:  # whoever the sentence said works there
+                add(people[-1], "reports_to", m)
     skip: set[tuple[str | None, str]] = set()
     # "X, which Alice owns, uses Y": the index of the clause's subject -> the noun the
     # clause is about and where the clause closes.
@@ -408,7 +422,7 @@ def _relations(
         ):  # fmt: skip
             add(tail, "works_at", head)  # "My contact at Harbor is Marcus Bell"
             continue
-        if head.type == "person" and tail.name == SELF and between in ("is", "was"):
+        if head.type == "person" and tail.name == SELF and _IS.fullmatch(between):
             kind = my_relative(sentence, tail)
             if kind is not None:  # "Will is my older brother"
                 add(tail, kind, head)

@@ -324,9 +324,21 @@ _LANGUAGE = [
 ]  # fmt: skip
 
 
+# Holidays and festivals: a time of year, no body or person ("flying to Dublin for
+# Christmas").
+_HOLIDAY = [
+    "Christmas", "Christmas Eve", "Christmas Day", "Boxing Day", "New Year's Eve",
+    "New Year's Day", "Easter", "Thanksgiving", "Halloween", "Hanukkah", "Chanukah",
+    "Diwali", "Ramadan", "Eid", "Passover", "Lunar New Year", "Valentine's Day",
+    "Mother's Day", "Father's Day", "Independence Day", "Labor Day", "Labour Day",
+    "Memorial Day", "Oktoberfest", "Mardi Gras", "Holi", "Kwanzaa", "Yom Kippur",
+    "Rosh Hashanah",
+]  # fmt: skip
+
+
 def _build() -> dict[str, tuple[str, str]]:
     table: dict[str, tuple[str, str]] = {}
-    for language in _LANGUAGE:
+    for language in [*_LANGUAGE, *_HOLIDAY]:
         table[language.lower()] = (language, "concept")
     for kind, names in (("tech", _TECH), ("org", _ORG)):
         for canonical, aliases in names.items():

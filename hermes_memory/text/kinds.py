@@ -76,8 +76,19 @@ _KIN_WORD = re.compile(rf"(?:{KIN})s?")
 ACRONYM = re.compile(r"[A-Z][A-Z0-9]+")
 # Going somewhere: what makes "to X" a place, not someone spoken to.
 TRAVEL = re.compile(
-    r"\b(moved|relocated|trip|fl(?:y|ies|ying|ew|ights?)|head(?:ed|ing)|driv\w*|drove|travel\w*)\b"
+    r"\b(moved|relocated|trip|fl(?:y|ies|ying|ew|ights?)|head(?:ed|ing)|driv\w*|drove|travel\w*"
+    r"|return\w*|(?:got|get|came|come|just) back)\b"
 )
+
+
+def role_in_capitals(prev: str, name: str) -> bool:
+    """Whether ``name`` after ``prev`` is someone's role said in capitals ("my GP"),
+    no name: the person is named after it ("my GP, Dr. Okafor")."""
+    return (
+        prev.lower() in _OWNERS
+        and ACRONYM.fullmatch(name) is not None
+        and _KIN_WORD.fullmatch(name.lower()) is not None
+    )
 
 
 def owned_thing(prev: str, name: str) -> bool:
@@ -158,17 +169,16 @@ OF_KINDS = dict.fromkeys(
     "province county sea strait".split(),
     "place",
 )
+# Animals kept as pets, and the breeds people call them by ("a beagle called Pepper").
+_ANIMALS = (
+    r"dog|cat|puppy|pup|kitten|kitty|pet|hamster|rabbit|bunny|parrot|horse|pony|turtle"
+    r"|tortoise|goldfish|fish|bird|budgie|lizard|gecko|snake|ferret|guinea pig|beagle"
+    r"|labrador|poodle|terrier|spaniel|retriever|collie|dachshund|corgi|husky|pug|bulldog"
+    r"|greyhound|whippet|schnauzer|chihuahua|rottweiler|labradoodle|cockapoo|tabby"
+)
 # An animal's name follows what it is ("our dog Biscuit", "a puppy named Coco").
-PET_BEFORE = re.compile(
-    r"\b(?:dog|cat|puppy|pup|kitten|kitty|pet|hamster|rabbit|bunny|parrot|horse|pony|"
-    r"turtle|tortoise|goldfish|fish|bird|budgie|lizard|gecko|snake|ferret)s?,?\s+"
-    r"(?:(?:named|called)\s+)?$"
-)
-_PET = re.compile(
-    r"\b(?:dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|pony|turtle|tortoise|"
-    r"goldfish|budgie|gecko|ferret|guinea pig)s?\b",
-    re.IGNORECASE,
-)
+PET_BEFORE = re.compile(rf"\b(?:{_ANIMALS})s?,?\s+(?:(?:named|called)\s+)?$")
+_PET = re.compile(rf"\b(?:{_ANIMALS})s?\b", re.IGNORECASE)
 _NAME_IS = re.compile(
     r"^\W*(?:and\s+)?(?:her|his|its|their)\s+names?\s+(?:is|are|was|were|['’]s)\s+$", re.I
 )

@@ -65,6 +65,13 @@ STARTERS = (
 
 # Literals of code written in prose ("when `ret` is `False`"), never a name alone.
 LITERALS = frozenset("true false none null nil undefined nan".split())
+# Words of praise or surprise that open a sentence on their own ("Beautiful, they did it
+# in a garden"), no one's name.
+EXCLAMATIONS = frozenset(
+    "beautiful wonderful awesome amazing great cool nice lovely brilliant perfect gorgeous "
+    "fantastic excellent terrific incredible congrats congratulations wow yikes bummer "
+    "sweet fabulous stunning splendid superb".split()
+)
 # Plural nouns that follow a capitalised word in a sign-off ("Best regards", "Kind
 # regards"), not the verb a name would take.
 SIGN_OFFS = frozenset(["regards", "wishes"])

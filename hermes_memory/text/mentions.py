@@ -43,12 +43,14 @@ from hermes_memory.text.kinds import (
     name_follows,
     named_as,
     owned_thing,
+    role_in_capitals,
     weighed_against_tool,
 )
 from hermes_memory.text.letters import CAPITALISED
 from hermes_memory.text.lexicon import (
     DAY_NUMBER,
     DEMONYMS,
+    EXCLAMATIONS,
     IMPERATIVES,
     LITERALS,
     MONTH_ABBREVIATIONS,
@@ -411,6 +413,8 @@ def _name(
         return None, j
     if len(words) == 1 and (name.lower() in LITERALS or name.lower() in DEMONYMS):
         return None  # "`None`", "British spelling"
+    if len(words) == 1 and at_open and name.lower() in EXCLAMATIONS:
+        return None  # "Beautiful, they did it in a garden"
     if len(words) == 1 and name.lower() in MONTH_ABBREVIATIONS and _by_a_day(toks, i, j):
         return None, j  # "Jan 15", "3 Mar": a date
     if len(words) == 1 and name.lower() in _NUMBERED and j < len(toks) and toks[j][0].isdigit():
@@ -430,6 +434,8 @@ def _name(
     if opens and (not name_follows(toks, j) or _GERUND_OR_ADVERB.fullmatch(name)):
         return None  # "Deploys run ...": a capitalised first word is not yet a name
     prev = toks[i - 1][0] if i else ""
+    if len(words) == 1 and role_in_capitals(prev, name):
+        return None, j  # "my GP": who they are to the speaker, named after
     # after a maker's or a tool's name: its line or its part ("Dell XPS", "Docker Compose")
     after_maker = KNOWN.get(prev.lower(), ("", ""))[1] in ("tech", "org")
     if after_status(toks, i):

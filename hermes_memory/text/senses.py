@@ -36,8 +36,10 @@ def settle_types(mentions: list[Mention]) -> None:
 
 # What joins the items of one list: "X, Y and Z", "React Native + Expo", "Jest or Vitest";
 # two items only so, not by a comma ("Go, Jon!", "the Galaxy S23, and Gary from ...").
-_JOINS = re.compile(r"\s*(?:,|\+|&|/|and|or|, and|, or)\s*")
-_PAIR = re.compile(r"\s*(?:\+|&|/)\s*|\s+(?:and|or)\s+")
+# A name weighed against another is a thing of its kind too ("Grafana Tempo over Jaeger").
+_WEIGHED = r"|\s+(?:over|instead of|rather than|vs\.?|versus)\s+"
+_JOINS = re.compile(rf"\s*(?:,|\+|&|/|and|or|, and|, or)\s*{_WEIGHED}")
+_PAIR = re.compile(rf"\s*(?:\+|&|/)\s*|\s+(?:and|or)\s+{_WEIGHED}")
 
 
 def settle_lists(sentence: str, mentions: list[Mention]) -> list[Mention]:

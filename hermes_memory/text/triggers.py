@@ -66,7 +66,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         False,
     ),
     # "my sister Ana", "my physio Dr. Meijer"
-    (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}){_TITLE}$", "knows", False),
+    (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}$", "knows", False),
     (r"\bowned by", "owns", True),
     # "The backend team is Ravi and Mei": the people are its members
     (r"^team (?:is|are|includes?|consists of)$", "part_of", True),
@@ -80,7 +80,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         "depends_on",
         False,
     ),
-    (r"\bpowers?\b|\bbacks?\b", "uses", True),
+    # "Postgres backs the ledger" (not "pushed back to January")
+    (r"\bpowers?\b|\bbacks\b", "uses", True),
     # a role on a product is work on it; managing people is managing
     (
         r"(tech|technical) lead (of|for|on)|product (manager|owner) (of|for)|"
@@ -107,8 +108,10 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (
         r"lives? in|living in|based in|mov(ed|ing) to|relocated to|"
         # "from" of no move ("I'm from Porto"; not "we moved back from Lisbon", nor where
-        # one was born or grew up: "we're originally from Cork")
-        r"^(?!.*\b(?:mov|relocat|migrat|switch|originally|grew|born|raised)\w*\b).*\bfrom\b",
+        # one was born or grew up: "we're originally from Cork"), nor a trip's return
+        # ("I just got back from Lisbon")
+        r"^(?!.*\b(?:mov|relocat|migrat|switch|originally|grew|born|raised|back|return"
+        r"|flew|fly|flying|arriv|home)\w*\b).*\bfrom\b",
         "lives_in",
         False,
     ),

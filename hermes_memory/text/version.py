@@ -140,4 +140,13 @@ from __future__ import annotations
 # product at Harbor Fitness"), and so is being someone's contact there ("My contact at
 # Harbor is Marcus Bell"). The gazetteer knows 140 more cities ("Galway looks amazing"
 # was a person).
-EXTRACTOR_VERSION = 28
+# 29: from a platform engineer's chat: one works under whom one reports to ("on the SRE
+# team under Dana Whitfield"), and who "will be my new manager" is so; a name weighed
+# against a tool is a tool ("Grafana Tempo over Jaeger"); "pushed back to January"
+# backs nothing. From a patient's chat: a role said in capitals is no name ("my GP, Dr.
+# Okafor": the user knows Okafor, with or without the comma); a long sentence's every
+# "my" is the user's, past its first two "I"s ("I'm 52, I live in Leeds with my wife
+# Carol"); holidays are concepts ("Christmas" was a body). From friends' chat: a trip's
+# return is no home ("I just got back from Lisbon"); a breed names a pet ("a beagle
+# called Pepper"); a word of praise opening a line is no one ("Beautiful, they ...").
+EXTRACTOR_VERSION = 29

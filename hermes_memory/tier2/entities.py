@@ -35,17 +35,20 @@ def normalize_name(name: str) -> str:
     return _SPACE.sub(" ", name).strip().casefold()
 
 
-def only_person_named(conn: sqlite3.Connection, owner: Owner, first_name: str) -> str | None:
-    """The name of the one person this owner knows whose full name starts with
-    ``first_name`` ("Alice" -> "Alice Chen"); None when there is none or several."""
+def only_person_named(
+    conn: sqlite3.Connection, owner: Owner, first_name: str, entity_type: str = "person"
+) -> str | None:
+    """The name of the one person (or entity of ``entity_type``) this owner knows whose
+    full name starts with ``first_name`` ("Alice" -> "Alice Chen", "Northwind" ->
+    "Northwind Logistics"); None when there is none or several."""
     clause, params = owner.visible_clause("e")
     first = normalize_name(first_name) + " "
     # A range on the name index: "first name, a space, anything" (LIKE cannot use the
     # index, being case-insensitive; "!" sorts right after the space).
     rows = conn.execute(
-        f"SELECT name FROM entities e WHERE e.entity_type = 'person' AND e.name_norm >= ? "
+        f"SELECT name FROM entities e WHERE e.entity_type = ? AND e.name_norm >= ? "
         f"AND e.name_norm < ? AND e.deleted_at IS NULL AND {clause} LIMIT 2",
-        (first, first[:-1] + "!", *params),
+        (entity_type, first, first[:-1] + "!", *params),
     ).fetchall()
     return str(rows[0]["name"]) if len(rows) == 1 else None
 

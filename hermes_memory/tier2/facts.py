@@ -48,18 +48,23 @@ def mark_superseded(
     actor: str,
     reason: str,
     end_relations: bool = True,
+    only: Sequence[str] = (),
 ) -> None:
     """End ``old`` at ``since`` because the fact ``by`` replaces it (never a delete);
     the relations it was evidence for end with it, unless ``end_relations`` is False
-    (a plan moved to another day: "my sister Maya" is still so)."""
+    (a plan moved to another day: "my sister Maya" is still so). ``only``: just its
+    relations of these types end (a new manager ends "under Dana", not "at Northwind",
+    said in the same sentence)."""
     conn.execute(
         "UPDATE facts SET invalid_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?",
         (since, by, now, old["id"]),
     )
     if end_relations:
+        types = f" AND relation_type IN ({','.join('?' * len(only))})" if only else ""
         conn.execute(
-            "UPDATE relations SET invalid_at = ? WHERE evidence_fact = ? AND invalid_at IS NULL",
-            (since, old["uuid"]),
+            "UPDATE relations SET invalid_at = ? WHERE evidence_fact = ? AND invalid_at IS NULL"
+            + types,
+            (since, old["uuid"], *only),
         )
     journal.audit(
         conn,
