@@ -90,6 +90,10 @@ PROMOTED = [
     ("My GP, Dr. Okafor, put me on metformin, 500 mg twice a day.", "personal"),
     ("I'm on sertraline, 50 mg a day.", "personal"),
     ("Also, she increased my metformin to 1000 mg twice a day.", "correction"),
+    ("My GP lowered my ramipril dose from 10 mg to 5 mg.", "correction"),
+    # one's own business, and a date promised
+    ("I run a small bakery in Ghent called Bakkerij Mertens with my partner Joris.", "personal"),
+    ("Our accountant, Sofie Claes, will prepare the accounts by May 20th.", "plan"),
 ]
 
 NOT_PROMOTED = [
@@ -139,6 +143,8 @@ NOT_PROMOTED = [
     "They put me on hold for an hour.",
     "Was I diagnosed with anything?",
     "Keep the explanations coming!",
+    "I run a marathon every year.",  # no tool run
+    "I've increased my accuracy from 75% to 88% on line problems.",  # progress, no dose
     "Yeah, don't get discouraged, just keep going.",
     "The database is slow today.",
     "Okay, Thanks for the help!",

@@ -1325,6 +1325,12 @@ def test_a_platform_engineers_manager_tools_and_deadlines() -> None:
     weighed = extract("We picked Grafana Tempo over Jaeger for tracing.")
     assert weighed.entities["Jaeger"] == "tech"
     assert extract("I chose Sarah over Tom.").entities == {"Sarah": "person", "Tom": "person"}
+    # a person set off before a component's role is its owner or on it, alone
+    review = extract("The review is with Dana and Oskar Lindqvist, the route-planner owner.")
+    assert ("Oskar Lindqvist", "owns", "route-planner") in _rels(review)
+    assert not [r for r in _rels(review) if r[0] == "Dana" and r[1] == "owns"]
+    lead = extract("Mei, the checkout-api lead, says it's fine.")
+    assert _rels(lead) == {("Mei", "works_on", "checkout-api")}
     # "pushed back" backs nothing
     moved = extract(
         "The Jenkins cutover is pushed back to January 20th, the security team wants an audit."
@@ -1355,6 +1361,9 @@ def test_a_new_manager_ends_the_old_one_not_the_job(api: MemoryAPI, clock: Froze
     # "Northwind" alone is the body already known by that name, not a new person
     (northwind,) = unwrap(api.entity_query("Northwind"))
     assert (northwind["name"], northwind["entity_type"]) == ("Northwind Logistics", "org")
+    # what a guess related it to stays out when the body does not admit it: no one
+    # "knows" a company
+    assert not [r for r in live if r[2] == "Northwind Logistics" and r[1] == "knows"]
 
 
 def test_a_patients_doctor_family_and_holidays() -> None:
@@ -1373,3 +1382,17 @@ def test_a_patients_doctor_family_and_holidays() -> None:
     trip = extract("We're going to Carol's sister in Dublin for Christmas.")
     assert trip.entities["Christmas"] == "concept"
     assert not [r for r in _rels(trip) if "Christmas" in r]
+
+
+def test_a_bakers_shop_supplier_and_accountant() -> None:
+    # a place of business named by "called", where it is said in between
+    shop = extract("I run a small bakery in Ghent called Bakkerij Mertens with my partner Joris.")
+    assert shop.entities["Bakkerij Mertens"] == "org"
+    assert ("the user", "knows", "Joris") in _rels(shop)
+    assert not [r for r in _rels(shop) if r[1] == "knows" and "Bakkerij Mertens" in r]
+    # a supplier switched to is a body, not a tool
+    assert extract("We're switching butter supplier to Corman.").entities == {"Corman": "org"}
+    # whom the household has
+    books = extract("Our accountant, Sofie Claes, will prepare the accounts by May 20th.")
+    assert _rels(books) == {("the user", "knows", "Sofie Claes")}
+    assert not extract("Our team is moving to Kafka.").relations

@@ -22,6 +22,7 @@ from hermes_memory.text.mentions import ROLES, is_role
 from hermes_memory.text.reading import Extraction, Mention
 from hermes_memory.text.supersession import ended_by, ends_holders, recorded
 from hermes_memory.text.temporal import MAX_DATES, DateMention, event_span, resolve_dates
+from hermes_memory.text.triggers import RELATION_TYPES
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
@@ -255,6 +256,9 @@ class Linker:
             if r.head not in ids or r.tail not in ids:
                 continue
             head, tail = ids[r.head], ids[r.tail]
+            heads, tails = RELATION_TYPES.get(r.type, (frozenset(), frozenset()))
+            if head.entity_type not in heads or tail.entity_type not in tails:
+                continue  # a guess resolved to a known entity of another kind ("Northwind")
             rel_uuid = self.entities.relate(
                 conn,
                 owner,

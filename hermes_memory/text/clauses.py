@@ -119,10 +119,12 @@ def _before(m: Mention | None, other: Mention) -> bool:
 
 def _own(sentence: str, m: Mention, tail: Mention | None) -> bool:
     """Whether what ``m`` relates to is said in a clause of its own ("Raj, who lives in
-    Lyon"), which the name before it does not share."""
-    return (
-        tail is not None and tail.start > m.end and bool(RELATIVE.match(between(sentence, m, tail)))
-    )
+    Lyon") or an apposition ("Oskar, the route-planner owner"), which the name before it
+    does not share."""
+    if tail is None or tail.start <= m.end:
+        return False
+    gap = between(sentence, m, tail)
+    return gap == "," or bool(RELATIVE.match(gap))
 
 
 # What one item of a list is for, before the next ("X for notes and Y").

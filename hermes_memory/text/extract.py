@@ -49,6 +49,8 @@ SELF = "the user"
 _FIRST_PERSON = re.compile(
     rf"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:{KIN_ADJECTIVES})\s+)?"
     rf"(?i:{KIN}|{BOSS}|team|company|employer)\b)|"
+    # whom a household has: "Our accountant, Sofie Claes", "our son Daniel"
+    rf"\b[Oo]ur\s+(?=(?:(?:{KIN_ADJECTIVES})\s+)?(?i:{KIN}|{BOSS})\b)|"
     # a household's home is the speaker's: "We live in Rotterdam", "we moved to Lyon"
     r"\b[Ww]e(?=(?:\s+(?:just|now|still|all|both|recently|finally))?\s+"
     r"(?:live|lived|(?:moved|relocated)(?:\s+(?:back|away|here|there))?\s+(?:to|from)\b))"
@@ -264,6 +266,11 @@ _UNDER = re.compile(
     r"|serv(?:e|es|ed|ing))\s+under\s+$",
     re.I,
 )
+# Who a person set off before a component's name is to it: "Oskar, the route-planner
+# owner", "Mei, the checkout-api lead".
+_ROLE_AFTER = re.compile(
+    r"\s+(owner|maintainer|lead|tech lead|engineer|developer|designer|pm)\b", re.I
+)
 # What says who someone is to the user: "Will is my brother", "Priya will be my manager".
 _IS = re.compile(r"is|was|will be|['’]ll be|is now|became|has become|is going to be")
 _CONTACT_AT = re.compile(
@@ -422,6 +429,11 @@ def _relations(
         ):  # fmt: skip
             add(tail, "works_at", head)  # "My contact at Harbor is Marcus Bell"
             continue
+        if head.type == "person" and tail.type in ("project", "tech") and between == ",":
+            role = _ROLE_AFTER.match(sentence, tail.end)
+            if role is not None:  # "Oskar Lindqvist, the route-planner owner"
+                add(head, "owns" if role.group(1).lower() == "owner" else "works_on", tail)
+                continue
         if head.type == "person" and tail.name == SELF and _IS.fullmatch(between):
             kind = my_relative(sentence, tail)
             if kind is not None:  # "Will is my older brother"

@@ -102,6 +102,13 @@ def owned_thing(prev: str, name: str) -> bool:
 SWITCHED_TO = re.compile(
     r"\b(?:switch|migrat|upgrad|port)\w*\s+(?:[\w-]+\s+){0,3}?(?:over\s+)?(?:to|onto)\s+$"
 )
+# A business switched to or from is a body, not a tool ("switching butter supplier to
+# Corman", "we moved our bank to KBC").
+SUPPLIER_SWITCH = re.compile(
+    r"\b(?:switch|mov|chang)\w*\s+(?:\w+\s+){0,2}?(?:supplier|vendor|provider|bank|insurer"
+    r"|accountant|agency|distributor|wholesaler|carrier|courier|broker|landlord)s?\s+"
+    r"(?:over\s+)?(?:to|from)\s+$"
+)
 # Where data is put in a format, and what data is worked on with: a tool ("writes them to
 # S3 as Parquet", "query it with Athena"; not "known as Bob", "had lunch with Athena").
 STORED_AS = re.compile(
@@ -221,7 +228,9 @@ _CALLED_BODIES = (
 NAMED_AS = re.compile(
     rf"(?<![\w.])(?:(?P<product>{_NAMED_PRODUCTS})|(?P<tool>{_NAMED_TOOLS})|"
     rf"(?P<body>{_NAMED_BODIES}))(?P<how>,|\s+(?:called|named))\s+$"
-    rf"|(?<![\w.])(?:{_CALLED_BODIES})\s+(?:called|named)\s+$"
+    # "a small bakery in Ghent called Bakkerij Mertens": where it is may come between
+    rf"|(?<![\w.])(?:{_CALLED_BODIES})(?:\s+(?:in|on|at|near)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)?"
+    r",?\s+(?:called|named)\s+$"
 )
 _LIST_GOES_ON = frozenset({"and", "or", "etc", "&"})
 # The nouns a name may be given to (a thing's, not a body's: "member app").

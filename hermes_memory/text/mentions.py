@@ -34,6 +34,7 @@ from hermes_memory.text.kinds import (
     PLACE_NAME_OPENERS,
     PRODUCT_HEADS,
     STORED_AS,
+    SUPPLIER_SWITCH,
     SWITCHED_TO,
     TOOL_CHARS,
     TOOL_CONTEXT,
@@ -474,6 +475,8 @@ def _name(
         and (name_follows(toks, j) or DEPARTMENT_CONTEXT.search(low))
     ):
         kind = "org"  # "Finance says ...", "talked to Marketing": a department
+    elif SUPPLIER_SWITCH.search(low[-TOOL_CHARS:]):
+        kind = "org"  # "switching butter supplier to Corman"
     elif any(
         p.search(low[-TOOL_CHARS:])
         for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN)

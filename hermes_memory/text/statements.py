@@ -90,7 +90,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|\b{_I}\s+(?:don't|do not)\s+\w+\s+\S.*\banymore\b"
             # a dose changed: "she increased my metformin to 1000 mg twice a day"
             r"|\b(?:increased|raised|upped|reduced|lowered|cut|changed|doubled|halved)\s+my\s+"
-            r"[\w-]+(?:\s+(?:dose|dosage))?\s+(?:to|from)\s+\d",
+            r"[\w-]+(?:\s+(?:dose|dosage))?\s+(?:from\s+\S+(?:\s+\S+)?\s+)?to\s+\d[\d,.]*\s?(?:mg|mcg|ml"
+            r"|units|iu|tablets?|pills?|puffs?)\b",
             re.I,
         ),
     ),
@@ -178,6 +179,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?-i:[A-Z])"
             r"|\bi(?:'m| am) (?:originally )?from\b"
             r"|\bi(?:'m| am) (?:now |currently )?based in (?-i:[A-Z])"
+            # one's own business: "I run a small bakery in Ghent", "we own a cafe"
+            rf"|\b{_I} (?:run|own|co-own|manage|opened|started) (?:a|an|my|our|the) (?:\w+ ){{0,2}}"
+            r"(?:bakery|business|shop|store|restaurant|caf[eé]|company|startup|firm|practice"
+            r"|clinic|salon|studio|farm|agency|consultancy|bar|pub|hotel|gym|patisserie)\b"
             r"|\bi (?:work|worked) (?:at|for|as)\b|\bi(?:'m| am) (?:employed|working) (?:at|by"
             r"|as)\b"
             # who the user reports to: "Priya will be my new manager"
@@ -286,6 +291,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\b(?:is|are|['’]s)\s+due\b"
             # a commitment to an event: "I signed up for the half marathon on December 6th"
             rf"|\b{_I}(?:['’]ve| have)? (?:signed up|registered|enrolled|entered) for\b"
+            # promised by a day: "Sofie will prepare the accounts by May 20th"
+            r"|\b(?:will|['’]ll|is going to|are going to)\s+(?:\w+\s+)?(?:prepare|send|deliver"
+            r"|finish|submit|review|complete|ship|write|file|sign|return|fix)\b(?:\s+\S+){1,6}?"
+            r"\s+by\b"
             # a deadline: "has to be finished by January 15th", "must be live before ..."
             r"|\b(?:has|have|needs?|must)(?: to)? be (?:done|finished|completed?|shipped|ready"
             r"|delivered|submitted|live|merged|deployed|migrated|signed) (?:by|before|on)\b"
@@ -589,6 +598,9 @@ def classify(sentence: str) -> Statement | None:
                 continue
         if kind in ("preference", "tool") and _VAGUE_OBJECT.match(unquoted, m.end()):
             return None
+        ran = kind == "tool" and re.search(r"\brun(?:ning)?$", m.group(0), re.I)
+        if ran and _NAMED.search(unquoted, m.end()) is None:
+            return None  # "I run a marathon every year": no tool run
         return Statement(_tidy(s), kind)
     return None
 

@@ -149,4 +149,9 @@ from __future__ import annotations
 # Carol"); holidays are concepts ("Christmas" was a body). From friends' chat: a trip's
 # return is no home ("I just got back from Lisbon"); a breed names a pet ("a beagle
 # called Pepper"); a word of praise opening a line is no one ("Beautiful, they ...").
+# From a baker's chat: "our accountant, Sofie Claes" is the user's; a place of business
+# named by "called" with where it is between ("a bakery in Ghent called Bakkerij
+# Mertens"); a supplier switched to is a body ("switching butter supplier to Corman").
+# A person set off before a component's role owns it or works on it, alone ("Dana and
+# Oskar, the route-planner owner").
 EXTRACTOR_VERSION = 29
