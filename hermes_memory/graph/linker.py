@@ -27,7 +27,7 @@ from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
 from hermes_memory.tier2.endings import Ending, end_by_turn
-from hermes_memory.tier2.entities import EntityStore, normalize_name, only_person_named
+from hermes_memory.tier2.entities import EntityStore, normalize_name, only_named
 from hermes_memory.tier2.facts import (
     began_at,
     formed_from_a_turn,
@@ -223,7 +223,7 @@ class Linker:
         for m in found.mentions:
             if m.name in ids:
                 continue
-            name = self._resolve_person(conn, owner, m)
+            name = self._resolve_name(conn, owner, m)
             # A first name resolved by rule is not kept as an alias: it may become
             # ambiguous when a second person of that name appears.
             differs = normalize_name(m.surface) != normalize_name(name)
@@ -280,7 +280,7 @@ class Linker:
 
     # -- entity resolution --------------------------------------------------------------
     @staticmethod
-    def _resolve_person(conn: sqlite3.Connection, owner: Owner, m: Mention) -> str:
+    def _resolve_name(conn: sqlite3.Connection, owner: Owner, m: Mention) -> str:
         """A bare first name is the one known person of that first name; with two
         ("Alice Chen", "Alice Wong") it stays a separate, unmerged "Alice". A guessed
         one-word name may also be the first word of the one body known by it ("Dana is
@@ -291,7 +291,7 @@ class Linker:
         if m.guessed and m.type in ("person", "org", "concept"):
             kinds = [*kinds, "org"] if m.type == "person" else ["org", "person"]
         for kind in kinds:
-            found = only_person_named(conn, owner, m.name, kind)
+            found = only_named(conn, owner, m.name, kind)
             if found is not None:
                 return found
         return m.name

@@ -35,12 +35,12 @@ def normalize_name(name: str) -> str:
     return _SPACE.sub(" ", name).strip().casefold()
 
 
-def only_person_named(
+def only_named(
     conn: sqlite3.Connection, owner: Owner, first_name: str, entity_type: str = "person"
 ) -> str | None:
-    """The name of the one person (or entity of ``entity_type``) this owner knows whose
-    full name starts with ``first_name`` ("Alice" -> "Alice Chen", "Northwind" ->
-    "Northwind Logistics"); None when there is none or several."""
+    """The name of the one entity of ``entity_type`` this owner knows whose full name
+    starts with the word ``first_name`` ("Alice" -> "Alice Chen", "Northwind" ->
+    "Northwind Logistics" as an org); None when there is none or several."""
     clause, params = owner.visible_clause("e")
     first = normalize_name(first_name) + " "
     # A range on the name index: "first name, a space, anything" (LIKE cannot use the
