@@ -584,6 +584,14 @@ def test_standing_instructions_gain_on_requests_of_their_topic() -> None:
     assert rule.extra == ["standing"]
 
 
+def test_a_bare_rule_label_is_left_off_and_a_named_one_kept() -> None:
+    said = "Yes, but first a rule: never suggest terraform apply without showing me the plan."
+    (st,) = find_statements(said)
+    assert st.text == "Never suggest terraform apply without showing me the plan."
+    (house,) = find_statements("House rule: every PR description links its ticket.")
+    assert house.text.startswith("House rule:")
+
+
 def test_a_moved_review_supersedes_what_was_wanted_by_it(
     memory: MemoryAPI, clock: FrozenClock
 ) -> None:

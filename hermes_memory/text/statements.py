@@ -623,8 +623,13 @@ def _chosen(sentence: str, m: re.Match[str]) -> bool:
     return _NAMED.search(head) is not None
 
 
+# A bare "A rule:" before a rule says nothing the rule does not ("House rule:" does).
+_BARE_RULE = re.compile(r"^(?:a|one)\s+rule\s*:\s*(?=\S)", re.I)
+
+
 def _tidy(sentence: str) -> str:
     s = _FILLER.sub("", sentence, count=1) or sentence
+    s = _BARE_RULE.sub("", s, count=1)
     s = s[0].upper() + s[1:] if s else s
     return s if s.endswith((".", "!")) else s + "."
 
