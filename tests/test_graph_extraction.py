@@ -1367,6 +1367,9 @@ def test_a_new_manager_ends_the_old_one_not_the_job(api: MemoryAPI, clock: Froze
 
 
 def test_a_patients_doctor_family_and_holidays() -> None:
+    # the one the user reports to, set off by commas
+    boss = extract("My PhD supervisor, Dr. Smith, reads every draft.")
+    assert _rels(boss) == {("the user", "reports_to", "Smith")}
     # a role said in capitals is no name; the person named after it is known
     seen = extract("My GP, Dr. Okafor, put me on metformin, 500 mg twice a day.")
     assert seen.entities == {"the user": "person", "Okafor": "person"}

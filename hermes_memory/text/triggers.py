@@ -57,7 +57,7 @@ ROLE_AT = (
 # Trigger phrases in the text between two mentions, most specific first.
 TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (ROLE_AT, "works_at", False),
-    (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is)?{_TITLE}$", "reports_to", False),
+    (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is|,)?{_TITLE}$", "reports_to", False),
     # the verb, not the noun: "Kenji reports to Laura", not "I sent the report to Marta"
     (
         r"(?:^|(?:\bwho|\bthat|\bto|\bwill|\bnow|\bstill|\balso|\bdirectly|\band|\bi|"

@@ -154,4 +154,5 @@ from __future__ import annotations
 # Mertens"); a supplier switched to is a body ("switching butter supplier to Corman").
 # A person set off before a component's role owns it or works on it, alone ("Dana and
 # Oskar, the route-planner owner").
+# "My PhD supervisor, Dr. Smith, ...": set off by commas, still whom the user reports to.
 EXTRACTOR_VERSION = 29
