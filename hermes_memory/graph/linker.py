@@ -22,7 +22,7 @@ from hermes_memory.text.mentions import ROLES, is_role
 from hermes_memory.text.reading import Extraction, Mention
 from hermes_memory.text.supersession import ended_by, ends_holders, recorded
 from hermes_memory.text.temporal import MAX_DATES, DateMention, event_span, resolve_dates
-from hermes_memory.text.triggers import RELATION_TYPES
+from hermes_memory.text.triggers import admits_types
 from hermes_memory.text.version import EXTRACTOR_VERSION
 from hermes_memory.tier2 import claims
 from hermes_memory.tier2.db import Database
@@ -256,8 +256,7 @@ class Linker:
             if r.head not in ids or r.tail not in ids:
                 continue
             head, tail = ids[r.head], ids[r.tail]
-            heads, tails = RELATION_TYPES.get(r.type, (frozenset(), frozenset()))
-            if head.entity_type not in heads or tail.entity_type not in tails:
+            if not admits_types(r.type, head.entity_type, tail.entity_type):
                 continue  # a guess resolved to a known entity of another kind ("Northwind")
             rel_uuid = self.entities.relate(
                 conn,
@@ -287,9 +286,12 @@ class Linker:
         leaving Northwind" after "Northwind Logistics")."""
         if " " in m.name:
             return m.name
-        kinds = ["person"] if m.type == "person" else []
-        if m.guessed and m.type in ("person", "org", "concept"):
-            kinds = [*kinds, "org"] if m.type == "person" else ["org", "person"]
+        if m.type == "person":
+            kinds: tuple[str, ...] = ("person", "org") if m.guessed else ("person",)
+        elif m.guessed and m.type in ("org", "concept"):
+            kinds = ("org", "person")
+        else:
+            kinds = ()
         for kind in kinds:
             found = only_named(conn, owner, m.name, kind)
             if found is not None:

@@ -258,7 +258,6 @@ def _as_speaker(r: Relation, me: str) -> Relation:
     return replace(r, head=me if r.head == SELF else r.head, tail=me if r.tail == SELF else r.tail)
 
 
-# Who someone is at a body, said before its name: "My contact at Harbor is Marcus Bell".
 # Whom one works under: "starting on the SRE team under Dana Whitfield", "I work
 # directly under Priya" (not "under pressure": a person's name must follow).
 _UNDER = re.compile(
@@ -273,6 +272,7 @@ _ROLE_AFTER = re.compile(
 )
 # What says who someone is to the user: "Will is my brother", "Priya will be my manager".
 _IS = re.compile(r"is|was|will be|['’]ll be|is now|became|has become|is going to be")
+# Who someone is at a body, said before its name: "My contact at Harbor is Marcus Bell".
 _CONTACT_AT = re.compile(
     r"\b(?:contact|point of contact|rep|representative|counterpart|liaison|recruiter|"
     r"account manager|person|manager|lead|engineer|designer|pm)\s+(?:at|from)\s+$",

@@ -65,12 +65,12 @@ STARTERS = (
 
 # Literals of code written in prose ("when `ret` is `False`"), never a name alone.
 LITERALS = frozenset("true false none null nil undefined nan".split())
-# Words of praise or surprise that open a sentence on their own ("Beautiful, they did it
-# in a garden"), no one's name.
+# Words of praise that open a sentence on their own ("Beautiful, they did it in a
+# garden"), no one's name there; unlike STARTERS' interjections ("great", "wow"), they
+# stay name words elsewhere ("Amazing Grace", "Sweet Home Alabama").
 EXCLAMATIONS = frozenset(
-    "beautiful wonderful awesome amazing great cool nice lovely brilliant perfect gorgeous "
-    "fantastic excellent terrific incredible congrats congratulations wow yikes bummer "
-    "sweet fabulous stunning splendid superb".split()
+    "beautiful wonderful amazing lovely brilliant perfect gorgeous fantastic excellent "
+    "terrific incredible sweet fabulous stunning splendid superb".split()
 )
 # Plural nouns that follow a capitalised word in a sign-off ("Best regards", "Kind
 # regards"), not the verb a name would take.

@@ -39,8 +39,11 @@ _ARRANGED = (
         r"(?P<thing>[^,.;]+?)\s+(?:on|at|in|this|next|tomorrow|by)\b",
         re.IGNORECASE,
     ),
+    # and an event it is wanted by, with its day: "wants it under 48 by my review on
+    # October 14th"
     re.compile(
-        rf"\b{WANTS}\s+(?P<thing>[^,.;]+?)\s+by\b",
+        rf"\b{WANTS}\s+(?P<thing>[^,.;]+?)\s+by\b"
+        r"(?:\s+(?:my|our|the|his|her|their)\s+(?P<event>[^,.;]{1,40}?)\s+(?:on|at|in)\b)?",
         re.IGNORECASE,
     ),
     # "I signed up for the Valencia half marathon on December 6th": the event
@@ -51,11 +54,6 @@ _ARRANGED = (
     ),
 )
 _WORD = re.compile(r"[^\W_][\w'’.-]*[^\W_]|[^\W_]", re.UNICODE)
-# An event a thing is wanted by, with its day: "by my review on October 14th".
-_BY_EVENT = re.compile(
-    r"by\s+(?:my|our|the|his|her|their)\s+(?P<event>[^,.;]{1,40}?)\s+(?:on|at|in)\b",
-    re.IGNORECASE,
-)
 # Words that name no particular plan ("the", "change of plan", "our", "heads up").
 _EMPTY = frozenset(
     "a an the our my your their its this that these those of for to on in at with and or "
@@ -100,11 +98,9 @@ def planned_thing(sentence: str) -> frozenset[str]:
     moved = _MOVES.search(sentence)
     thing = _things(moved.group("object")) if moved and moved.group("object") else frozenset()
     if arranged is not None:
-        phrase = arranged.group("thing")
-        # wanted by an event of its own: "wants it under 48 by my review on October 14th"
-        event = _BY_EVENT.match(sentence, arranged.end() - 2)
-        if event is not None:
-            phrase += " " + event.group("event")
+        # and the event it is wanted by: "wants it under 48 by my review on October 14th"
+        wanted = (arranged.group("thing"), arranged.groupdict().get("event"))
+        phrase = " ".join(w for w in wanted if w)
     elif thing:
         return thing  # "Marcus moved the beta deadline to ...": the deadline, not Marcus
     else:

@@ -62,6 +62,9 @@ _OPENER = (
     r"|yes|yeah|yep|but|first|one more thing)[,:]?\s+)*"
 )
 
+# Someone named, as a clause's subject: a capitalised word, not a pronoun or "This".
+_SOMEONE = r"(?-i:\b(?!(?:This|That|It|He|She|There|Here|Who|What|Which)\b)[A-Z][a-z]+)"
+
 # What accepts a proposal, opening a turn: "OK, ...", "Fine: ...".
 _ACCEPT = r"(?:ok(?:ay)?|alright|all right|right|fine|agreed|deal|sounds good|perfect)"
 # What "OK, we'll ..." or "Fine, let's ..." may go on to that decides nothing yet.
@@ -186,7 +189,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\bi (?:work|worked) (?:at|for|as)\b|\bi(?:'m| am) (?:employed|working) (?:at|by"
             r"|as)\b"
             # who the user reports to: "Priya will be my new manager"
-            r"|(?-i:\b(?!(?:This|That|It|He|She|There|Here|Who|What|Which)\b)[A-Z][a-z]+)"
+            rf"|{_SOMEONE}"
             r"\s+(?:is|will be|['’]ll be|is now|became|has become|is going to"
             r" be) my (?:new )?(?:manager|boss|supervisor|team lead|line manager)\b(?!['’])"
             r"|\bmy (?:new )?(?:manager|supervisor|team lead|line manager) (?:is|will be)\b"
@@ -248,7 +251,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?-i:\b[A-Z][a-z]+)\s+(?:(?:will|['’]ll|is|has|['’]s|is going to)\s+)?(?:now\s+)?"
             r"(?:take|takes|taking|took|taken)\s+over\s+(?!(?:and|or|but|when|if|because|as|so"
             r"|then|while|after|before|from here)\b)[\w-]+"
-            r"|(?-i:\b(?!(?:This|That|It|He|She|There|Here|Who|What|Which)\b)[A-Z][a-z]+)"
+            rf"|{_SOMEONE}"
             r"\s+(?:is|will be|['’]s)\s+(?:now\s+)?(?:in charge of"
             r"|responsible for|the (?:new )?owner of)\s+\S"
             rf"|\b{_I}(?:['’]m| am|['’]re| are|['’]ve| have)?\s*(?:hand|handing|handed)\s+"

@@ -164,11 +164,16 @@ _PERSON_USES = re.compile(
 )
 
 
-def admits(rel: str, head: Mention, tail: Mention) -> bool:
+def admits_types(rel: str, head_type: str, tail_type: str) -> bool:
+    """Whether ``rel`` may run from an entity of ``head_type`` to one of ``tail_type``."""
     if rel not in RELATION_TYPES:
         return False  # a claim only (e.g. stopped_using), never a graph edge
     heads, tails = RELATION_TYPES[rel]
-    return head.type in heads and tail.type in tails and head.name != tail.name
+    return head_type in heads and tail_type in tails
+
+
+def admits(rel: str, head: Mention, tail: Mention) -> bool:
+    return admits_types(rel, head.type, tail.type) and head.name != tail.name
 
 
 def my_relative(sentence: str, me: Mention) -> str | None:
