@@ -94,6 +94,15 @@ PROMOTED = [
     # one's own business, and a date promised
     ("I run a small bakery in Ghent called Bakkerij Mertens with my partner Joris.", "personal"),
     ("Our accountant, Sofie Claes, will prepare the accounts by May 20th.", "plan"),
+    # an event wanted on a day, work starting on one, an approval, who will own what
+    ("Hannah wants a demo for the retention stakeholders on October 14th.", "plan"),
+    ("Work starts on April 13th and should take five weeks.", "plan"),
+    ("The director approved a pilot for 20,000 customers.", "decision"),
+    ("Hannah will own the pilot and I'll own the monitoring dashboard.", "handover"),
+    # one thing dropped for another, and something old kept
+    ("Let's drop the Quooker tap and go for a normal mixer tap instead.", "decision"),
+    ("We'll keep the old dining table instead of buying a new one.", "decision"),
+    ("Let's go for Postgres.", "decision"),
 ]
 
 NOT_PROMOTED = [
@@ -149,6 +158,10 @@ NOT_PROMOTED = [
     "The database is slow today.",
     "Okay, Thanks for the help!",
     "If the queue is SQS, retries are free.",
+    "Let's go for a walk after lunch.",  # an outing, not a choice
+    "Let's go with the old one.",
+    "My claim was approved on April 9th.",  # what happened to the user decides nothing
+    "She wants a meeting with you.",  # no day
 ]
 
 
@@ -602,3 +615,16 @@ def test_a_moved_review_supersedes_what_was_wanted_by_it(
     memory.ingest_turn("user", moved, session_id="b", message_id="b")
     facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=5))}
     assert facts[wanted]["superseded_by"] == facts[moved]["uuid"]
+
+
+def test_a_moved_demo_supersedes_the_demo_wanted_on_a_day(
+    memory: MemoryAPI, clock: FrozenClock
+) -> None:
+    wanted = "Hannah wants a demo for the retention stakeholders on October 14th."
+    memory.ingest_turn("user", wanted, session_id="a", message_id="a")
+    clock.advance(20 * 86_400)
+    moved = "Bad news, the demo got moved to October 28th because the director is travelling."
+    memory.ingest_turn("user", moved, session_id="b", message_id="b")
+    facts = {f["content"]: f for f in unwrap(memory.fact_query("", formed=True, limit=5))}
+    assert facts[wanted]["superseded_by"] == facts[moved]["uuid"]
+    assert unwrap(memory.recall("when is the stakeholder demo?", limit=1))[0]["content"] == moved

@@ -44,6 +44,11 @@ from hermes_memory.text.schedules import moves_plan, planned_thing, replaced_pla
         # wanted by an event of its own, which a later move names
         ("Dr. Okafor wants it under 48 by my review on October 14th.",
          {"under", "48", "review"}, False),
+        # an occasion wanted on a day; a need "on" something else wants no occasion
+        ("Hannah wants a demo for the retention stakeholders on October 14th.",
+         {"demo"}, False),
+        ("Now, I need to focus on the QA sign-off scheduled for April 19, 2024.",
+         {"now", "need", "focus", "qa", "sign-off"}, False),
     ],
 )  # fmt: skip
 def test_a_plan_names_its_thing_and_says_whether_it_moves(

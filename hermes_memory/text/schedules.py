@@ -31,6 +31,11 @@ _VERB = re.compile(
 # Who wants a thing by a day: "The CMO wants the dashboard by October 20th" is a plan
 # (text/statements.py) of the thing wanted.
 WANTS = r"(?:wants?|needs?|expects?|requires?|asked for|promised)"
+# An occasion a plan is for: "my dentist appointment", "a demo for the stakeholders".
+EVENT = (
+    r"(?:appointment|interview|meeting|exam|flight|demo|review|presentation|talk|trip"
+    r"|wedding|freeze|cutover|go-live|workshop|kickoff|kick-off|launch|offsite|retro)"
+)
 # "I have a dentist appointment on ...", "The CMO wants the dashboard by ...", "I signed
 # up for the half marathon on ...": the thing is the object.
 _ARRANGED = (
@@ -44,6 +49,11 @@ _ARRANGED = (
     re.compile(
         rf"\b{WANTS}\s+(?P<thing>[^,.;]+?)\s+by\b"
         r"(?:\s+(?:my|our|the|his|her|their)\s+(?P<event>[^,.;]{1,40}?)\s+(?:on|at|in)\b)?",
+        re.IGNORECASE,
+    ),
+    # an occasion wanted on a day: "Hannah wants a demo for the stakeholders on ..."
+    re.compile(
+        rf"\b{WANTS}\s+(?P<thing>(?:a|an|the|our|my)\s+(?:[\w'’-]+\s+){{0,2}}?{EVENT})\b",
         re.IGNORECASE,
     ),
     # "I signed up for the Valencia half marathon on December 6th": the event

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from hermes_memory.text.bounds import NOT_AN_END
 from hermes_memory.text.changes import STACK_FACET_WORDS
 from hermes_memory.text.excerpt import clip
-from hermes_memory.text.schedules import WANTS
+from hermes_memory.text.schedules import EVENT, WANTS
 from hermes_memory.text.temporal import told_as_past
 
 # What each kind of statement becomes: the fact's category and importance.
@@ -238,6 +238,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|\b{_I}(?:'re| are|'m| am) (?:going|sticking) with\b"
             rf"|\blet's (?:go|stick) with\b"
             rf"|\b{_I}(?:'ve| have)? (?:chose|chosen|picked|opted for|committed to)\b"
+            # approved by whoever may: "The director approved a pilot" (not "my claim was
+            # approved": what happened to the user is no decision of theirs)
+            r"|\b(?:approved|signed off on|green-?lit|vetoed)\s+(?:a|an|the|our|my|his|her"
+            r"|their)\s+\w"
             r"|^(?:(?:our|my|the|final)\s+)?(?:decision|decided|call|verdict)\s*:\s*(?=\S)",
             re.I,
         ),
@@ -251,6 +255,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?-i:\b[A-Z][a-z]+)\s+(?:(?:will|['’]ll|is|has|['’]s|is going to)\s+)?(?:now\s+)?"
             r"(?:take|takes|taking|took|taken)\s+over\s+(?!(?:and|or|but|when|if|because|as|so"
             r"|then|while|after|before|from here)\b)[\w-]+"
+            # "Hannah will own the pilot and I'll own the dashboard"
+            rf"|(?:{_SOMEONE}|\bI)\s*(?:will|['’]ll|is going to|am going to|['’]m going to)\s+"
+            r"own\s+(?:the|our|this|that|a|an)\s+\w"
             rf"|{_SOMEONE}"
             r"\s+(?:is|will be|['’]s)\s+(?:now\s+)?(?:in charge of"
             r"|responsible for|the (?:new )?owner of)\s+\S"
@@ -264,9 +271,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         # chosen is named (_chosen), not "let's go with that" or "I'll use a towel".
         "choice",
         re.compile(
-            r"\blet['’]s (?:not add|(?:not )?(?:use|go with|stick (?:with|to)|switch|adopt"
-            r"|standardi[sz]e on|move (?!on\b|forward\b|ahead\b|along\b)(?:\S+\s+){1,3}?to))\b"
-            r"|\b(?:we|i)(?:['’]ll| will| shall) (?:use|go with|stick (?:with|to)|switch to"
+            r"\blet['’]s (?:not add|(?:not )?(?:use|go with|go for|stick (?:with|to)|switch|adopt"
+            r"|standardi[sz]e on|move (?!on\b|forward\b|ahead\b|along\b)(?:\S+\s+){1,3}?to)"
+            # one thing dropped: "let's drop the Quooker tap", "let's scrap the banner"
+            r"|drop|scrap|ditch|cancel)\b"
+            r"|\b(?:we|i)(?:['’]ll| will| shall) (?:use|go with|go for|stick (?:with|to)|switch to"
             r"|adopt|standardi[sz]e on|keep (?!(?:an eye|in mind|track|up|on|at|it|that|this"
             r"|things|each|you|your|\w+ing)\b))"
             r"|^(?:(?:ok(?:ay)?|alright|all right|right|fine|sure|so|great)[,!.]?\s+)?"
@@ -283,6 +292,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|scheduled|got|extended)\b"
             # wanted by a day: "The CMO wants the dashboard by October 20th"
             rf"|\b{WANTS}\b(?:\s+\S+){{1,8}}?\s+by\b"
+            # an event wanted on a day: "Hannah wants a demo for the stakeholders on ..."
+            rf"|\b{WANTS}\s+(?:a|an|the|our|my)\s+(?:[\w'’-]+\s+){{0,2}}{EVENT}\b"
+            # work that starts on a day: "Work starts on April 13th", "the pilot begins
+            # on December 1st" (the date is required below)
+            r"|\b(?:starts?|begins?|kicks? off|goes live)\s+(?:on|in)\b"
             # away: "I'll be on vacation from October 1st", "Priya is going on leave"
             rf"|\b{_I}(?:['’]ll| will) be (?:on (?:vacation|holiday|(?:\w+ )?leave|pto|a trip"
             r"|a (?:business|work) trip|sabbatical)|away|off|out(?: of (?:the )?office)?"
@@ -315,8 +329,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|having (?:a|an|my|our|the)|holding|hosting|throwing|flying|leaving for|arriving"
             r"|visiting|moving to|presenting|launching|shipping|releasing|starting (?:a|my|our"
             r"|the|on)|running (?:a|the|my))\b"
-            r"|\b(?:my|our|the) (?:[\w'’-]+ ){0,3}(?:appointment|interview|meeting|exam|flight"
-            r"|demo|review|presentation|talk|trip|wedding|freeze|cutover|go-live)\b"
+            rf"|\b(?:my|our|the) (?:[\w'’-]+ ){{0,3}}{EVENT}\b"
             r"(?:\s+\S+){0,3}?\s+(?:is|are)\s+(?:on|at|in|this|next)\b",
             re.I,
         ),
@@ -417,7 +430,8 @@ _TRIGGER = re.compile(
     r"|signed up|registered|enrolled|entered"
     r"|slipped|slips|slid|wants?|needs?|expects?|requires?|asked for|promised|vacation|holiday"
     r"|leave|sabbatical|ok(?:ay)?|alright|fine|deal|sounds good|perfect|over|in charge"
-    r"|responsible|owner"
+    r"|responsible|owner|own|approved|signed off on|green-?lit|vetoed|starts?|begins?|kicks? off"
+    r"|goes live"
     r"|interview|meeting|flight|exam|dropping|ditching|abandoning|phasing|getting rid|moving"
     r"|switching|migrating|finished|completed?|ready|shipped|delivered|submitted|deployed"
     r"|getting married|getting engaged|having|holding|hosting|throwing|flying|leaving|arriving"
@@ -434,8 +448,11 @@ _TRIGGER = re.compile(
 _VAGUE_CHOICE = re.compile(
     r"\s*(?:(?:it|this|that|these|those|them|one|here|there|so|what|whatever|which|such|yours"
     r"|yes|yeah|yep|no|nope|sure|true|indeed|well|oh|how|as|because"
-    r"|the same|the (?:first|second|third|last|other|former|latter|above|previous|new|old)"
-    r"(?:\s+(?:one|option|approach|suggestion|version|idea|plan))?|option\s+\w+)\b"
+    r"|the same|the (?:first|second|third|last|other|former|latter|above|previous)"
+    r"(?:\s+(?:one|option|approach|suggestion|version|idea|plan))?|option\s+\w+"
+    # "the new one", but "the old dining table" names a thing
+    r"|the (?:new|old)(?:\s+(?:one|option|approach|suggestion|version|idea|plan)\b"
+    r"|(?=\s*(?:[.,;!?]|$))))\b"
     r"(?!\s+(?:\w+\s+)?(?:instead|rather|over)\b)"
     r"|your\b|(?:\S+\s+){0,4}?you (?:wrote|gave|suggested|showed|provided|shared|recommended"
     r"|mentioned|proposed|sent)\b)",
@@ -621,6 +638,8 @@ def _chosen(sentence: str, m: re.Match[str]) -> bool:
     if _VAGUE_CHOICE.match(rest):
         return False
     head = " ".join(rest.split()[:8])
+    if re.search(r"go for$", m.group(0), re.I) and _NAMED.search(head) is None:
+        return False  # "let's go for a walk": an outing, not a choice among things
     if re.match(r"let['’]s|we\b", m.group(0), re.I):
         return bool(head.strip(" .!"))
     return _NAMED.search(head) is not None
