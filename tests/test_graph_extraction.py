@@ -1253,6 +1253,12 @@ def test_a_researchers_names_titles_and_affiliations() -> None:
     tracked = extract("I log experiments to Weights & Biases.")
     assert tracked.entities == {"Weights & Biases": "org"}
     assert [(c.predicate, c.object) for c in tracked.claims] == [("uses", "Weights & Biases")]
+    # "AI" closes a product's name; a label's words before it name nothing.
+    assert extract("We train in Vertex AI notebooks.").entities == {"Vertex AI": "tech"}
+    assert not extract("- **Camera**: Strong AI features for night shots.").entities
+    # A relative's title is no part of their name, as "Dr" is not.
+    assert extract("Should we invite Aunt Lucia? Lucia misses Mum.").entities["Lucia"] == "person"
+    assert "Aunt Lucia" not in extract("Should we invite Aunt Lucia?").entities
     # An acronym after "a" or "an" is a thing; one alone only a guessed body, which a
     # sure reading outweighs, in a text and across a store's texts; a nationality
     # describes.

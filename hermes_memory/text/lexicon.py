@@ -31,6 +31,8 @@ STARTERS = (
         "march april may june july august september october november december spring summer "
         "autumn fall winter mr mrs ms dr prof sir api ui ci cd qa pr prs id ids ai llm mondays "
         "tuesdays wednesdays thursdays fridays saturdays sundays weekends "
+        # a relative's title before their name, as "Dr" is: "Aunt Lucia" is Lucia
+        "aunt auntie uncle "
         # chat: interjections, greetings and discourse markers open a sentence or come before
         # the name they address ("Yeah Priya, ...", "Congrats Omar!"), and are not names
         "yeah yep yup yea nope nah cool awesome glad bye goodbye congrats congratulations "

@@ -366,6 +366,10 @@ def _name(
     while j < len(toks) and len(words) < 4:
         w = toks[j][0]
         low = w.lower()
+        if w == "AI" and words and toks[j][1] == toks[j - 1][2] + 1:
+            words.append(toks[j])  # "Vertex AI", "Mistral AI": the name's last word
+            j += 1
+            break
         if not _name_word(w):
             break
         if low in NOT_ACRONYMS or (w.isupper() and (low in SHOUTED or low in ROLE_ACRONYMS)):
@@ -395,6 +399,8 @@ def _name(
     if _HEADING.match(sentence) or ((label := _BOLD_LABEL.match(sentence)) and start < label.end()):
         return None, j  # "## Error Handling", "- **Error Handling**: ...": titles, not names
     at_open = len(before) == start and _OPENER.fullmatch(before) is not None
+    if at_open and words[-1][0] == "AI":
+        return None, j  # "Strong AI features", "Uses AI to ...": a label's words, no name
     if at_open and words[0][0].lower() in IMPERATIVES:
         return None, j  # "Ensure users can ...", "Remove Outliers": a step, not a name
     if past_of_step(words[0][0]) and (at_open or _AFTER_COLON.search(before)):
@@ -461,6 +467,8 @@ def _name(
     named = named_as(before[-40:], [t[0] for t in toks[j : j + 2]])
     if words[0][0] in _PROJECT_WORDS and len(words) > 1:
         kind = "project"  # "Project Atlas"
+    elif words[-1][0] == "AI" and len(words) > 1:
+        kind = "tech"  # "train in Vertex AI": a product, not a place
     elif named is not None:
         kind = named  # "their member app, Tidewater", "their vendor, Mindbody,"
     elif MADE.search(low[-40:]) and not ACRONYM.fullmatch(name):
