@@ -36,6 +36,9 @@ EVENT = (
     r"(?:appointment|interview|meeting|exam|flight|demo|review|presentation|talk|trip"
     r"|wedding|freeze|cutover|go-live|workshop|kickoff|kick-off|launch|offsite|retro)"
 )
+# An occasion wanted, whose day follows: "Hannah wants a demo for the stakeholders on
+# October 14th" (a plan, text/statements.py, of the occasion: ``thing``).
+WANTED_OCCASION = rf"\b{WANTS}\s+(?P<thing>(?:a|an|the|our|my)\s+(?:[\w'’-]+\s+){{0,2}}?{EVENT})\b"
 # "I have a dentist appointment on ...", "The CMO wants the dashboard by ...", "I signed
 # up for the half marathon on ...": the thing is the object.
 _ARRANGED = (
@@ -51,11 +54,7 @@ _ARRANGED = (
         r"(?:\s+(?:my|our|the|his|her|their)\s+(?P<event>[^,.;]{1,40}?)\s+(?:on|at|in)\b)?",
         re.IGNORECASE,
     ),
-    # an occasion wanted on a day: "Hannah wants a demo for the stakeholders on ..."
-    re.compile(
-        rf"\b{WANTS}\s+(?P<thing>(?:a|an|the|our|my)\s+(?:[\w'’-]+\s+){{0,2}}?{EVENT})\b",
-        re.IGNORECASE,
-    ),
+    re.compile(WANTED_OCCASION, re.IGNORECASE),
     # "I signed up for the Valencia half marathon on December 6th": the event
     re.compile(
         r"\b(?:signed up|registered|enrolled|entered)\s+for\s+(?P<thing>[^,.;]+?)\s+"

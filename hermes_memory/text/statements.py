@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from hermes_memory.text.bounds import NOT_AN_END
 from hermes_memory.text.changes import STACK_FACET_WORDS
 from hermes_memory.text.excerpt import clip
-from hermes_memory.text.schedules import EVENT, WANTS
+from hermes_memory.text.schedules import EVENT, WANTED_OCCASION, WANTS
 from hermes_memory.text.temporal import told_as_past
 
 # What each kind of statement becomes: the fact's category and importance.
@@ -293,7 +293,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             # wanted by a day: "The CMO wants the dashboard by October 20th"
             rf"|\b{WANTS}\b(?:\s+\S+){{1,8}}?\s+by\b"
             # an event wanted on a day: "Hannah wants a demo for the stakeholders on ..."
-            rf"|\b{WANTS}\s+(?:a|an|the|our|my)\s+(?:[\w'’-]+\s+){{0,2}}{EVENT}\b"
+            rf"|{WANTED_OCCASION}"
             # work that starts on a day: "Work starts on April 13th", "the pilot begins
             # on December 1st" (the date is required below)
             r"|\b(?:starts?|begins?|kicks? off|goes live)\s+(?:on|in)\b"
