@@ -256,3 +256,77 @@ def test_a_commitment_told_in_the_past_dates_what_lies_ahead_of_it() -> None:
     assert _days("I went to Japan on December 3rd.", FRIDAY) == [
         ("December 3rd", "2025-12-03", False)
     ]
+
+
+# Phrases of every kind of date, in the cases they are written in, inside sentences.
+_EVERY_KIND = [
+    "It broke 3 days ago.",
+    "We ship in two weeks.",
+    "Last month was slow.",
+    "See you next Friday!",
+    "on Tues we met",
+    "I did it yesterday.",
+    "Is it due tonight?",
+    "Released 2024-03-01.",
+    "Born 8 May 2023, she",
+    "on December 1, 2023 at noon",
+    "since March 2024",
+    "The demo is January 15th.",
+    "Sept. 3 works",
+    "the 3rd of Dec",
+    "last weekend was fun",
+    "we left last March",
+    "graduated in 2019",
+    "We ship in June.",
+    "by end of Q3 2027",
+    "mid-Q2",
+    "until September",
+    "THIS MORNING I woke late",
+    "LAST WEEKEND",
+    "in 10 DAYS",
+    "Q4 '26 targets",
+]
+
+
+def test_each_date_pattern_runs_on_every_text_it_can_match() -> None:
+    """A pattern is skipped on a text lacking the words it needs (for speed): every
+    pattern that matches a phrase must still run on it, and every kind is exercised."""
+    from hermes_memory.text.temporal import _PATTERNS, _runnable
+
+    matched: set[str] = set()
+    for text in _EVERY_KIND:
+        runs = {kind for kind, _ in _runnable(text)}
+        for kind, pattern in _PATTERNS:
+            if pattern.search(text):
+                matched.add(kind)
+                assert kind in runs, (kind, text)
+    assert matched == {kind for kind, _ in _PATTERNS}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I have a review on Friday",
+        "We'll meet on Friday",
+        "I saw it on Friday",
+        "I've got a review on Friday",
+        "Got it, see you on Friday",
+        "I signed up for the half marathon on December 6th",
+        "I signed up, then we talked about it on December 6th",
+        "we needed it on Friday",
+        "They rescheduled it and it's on Friday",
+        "I am free on Friday " * 30,
+        "it was submitted on Friday",
+    ],
+)
+def test_tense_reads_a_clause_the_same_whether_searched_whole_or_by_its_words(
+    said: str,
+) -> None:
+    """An ASCII clause is searched only where its words allow a match; any other is
+    searched whole. The two readings agree (a non-ASCII letter that matches nothing
+    sends a clause down the whole search)."""
+    from hermes_memory.text.tense import tense_at
+
+    at = said.index("on ") + 3
+    assert tense_at(said, at) == tense_at(said + " ü", at)
+    assert tense_at(said, at) == tense_at("ü " + said, at + 2)

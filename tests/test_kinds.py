@@ -106,3 +106,39 @@ def test_a_name_by_a_release_number_or_holding_work_is_software() -> None:
     assert kinds("I filed a ticket in Jira about it.") == {"Jira": "tech"}
     assert kinds("Maria is 2.5 hours away.") == {"Maria": "person"}
     assert kinds("The office in Lisbon opens Monday.") == {"Lisbon": "place"}
+
+
+def test_no_token_skipped_up_front_would_open_a_name() -> None:
+    """Extraction skips lower-case words, punctuation and capitalised sentence openers
+    before asking its readers (for speed); each reader asked about such a token finds
+    no name there."""
+    import json
+    from pathlib import Path
+
+    from hermes_memory.text import mentions as m
+    from hermes_memory.text.components import component_at
+    from hermes_memory.text.gazetteer import KNOWN
+    from hermes_memory.text.preferences import object_starts
+
+    data = Path(__file__).parent / "data"
+    texts = [
+        json.loads(line)["text"]
+        for path in sorted(data.glob("extraction_*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    skipped = 0
+    for text in texts:
+        toks = [(t.group(), t.start(), t.end()) for t in m._TOKEN.finditer(text)]
+        objects_at = object_starts(text)
+        for i, inert in enumerate(m._inert(toks, objects_at)):
+            if not inert:
+                continue
+            skipped += 1
+            assert m._title(text, toks, i) is None, (text, toks[i])
+            assert m._known(toks, i) is None, (text, toks[i])
+            assert toks[i][1] not in objects_at
+            assert m._identifier(toks, i) is None, (text, toks[i])
+            assert component_at(toks, i, KNOWN) is None, (text, toks[i])
+            assert m._name(text, toks, i) is None, (text, toks[i])
+    assert skipped > 2_000  # most tokens of real sentences are skipped

@@ -26,13 +26,16 @@ FACET_HEADS = PROJECT_HEADS | frozenset(
     "runtime language framework ci".split()
 )
 _VERB_FACETS = [
-    (
-        r"\b(written|rewr(ote|itten)|ported|implemented|coded)\b.*\bin\s*$|\bported to\s*$",
-        "language",
-    ),
-    (r"\b(stores?|stored|storing|keeps?|kept|persists?|saves?)\b.*\b(in|on)\s*$", "storage"),
-    (r"\b(runs?|running|hosted|deployed|lives?)\s+(on|in|to)\s*$", "hosting"),
-    (r"\bbuilt\s+(with|on|in)\s*$", "framework"),
+    (re.compile(pattern), facet)
+    for pattern, facet in [
+        (
+            r"\b(written|rewr(ote|itten)|ported|implemented|coded)\b.*\bin\s*$|\bported to\s*$",
+            "language",
+        ),
+        (r"\b(stores?|stored|storing|keeps?|kept|persists?|saves?)\b.*\b(in|on)\s*$", "storage"),
+        (r"\b(runs?|running|hosted|deployed|lives?)\s+(on|in|to)\s*$", "hosting"),
+        (r"\bbuilt\s+(with|on|in)\s*$", "framework"),
+    ]
 ]
 _CHANGE = re.compile(
     r"\b(moved|moving|migrated|migrating|switched|switching|changed|ported|porting|"
@@ -79,7 +82,7 @@ def facet_of(low: str, head: Mention, tail: Mention) -> str | None:
         return named[-1]
     before = low[: tail.start]
     for pattern, facet in _VERB_FACETS:
-        if re.search(pattern, before):
+        if pattern.search(before):
             return facet
     return None
 

@@ -23,6 +23,10 @@ RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
 COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
 
 
+_DETERMINERS = re.compile(r"\b(the|a|an|our|my|their|his|her|its|both|also|all)\b")
+_SPACES = re.compile(r"\s+")
+
+
 def between(sentence: str, a: Mention, b: Mention) -> str:
     """The words between two mentions, lower case, without articles, possessives,
     versions and words of time."""
@@ -34,8 +38,8 @@ def words_between(sentence: str, start: int, end: int) -> str:
     text = sentence[start:end].lower()
     text = _TIME_WORDS.sub(" ", text)
     text = _VERSION.sub(" ", text)
-    text = re.sub(r"\b(the|a|an|our|my|their|his|her|its|both|also|all)\b", " ", text)
-    return re.sub(r"\s+", " ", text).strip()
+    text = _DETERMINERS.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
 
 
 def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:

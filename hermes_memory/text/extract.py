@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from itertools import islice
 from typing import TypeVar
 
 from hermes_memory.text.anaphora import THINGS, antecedent, spoken_out
@@ -194,8 +195,8 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
                 kept.append(m)
         selves = [
             Mention(SELF, "person", m.start(), m.end(), SELF)  # "I" is no alias
-            for m in (_FIRST_PERSON.finditer(sentence) if me else ())
-        ][:4]
+            for m in islice(_FIRST_PERSON.finditer(sentence) if me else (), 4)
+        ]
         # "It depends on ...": the name the sentence before was about, over the pronoun
         lead = antecedent(sentence, *before) if before[1] else None
         if not kept and not selves and lead is None:

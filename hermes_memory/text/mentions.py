@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable
 
 from hermes_memory.text.components import (
+    COMPONENTS,
+    HEADS,
     ORG_HEADS,
     PLAIN,
     PROJECT_HEADS,
@@ -137,9 +139,13 @@ def find_mentions(
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     # Found once: searching each token's prefix for a verb was quadratic in the length.
     objects_at = object_starts(sentence)
+    inert = _inert(toks, objects_at)
     out: list[Mention] = []
     i = 0
     while i < len(toks):
+        if inert[i]:
+            i += 1
+            continue
         found = (
             _title(sentence, toks, i)
             or _known(toks, i)
@@ -158,6 +164,31 @@ def find_mentions(
         if limit is not None and len(out) >= limit:
             break
     return out
+
+
+# Tokens no reader below can open a name on: a lower-case word, common punctuation, and a
+# capitalised sentence opener ("The", "I"). Skipping them up front reads a long message
+# about three times faster; each reader still decides every other token.
+_PLAIN_TOKEN = re.compile(r"[a-z]+|[.,;:!?()]")
+_OPENER_WORD = re.compile(r"[A-Z][a-z]*")
+
+
+def _inert(toks: list[tuple[str, int, int]], objects_at: set[int]) -> list[bool]:
+    """For each token, whether it opens no mention: no quote, known name, preference
+    object, identifier, component (no head noun in reach) or capitalised name."""
+    lows = [w.lower() for w, _, _ in toks]
+    headed = {j - k for j, low in enumerate(lows) if low in HEADS for k in (1, 2)}
+    return [
+        (
+            _PLAIN_TOKEN.fullmatch(w) is not None
+            or ((low in STARTERS or low in ROLES) and _OPENER_WORD.fullmatch(w) is not None)
+        )
+        and low not in LONGEST
+        and low not in COMPONENTS
+        and j not in headed
+        and start not in objects_at
+        for j, ((w, start, _), low) in enumerate(zip(toks, lows, strict=True))
+    ]
 
 
 def _title(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:

@@ -19,7 +19,7 @@ from hermes_memory.text.bounds import NOT_AN_END
 from hermes_memory.text.changes import STACK_FACET_WORDS
 from hermes_memory.text.excerpt import clip
 from hermes_memory.text.schedules import EVENT, WANTED_OCCASION, WANTS
-from hermes_memory.text.temporal import told_as_past
+from hermes_memory.text.tense import told_as_past
 
 # What each kind of statement becomes: the fact's category and importance.
 KINDS: dict[str, tuple[str, float]] = {

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from dateutil.relativedelta import relativedelta
 
 from hermes_memory.text.lexicon import MONTH_ABBREVIATIONS
+from hermes_memory.text.tense import RESCHEDULED, tense_at
 
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -93,14 +94,52 @@ _PATTERNS = [
 ]
 
 # Every pattern above needs a four-digit year, a unit, a weekday, a month's name
-# capitalised or one of the words:
-# a text without any is skipped in one pass (most texts, at a third of the cost).
+# capitalised or one of the words: a text that is not ASCII and has none is skipped in
+# one pass (an ASCII text is read for the words each pattern needs, below).
 _ANY = re.compile(
     rf"\d{{4}}|(?-i:\bQ[1-4]\b)|\b(?:(?:day|week|month|quarter|year|{'|'.join(_WEEKDAYS)})s?"
     r"|weekend|yesterday|today|tonight|tomorrow|night|morning"
     rf"|(?-i:{'|'.join(_MONTH_NAMES)}|{_MONTH_SHORT}|{_DAY_SHORT}))\b",
     re.I,
 )
+
+_DIGITS = frozenset("0123456789")
+_UNITS = frozenset(u + s for u in ("day", "week", "month", "quarter", "year") for s in ("", "s"))
+_MONTH_WORDS = frozenset(_MONTHS)
+_DAY_WORDS = frozenset(_WEEKDAYS) | frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+_LAST_NEXT = frozenset({"last", "next", "this", "past"})
+# The words (in lower case, and "0"-"9" for a digit) a pattern cannot match without:
+# one of each set. A pattern runs only on a text that has them, as a 20,000-character
+# message scanned by every pattern took ~35 ms on a slow machine where one pass for the
+# words takes ~3.
+_NEEDS: dict[str, tuple[frozenset[str], ...]] = {
+    "ago": (frozenset({"ago"}), _UNITS),
+    "in": (frozenset({"in"}), _UNITS),
+    "rel_unit": (_LAST_NEXT, _UNITS),
+    "rel_day": (frozenset({"last", "next", "this", "on"}), _DAY_WORDS),
+    "word": (frozenset({"yesterday", "today", "tonight", "tomorrow", "last", "this"}),),
+    "iso": (_DIGITS,),
+    "dmy": (_MONTH_WORDS, _DIGITS),
+    "mdy": (_MONTH_WORDS, _DIGITS),
+    "my": (_MONTH_WORDS, _DIGITS),
+    "md": (_MONTH_WORDS | MONTH_ABBREVIATIONS, _DIGITS),
+    "dm": (_MONTH_WORDS | MONTH_ABBREVIATIONS, _DIGITS),
+    "weekend": (_LAST_NEXT, frozenset({"weekend"})),
+    "rel_month": (_LAST_NEXT, _MONTH_WORDS),
+    "year": (frozenset({"in", "during", "of", "since"}), _DIGITS),
+    "month_alone": (_MONTH_WORDS,),
+    "quarter": (frozenset({"q"}), _DIGITS),
+}
+_WORD_OR_DIGIT = re.compile(r"[a-z]+|[0-9]")
+
+
+def _runnable(text: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The patterns that may match ``text``. Only an ASCII text is read for their words:
+    a case-blind pattern also matches a few other letters ("ſ" for "s")."""
+    if not text.isascii():
+        return _PATTERNS if _ANY.search(text) else []
+    words = set(_WORD_OR_DIGIT.findall(text.lower()))
+    return [(k, p) for k, p in _PATTERNS if all(not words.isdisjoint(n) for n in _NEEDS[k])]
 
 
 @dataclass(frozen=True)
@@ -121,7 +160,8 @@ MAX_DATES = 64
 def resolve_dates(text: str, written_at: float, limit: int | None = None) -> list[DateMention]:
     """Every date expression in ``text`` (the first ``limit``), resolved against
     ``written_at``."""
-    if not _ANY.search(text):
+    patterns = _runnable(text)
+    if not patterns:
         return []
     base = datetime.fromtimestamp(written_at, tz=UTC).replace(
         hour=0, minute=0, second=0, microsecond=0
@@ -133,7 +173,7 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
     # The starts of the first ``limit`` dates found so far, negated (a max-heap): a later
     # match past them all cannot be among the first, so each pattern stops there.
     first: list[int] = []
-    for kind, pattern in _PATTERNS:
+    for kind, pattern in patterns:
         for m in pattern.finditer(text):
             if limit is not None and len(first) >= limit and m.start() > -first[0]:
                 break
@@ -147,8 +187,8 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
                 # (A yearless day's tense is read from its last character: "Sept. 3" is
                 # not a sentence ending at "Sept.")
                 at = m.end() - 1 if yearless else m.start()
-                tense = _tense(text, at) if on_day or yearless else None
-                if yearless and _RESCHEDULED.search(text, max(0, m.start() - 60), m.start()):
+                tense = tense_at(text, at) if on_day or yearless else None
+                if yearless and RESCHEDULED.search(text, max(0, m.start() - 60), m.start()):
                     tense = True  # "the deadline moved to February 1st": the new date
                 hit = _resolve(kind, m, base, tense=tense)
             except (ValueError, OverflowError):  # 31 February; "5000 years ago"
@@ -187,88 +227,10 @@ def _shift(unit: str, n: int) -> relativedelta:
     return relativedelta(years=n)
 
 
-# Said of what is still to come: "on Friday" in such a sentence is the next one.
-_FUTURE = re.compile(
-    r"\b(?:will|won['’]t|shall|going to|gonna|plan(?:s|ned|ning)? to|let['’]s|let us|"
-    r"scheduled|due|upcoming)\b|['’]ll\b",
-    re.IGNORECASE,
-)
-TENSE_CHARS = 200  # how far either side of a weekday its tense is read
-# A plan moved to a day ("moved the trip to", "postponed until"): the day is to come,
-# whatever the tense of the verb.
-_RESCHEDULED = re.compile(
-    r"\b(?:moved|pushed|postponed|rescheduled|delayed|shifted|bumped|changed|extended)\b"
-    r"[^.!?\n]{0,40}?\b(?:to|until|till)\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
-# Said of what is done: a past form, or a verb in -ed after its subject or "have" ("we
-# need" is no past).
-_PAST = re.compile(
-    r"\b(?:was|were|had|did|went|came|saw|met|made|took|gave|told|said|left|ran|"
-    r"bought|ate|drove|flew|found|felt|spent|won|lost|began|wrote|sent|heard|brought|"
-    r"kept|sat|slept|caught|taught|paid|read about)\b|"
-    # "I've got a review on Friday" has it now; "Got it, ..." acknowledges
-    r"(?<!['’]ve )(?<!\bhave )\bgot\b(?!\s+it\s*[,.!:;-])|"
-    r"\b(?:i|we|he|she|they|you|it|have|has|just)\s+"
-    r"(?!(?:need|feed|seed|speed|proceed|succeed|exceed|embed|bleed|breed|heed|shred)\b)"
-    r"\w{2,}ed\b",
-    re.IGNORECASE,
-)
-# A commitment made, to what lies ahead of it ("I signed up for the half marathon on
-# December 6th", "I decided to do the 10k on December 13th", "we booked the cabin for
-# March 3rd"): its past tense is the commitment's, not the day's, so the day is the
-# nearer of its last and its next (a booking on November 3rd told on the 10th is past).
-_COMMITTED = re.compile(
-    r"\b(?:signed up|registered|enrolled|booked|reserved|decided|agreed|promised|"
-    r"committed|arranged|entered)\b",
-    re.IGNORECASE,
-)
-# Said of what holds now, or is arranged: "I have a review on ...", "the demo is on ...",
-# "we're launching on ...".
-_PRESENT = re.compile(
-    r"\b(?:am|is|are|have|has|need|needs|want|wants|hope)\b|['’](?:m|re)\b|['’]ve got\b|"
-    r"\b(?:it|that|he|she|there)['’]s\b",
-    re.IGNORECASE,
-)
-
-
-def _tense(text: str, at: int) -> bool | None:
-    """Whether the sentence around ``at`` speaks of what is to come (True): a word of
-    the future ("we'll meet on ..."), or the present tense with no past form ("I have a
-    review on ...", but "I have worked on ...", "the one I saw on ..." point back); of
-    what is past (False); or neither (None)."""
-    # The sentence, or the clause's reach in one without an end (a hostile 20,000
-    # characters of "I am on Friday" read whole for each date took 0.3 s).
-    low, high = max(0, at - TENSE_CHARS), min(len(text), at + TENSE_CHARS)
-    # A colon or a semicolon ends a clause of its own tense ("we moved the trip: it's now
-    # on March 10th").
-    start = max(text.rfind(c, low, at) for c in ".!?\n:;") + 1 or low
-    ends = [i for i in (text.find(c, at, high) for c in ".!?\n:;") if i >= 0]
-    end = min(ends, default=high)
-    if _FUTURE.search(text, start, end) is not None:
-        return True
-    committed = [m.span() for m in _COMMITTED.finditer(text, start, end)]
-    for m in _PAST.finditer(text, start, end):
-        if not any(a < m.end() <= b for a, b in committed):
-            return False
-    if committed:
-        return None  # "I signed up for the half marathon on December 6th": the nearer
-    return True if _PRESENT.search(text, start, end) is not None else None
-
-
-def told_as_past(text: str, at: int) -> bool:
-    """Whether the clause around ``at`` reports what is done ("the talk was on
-    Tuesday"), not what is to come; a plan moved to a day ("postponed to June 3") is
-    to come whatever the tense of its verb."""
-    if _RESCHEDULED.search(text, max(0, at - 60), at):
-        return False
-    return _tense(text, at) is False
-
-
 def _resolve(
     kind: str, m: re.Match[str], base: datetime, tense: bool | None = None
 ) -> tuple[datetime, str] | None:
-    """The day ``m`` names and its precision; ``tense`` is :func:`_tense`'s reading of
+    """The day ``m`` names and its precision; ``tense`` is :func:`tense_at`'s reading of
     the sentence, for the phrases that point either way."""
     g = [x for x in m.groups()]
     if kind in ("ago", "in"):
@@ -409,7 +371,7 @@ def query_window(text: str, now: float, *, told_later: bool = True) -> tuple[flo
         # Questions only: in a note, "we ship in June" may be next June. A question of
         # what is to come ("what's due in January?") asks the next one, this one once
         # it has begun; any other the last.
-        ahead = _tense(text, alone.start()) is True
+        ahead = tense_at(text, alone.start()) is True
         start, span = _month_start(alone.group(1), None, today, ahead=ahead), _SPAN["month"]
     else:
         return None

@@ -164,6 +164,10 @@ _PERSON_USES = re.compile(
 )
 
 
+# Compiled once: looking each up in re's cache cost a tenth of a long message's reading.
+_COMPILED = [(re.compile(pattern), rel, reverse) for pattern, rel, reverse in TRIGGERS]
+
+
 def admits_types(rel: str, head_type: str, tail_type: str) -> bool:
     """Whether ``rel`` may run from an entity of ``head_type`` to one of ``tail_type``."""
     if rel not in RELATION_TYPES:
@@ -189,8 +193,8 @@ def my_relative(sentence: str, me: Mention) -> str | None:
 def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, bool] | None:
     """The relation the words ``between`` two mentions state, and whether it runs from
     the second to the first; None when they state none the types admit."""
-    for pattern, rel, reverse in TRIGGERS:
-        if not re.search(pattern, between):
+    for pattern, rel, reverse in _COMPILED:
+        if not pattern.search(between):
             continue
         if head is None:
             if tail.type in RELATION_TYPES[rel][1]:
