@@ -142,3 +142,34 @@ def test_no_token_skipped_up_front_would_open_a_name() -> None:
             assert component_at(toks, i, KNOWN) is None, (text, toks[i])
             assert m._name(text, toks, i) is None, (text, toks[i])
     assert skipped > 2_000  # most tokens of real sentences are skipped
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("I talked to Jan de Vries about the budget.", "Jan de Vries"),
+        ("My colleague Maria de Souza joined the team.", "Maria de Souza"),
+        ("Ursula von der Leyen gave a speech.", "Ursula von der Leyen"),
+        ("Maria de la Cruz is my manager.", "Maria de la Cruz"),
+        ("The party is at Quinta do Vale on June 20th.", "Quinta do Vale"),
+    ],
+)
+def test_a_name_keeps_its_particles(said: str, name: str) -> None:
+    """ "de", "van", "von der" inside a name are part of it: one entity, not two."""
+    found = kinds(said)
+    assert name in found
+    assert not {w for w in name.split() if w[:1].isupper()} & set(found)
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        # "do" is also an English verb: it joins a name only after a preposition of place
+        ("Mark and Anna do CrossFit on Mondays.", {"Mark", "Anna", "CrossFit"}),
+        ("Did Alice and Mark do Pilates?", {"Alice", "Mark"}),
+        # a known name after the particle is its own
+        ("Should Mark do React or Vue?", {"Mark", "React", "Vue"}),
+    ],
+)
+def test_a_particle_between_separate_names_joins_nothing(said: str, names: set[str]) -> None:
+    assert names <= set(kinds(said))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from hermes_memory.api.candidates import Candidate
 from hermes_memory.api.voice import named_speaker
 from hermes_memory.graph.expand import query_names
-from hermes_memory.text.mentions import is_role
+from hermes_memory.text.lexicon import is_role
 from hermes_memory.text.prose import word_share
 from hermes_memory.tier2 import endings
 from hermes_memory.tier2.entities import normalize_name

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from hermes_memory.text.mentions import is_role
+from hermes_memory.text.lexicon import is_role
 from hermes_memory.tier2.fts import word_set
 
 

@@ -18,7 +18,7 @@ from hermes_memory.errors import CapacityError
 from hermes_memory.text.bounds import opening
 from hermes_memory.text.casing import Lookup
 from hermes_memory.text.extract import SELF, extract
-from hermes_memory.text.mentions import ROLES, is_role
+from hermes_memory.text.lexicon import ROLES, is_role
 from hermes_memory.text.reading import Extraction, Mention
 from hermes_memory.text.supersession import ended_by, ends_holders, recorded
 from hermes_memory.text.temporal import MAX_DATES, DateMention, event_span, resolve_dates

@@ -189,3 +189,12 @@ DEMONYMS = frozenset(
     "singaporean cambodian laotian burmese kiwi scandinavian nordic balkan baltic "
     "caribbean latino latina hispanic mediterranean middle-eastern".split()
 )
+
+# Chat roles and tools are not people: "User prefers ..." is the user's own side (extract's _WE).
+# Only names skip them; "the user service" is still a project.
+ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
+
+
+def is_role(speaker: str) -> bool:
+    """Whether ``speaker`` is a chat role ("user", "assistant" ...), not a person."""
+    return speaker.casefold() in ROLES

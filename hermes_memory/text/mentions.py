@@ -49,7 +49,6 @@ from hermes_memory.text.kinds import (
     role_in_capitals,
     weighed_against_tool,
 )
-from hermes_memory.text.letters import CAPITALISED
 from hermes_memory.text.lexicon import (
     DAY_NUMBER,
     DEMONYMS,
@@ -62,9 +61,20 @@ from hermes_memory.text.lexicon import (
     NOT_ACRONYMS,
     NP_STOP,
     ROLE_ACRONYMS,
+    ROLES,
     SHOUTED,
     STARTERS,
     past_of_step,
+)
+from hermes_memory.text.name_extent import (
+    ABBREVIATED,
+    in_shouted_run,
+    joined,
+    name_at,
+    name_goes_on,
+    name_word,
+    particles_end,
+    possessed_end,
 )
 from hermes_memory.text.preferences import object_starts
 from hermes_memory.text.products import after_model, after_status, model_end
@@ -88,16 +98,6 @@ _NUMBERED = frozenset(
 _LIGHT_GERUNDS = frozenset(
     "having being doing making taking getting seeing going using trying".split()
 )
-# Chat roles and tools are not people: "User prefers ..." is the user's own side (_WE).
-# Only names skip them; "the user service" is still a project.
-ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human", "ai"})
-
-
-def is_role(speaker: str) -> bool:
-    """Whether ``speaker`` is a chat role ("user", "assistant" ...), not a person."""
-    return speaker.casefold() in ROLES
-
-
 # A lone capitalised word opening a sentence that reads as a gerund or an adverb
 # ("Painting has been my escape", "Unfortunately, ...", "Nightly builds fail") is not a
 # name.
@@ -214,11 +214,11 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
         if n == 1 and key in IMPERATIVES and _opens(toks, i) and not name_follows(toks, i + 1):
             continue  # "Go to the console": an instruction's verb; "Go is fast" is a name
         nxt = i + n
-        if n == 1 and hit[1] == "place" and _name_goes_on(toks, nxt):
+        if n == 1 and hit[1] == "place" and name_goes_on(toks, nxt):
             return None  # "Paris Hilton", "Denver Broncos": a name that opens with a place
         if hit[1] in ("tech", "org"):
             # "Grafana Cloud", "Apple Music", "OnePlus 9 Pro": the maker's product
-            k = _product_end(toks, nxt, 3, lambda k: _name_goes_on(toks, k))
+            k = _product_end(toks, nxt, 3, lambda k: name_goes_on(toks, k))
             if k > nxt:
                 said = " ".join([hit[0]] + [w for w, _, _ in toks[nxt:k]])
                 return Mention(said, "tech", words[0][1], toks[k - 1][2], said), k
@@ -226,48 +226,6 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
             nxt += 1  # "Acme Corp"-style suffixes stay with the name
         return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), nxt
     return None
-
-
-def _name_goes_on(toks: list[tuple[str, int, int]], j: int) -> bool:
-    """Whether a capitalised word at ``j`` that no list knows continues the name before
-    it (not a sentence opener, a day or a known name such as a region)."""
-    if j >= len(toks):
-        return False
-    word = toks[j][0]
-    low = word.lower()
-    return _name_word(word) and not word.isupper() and low not in KNOWN and low not in LONGEST
-
-
-# Abbreviations that open a place's name ("St. Louis", "Mt. Hood", "St. Mary's").
-_ABBREVIATED = frozenset({"St", "Mt", "Ft"})
-
-
-def _joined(toks: list[tuple[str, int, int]], j: int, token: str) -> bool:
-    """Whether ``toks[j]`` is ``token`` written against the word before it."""
-    return j < len(toks) and toks[j][0] == token and toks[j][1] == toks[j - 1][2]
-
-
-def _name_at(toks: list[tuple[str, int, int]], j: int) -> bool:
-    return j < len(toks) and _name_word(toks[j][0])
-
-
-def _possessed_end(toks: list[tuple[str, int, int]], j: int, most: int) -> int:
-    """Where an institution's name that goes on past a possessive at ``j`` ends ("St
-    Mary's Hospital": after "Hospital"), or ``j - 1`` when it does not: its words must
-    close on what a place or an institution is."""
-    k = j
-    while k < len(toks) and k - j < most and _name_word(toks[k][0]):
-        k += 1
-        if toks[k - 1][0].lower() in ORG_NAME_HEADS or toks[k - 1][0].lower() in PLACE_NAME_HEADS:
-            return k
-    return j - 1
-
-
-def _name_word(word: str) -> bool:
-    """Whether ``word`` may be part of a name: capitalised (or a short acronym), and
-    not a sentence opener or a chat role."""
-    low = word.lower()
-    return CAPITALISED.fullmatch(word) is not None and low not in STARTERS and low not in ROLES
 
 
 def _product_end(
@@ -329,7 +287,7 @@ _GROUPS = frozenset("team teams group groups users community folks".split())
 
 
 def _continues_product(word: str) -> bool:
-    return _name_word(word) and word.lower() not in _GROUPS
+    return name_word(word) and word.lower() not in _GROUPS
 
 
 def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
@@ -401,23 +359,26 @@ def _name(
             words.append(toks[j])  # "Vertex AI", "Mistral AI": the name's last word
             j += 1
             break
-        if not _name_word(w):
+        if not name_word(w):
             break
         if low in NOT_ACRONYMS or (w.isupper() and (low in SHOUTED or low in ROLE_ACRONYMS)):
             break
-        if w.isupper() and _in_shouted_run(toks, j):
+        if w.isupper() and in_shouted_run(toks, j):
             break  # "AS OF SYSTEM TIME": a clause of SQL, its every word in capitals
         words.append(toks[j])
         j += 1
-        if w in _ABBREVIATED and _joined(toks, j, ".") and _name_at(toks, j + 1):
+        if w in ABBREVIATED and joined(toks, j, ".") and name_at(toks, j + 1):
             j += 1  # "St. Louis", "Mt. Hood": the abbreviation's point is in the name
             extended = True
-        elif _joined(toks, j, "'s") and (k := _possessed_end(toks, j + 1, 4 - len(words))) > j:
+        elif joined(toks, j, "'s") and (k := possessed_end(toks, j + 1, 4 - len(words))) > j:
             words += toks[j:k]  # "St Mary's Hospital", "Macy's Bakery": one institution
             j, extended = k, True
-        elif j + 1 < len(toks) and toks[j][0] == "&" and _name_at(toks, j + 1) and len(words) < 3:
+        elif j + 1 < len(toks) and toks[j][0] == "&" and name_at(toks, j + 1) and len(words) < 3:
             words.append(toks[j])  # "Weights & Biases", "Procter & Gamble": one name
             j, extended = j + 1, True
+        elif (k := particles_end(toks, i, j)) > j and len(words) + k - j < 4:
+            words += toks[j:k]  # "Jan de Vries", "Ursula von der Leyen": one person
+            j = k
     if not words:
         return None
     name = " ".join(w for w, _, _ in words)
@@ -585,23 +546,6 @@ _WORKS_FOR = re.compile(r"\bwork(?:s|ed|ing)? for\s+$")
 _ORIGIN = re.compile(r"\b(?:i['’]m|i am|we['’]re|we are|originally|grew up) from\s+$")
 
 
-def _in_shouted_run(toks: list[tuple[str, int, int]], i: int) -> bool:
-    """Whether the all-capital word at ``i`` is one of a run of them, set apart by
-    single spaces, that holds a word of code ("AS OF SYSTEM TIME", "ON CONFLICT DO
-    NOTHING")."""
-    run = [i]
-    for step in (-1, 1):
-        k = i
-        while 0 <= k + step < len(toks) and len(run) < 8:
-            a, b = (k + step, k) if step < 0 else (k, k + step)
-            word = toks[k + step][0]
-            if not (word.isalpha() and word.isupper() and toks[b][1] - toks[a][2] == 1):
-                break
-            k += step
-            run.append(k)
-    return len(run) >= 3 and any(toks[k][0].lower() in SHOUTED for k in run)
-
-
 def _by_a_day(toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
     """Whether a day's number stands just before ``i`` or at ``j``."""
     near = ([toks[i - 1][0]] if i else []) + ([toks[j][0]] if j < len(toks) else [])
@@ -622,7 +566,7 @@ def _of_end(toks: list[tuple[str, int, int]], j: int) -> int:
     end = k
     while end < len(toks) and end - k < 3:
         w = toks[end][0]
-        if not _name_word(w):
+        if not name_word(w):
             break
         end += 1
     return end if end > k else j

@@ -159,4 +159,8 @@ from __future__ import annotations
 # notebooks" was a place "Vertex"), not a label's words ("Strong AI features"). From
 # siblings' chat: a relative's title is no part of the name ("Aunt Lucia" is Lucia, as
 # "Dr. Okafor" is Okafor).
-EXTRACTOR_VERSION = 30
+# 31: a name keeps its particles ("Jan de Vries", "Ursula von der Leyen" were two people
+# or a part of one); "do", "dos" and "das", English and German words too, only after a
+# preposition of place ("at Quinta do Vale"), and never before a known name ("should Mark
+# do React").
+EXTRACTOR_VERSION = 31
