@@ -50,7 +50,7 @@ def possessed_end(toks: list[tuple[str, int, int]], j: int, most: int) -> int:
 # "de la"). Those that are English or German words too ("Mark and Anna do Pilates") join
 # a name only after a preposition of place ("the party is at Quinta do Vale").
 _PARTICLES = frozenset("van von de der den da di del della du la le ter ten bin ibn".split())
-_AMBIGUOUS_PARTICLES = frozenset({"do", "dos", "das"})
+_PARTICLES_AFTER_PLACE = _PARTICLES | {"do", "dos", "das"}
 _SECOND_PARTICLES = frozenset("der den de la las los".split())
 _PLACE_PREPOSITIONS = frozenset("at in to from near".split())
 
@@ -62,7 +62,7 @@ def particles_end(toks: list[tuple[str, int, int]], i: int, j: int) -> int:
     one."""
     first = _PARTICLES
     if i > 0 and toks[i - 1][0].lower() in _PLACE_PREPOSITIONS:
-        first = _PARTICLES | _AMBIGUOUS_PARTICLES
+        first = _PARTICLES_AFTER_PLACE
     k = j
     while k < len(toks) and k - j < 2 and toks[k][1] == toks[k - 1][2] + 1:
         if toks[k][0] not in (first if k == j else _SECOND_PARTICLES):

@@ -7,12 +7,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-# Said of what is still to come: "on Friday" in such a sentence is the next one.
-_FUTURE = re.compile(
-    r"\b(?:will|won['’]t|shall|going to|gonna|plan(?:s|ned|ning)? to|let['’]s|let us|"
-    r"scheduled|due|upcoming)\b|['’]ll\b",
-    re.IGNORECASE,
-)
+# Said of what is still to come: "on Friday" in such a sentence is the next one. Each
+# pattern below is made from its words, so that the words a clause must hold for it to
+# be searched (``_words_needed``) cannot fall out of step with it.
+_FUTURE_PHRASES = (
+    "will", "won't", "shall", "going to", "gonna", "plan to", "plans to", "planned to",
+    "planning to", "let's", "let us", "scheduled", "due", "upcoming",
+)  # fmt: skip
+
+
+def _either(phrases: tuple[str, ...]) -> str:
+    """A group matching any of ``phrases``, an apostrophe either straight or curly."""
+    return "(?:" + "|".join(re.escape(p).replace("'", "['’]") for p in phrases) + ")"
+
+
+_FUTURE = re.compile(rf"\b{_either(_FUTURE_PHRASES)}\b|['’]ll\b", re.IGNORECASE)
 TENSE_CHARS = 200  # how far either side of a day its tense is read
 # A plan moved to a day ("moved the trip to", "postponed until"): the day is to come,
 # whatever the tense of the verb.
@@ -23,26 +32,33 @@ RESCHEDULED = re.compile(
 )
 # Said of what is done: a past form, or a verb in -ed after its subject or "have" ("we
 # need" is no past).
+_PAST_FORMS = (
+    "was", "were", "had", "did", "went", "came", "saw", "met", "made", "took", "gave",
+    "told", "said", "left", "ran", "bought", "ate", "drove", "flew", "found", "felt",
+    "spent", "won", "lost", "began", "wrote", "sent", "heard", "brought", "kept", "sat",
+    "slept", "caught", "taught", "paid", "read about",
+)  # fmt: skip
+_ED_SUBJECTS = ("i", "we", "he", "she", "they", "you", "it", "have", "has", "just")
+_NOT_PAST_ED = (
+    "need", "feed", "seed", "speed", "proceed", "succeed", "exceed", "embed", "bleed",
+    "breed", "heed", "shred",
+)  # fmt: skip
 _PAST = re.compile(
-    r"\b(?:was|were|had|did|went|came|saw|met|made|took|gave|told|said|left|ran|"
-    r"bought|ate|drove|flew|found|felt|spent|won|lost|began|wrote|sent|heard|brought|"
-    r"kept|sat|slept|caught|taught|paid|read about)\b|"
+    rf"\b{_either(_PAST_FORMS)}\b|"
     # "I've got a review on Friday" has it now; "Got it, ..." acknowledges
     r"(?<!['’]ve )(?<!\bhave )\bgot\b(?!\s+it\s*[,.!:;-])|"
-    r"\b(?:i|we|he|she|they|you|it|have|has|just)\s+"
-    r"(?!(?:need|feed|seed|speed|proceed|succeed|exceed|embed|bleed|breed|heed|shred)\b)"
-    r"\w{2,}ed\b",
+    rf"\b{_either(_ED_SUBJECTS)}\s+(?!{_either(_NOT_PAST_ED)}\b)\w{{2,}}ed\b",
     re.IGNORECASE,
 )
 # A commitment made, to what lies ahead of it ("I signed up for the half marathon on
 # December 6th", "I decided to do the 10k on December 13th", "we booked the cabin for
 # March 3rd"): its past tense is the commitment's, not the day's, so the day is the
 # nearer of its last and its next (a booking on November 3rd told on the 10th is past).
-_COMMITTED = re.compile(
-    r"\b(?:signed up|registered|enrolled|booked|reserved|decided|agreed|promised|"
-    r"committed|arranged|entered)\b",
-    re.IGNORECASE,
-)
+_COMMITMENTS = (
+    "signed up", "registered", "enrolled", "booked", "reserved", "decided", "agreed",
+    "promised", "committed", "arranged", "entered",
+)  # fmt: skip
+_COMMITTED = re.compile(rf"\b{_either(_COMMITMENTS)}\b", re.IGNORECASE)
 # Said of what holds now, or is arranged: "I have a review on ...", "the demo is on ...",
 # "we're launching on ...".
 _PRESENT = re.compile(
@@ -52,22 +68,17 @@ _PRESENT = re.compile(
 )
 
 
-# The words each pattern cannot match without, in lower case: a clause holding none of
-# them is not searched. Each search of a clause of 400 characters cost ~0.3 ms on a slow
-# machine, for every date of a long message.
-_FUTURE_WORDS = frozenset(
-    "will won shall going gonna plan plans planned planning let scheduled due upcoming ll".split()
-)
-_COMMITTED_WORDS = frozenset(
-    "signed registered enrolled booked reserved decided agreed promised committed arranged "
-    "entered".split()
-)
+def _words_needed(phrases: tuple[str, ...]) -> frozenset[str]:
+    """The first word of each phrase, in lower case: a clause holding none of them
+    cannot match a pattern made of them (each search of a 400-character clause cost
+    ~0.3 ms on a slow machine, for every date of a long message)."""
+    return frozenset(re.split(r"\W", p, maxsplit=1)[0].lower() for p in phrases)
+
+
+_FUTURE_WORDS = _words_needed(_FUTURE_PHRASES) | {"ll"}
+_COMMITTED_WORDS = _words_needed(_COMMITMENTS)
 # The words a past form starts on: it is tried only where one of them stands.
-_PAST_STARTS = frozenset(
-    "was were had did went came saw met made took gave told said left ran bought ate drove "
-    "flew found felt spent won lost began wrote sent heard brought kept sat slept caught "
-    "taught paid read got i we he she they you it have has just".split()
-)
+_PAST_STARTS = _words_needed(_PAST_FORMS + _ED_SUBJECTS) | {"got"}
 _WORD = re.compile(r"\w+")
 
 
