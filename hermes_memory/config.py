@@ -68,7 +68,8 @@ class RecallConfig(Section):
     importance_weight: float = Field(0.2, ge=0.0)
     recency_half_life_days: float = Field(30.0, gt=0.0)
     # Candidates whose fused similarity is below this are never scored, so a fresh
-    # unrelated memory cannot surface on recency alone.
+    # unrelated memory cannot surface on recency alone. The floor falls on a candidate's
+    # stronger signal: lowered by the share of it fusion keeps (scoring.floor_share).
     min_similarity: float = Field(0.2, ge=0.0, le=1.0)
     # Recency and importance only reorder comparably relevant memories: candidates at
     # or above this share of the best similarity form a band ranked by the score, the

@@ -339,6 +339,57 @@ def test_an_absent_signal_is_not_negative_evidence() -> None:
     assert scoring.fuse_similarity(0.7, 0.0, has_semantic=False) == pytest.approx(0.7)
 
 
+class _ChosenCosines(HashingEmbedder):
+    """Hashing vectors, but a text holding one of ``AXES`` lies on that axis, and one
+    holding a key of ``NEAR`` at that cosine to the query's axis."""
+
+    AXES = ("what city",)
+    NEAR = {"Berlin": 0.3, "Porto": 0.3}
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        out = super().embed_batch(texts)
+        for row, text in enumerate(texts):
+            vec = np.zeros(self.dim, dtype=np.float32)
+            if any(axis in text for axis in self.AXES):
+                vec[0] = 1.0
+            for i, (word, cosine) in enumerate(self.NEAR.items(), start=1):
+                if word in text:
+                    vec[0], vec[i] = cosine, (1 - cosine**2) ** 0.5
+            if vec.any():
+                out[row] = vec
+        return out
+
+
+@pytest.mark.parametrize("with_shared_word", [False, True])
+def test_a_memory_found_by_meaning_alone_stays_found_beside_a_word_match(
+    home: Path, clock: FrozenClock, with_shared_word: bool
+) -> None:
+    # Cosine 0.3 alone clears the floor (calibrated 0.29 >= 0.2). Fused next to another
+    # memory sharing a word with the query it keeps only 0.6 of that: the floor is
+    # lowered by the same share, so adding the other memory cannot drop this one.
+    facts = ["I moved to Berlin last March and now work at Spotify."]
+    if with_shared_word:
+        facts.append("My sister Ana lives in Porto.")
+    with MemoryAPI(load_config(home, env={}), clock=clock, embedder=_ChosenCosines()) as api:
+        for fact in facts:
+            unwrap(api.fact_store(fact))
+        found = [r["content"] for r in unwrap(api.recall("what city do I live in"))]
+    assert facts[0] in found
+    assert set(found) == set(facts)
+
+
+def test_the_floor_share_is_what_fusion_keeps_of_the_stronger_signal() -> None:
+    assert scoring.floor_share(0.0, 0.35) == pytest.approx(scoring.STRONGER_SHARE)
+    assert scoring.floor_share(0.0, 0.35, has_lexical=False) == pytest.approx(1.0)
+    assert scoring.floor_share(0.5, scoring.COS_CEIL) == pytest.approx(0.8)
+    assert scoring.floor_share(0.0, 0.0) == 1.0  # no signal: the full floor
+    # so that the floor falls on the stronger signal, whatever the weaker one adds
+    for lex, cos in [(0.0, 0.35), (0.4, 0.2), (0.9, 0.75), (0.3, 0.0)]:
+        fused = scoring.fuse_similarity(lex, cos)
+        stronger = max(lex, scoring.calibrate_cosine(cos))
+        assert fused / scoring.floor_share(lex, cos) == pytest.approx(stronger)
+
+
 def _conversation(api: MemoryAPI) -> None:
     turns = [
         ("ana", "did you ever try the pottery workshop downtown", "s1", "D1:1"),
@@ -626,6 +677,13 @@ def test_a_turn_of_few_content_words_keeps_less_of_its_similarity() -> None:
     unchanged = dict.fromkeys(pool, 0.8)
     discount_short_turns(pool, unchanged, 0, 0.2)
     assert unchanged == dict.fromkeys(pool, 0.8)
+    # Under the floor a turn is left alone, unless only one signal found it: then its
+    # floor is lowered (scoring.floor_share) and it is still a short turn to discount.
+    weak = dict.fromkeys(pool, 0.15)
+    discount_short_turns(pool, weak, 10, 0.2)
+    assert weak["short"] == 0.15
+    discount_short_turns(pool, weak, 10, 0.2, gate={"short": 0.6})
+    assert weak["short"] == pytest.approx(0.15 * (2 / 10) ** 0.3)
 
 
 def test_feedback_words_find_a_turn_the_query_shares_no_word_with(

@@ -17,6 +17,8 @@ from hermes_memory.tier2.entities import normalize_name
 from hermes_memory.tier2.fts import STOP_WORDS, content_words, query_terms, words_of
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from hermes_memory.api.memory_api import MemoryAPI
 
 # How steeply a short turn loses similarity (RecallConfig.short_turn_words): 0.3 keeps
@@ -181,19 +183,21 @@ def discount_short_turns(
     enough: int,
     floor: float,
     min_share: float = 0.0,
+    gate: Mapping[str, float] | None = None,
 ) -> None:
     """A turn of few content words ("Wow, love it!") is near many questions and the
     answer to none: under ``enough`` words it keeps ``(words / enough) ** 0.3``. A
     dump pasted as a turn (less than ``min_share`` of its opening in words: base64,
     a hex dump, numbers) says nothing either, and counts as no words. Turns already
-    under the similarity ``floor`` are left as they are (not counted), and so are
-    those a chained question reached through the graph: a short "The ledger-service
-    stores its data in CockroachDB." states the asked relation, it does not merely
-    sound near."""
+    under the similarity ``floor`` (times their ``gate``, scoring.floor_share) are left
+    as they are (not counted), and so are those a chained question reached through the
+    graph: a short "The ledger-service stores its data in CockroachDB." states the asked
+    relation, it does not merely sound near."""
     if enough <= 0:
         return
     for key, cand in pool.items():
-        if cand.speaker is None or fused[key] < floor or "graph_path" in cand.provenance:
+        below = fused[key] < floor * (1.0 if gate is None else gate.get(key, 1.0))
+        if cand.speaker is None or below or "graph_path" in cand.provenance:
             continue
         words = content_words(cand.said, enough)
         if words and min_share > 0 and word_share(cand.said) < min_share:

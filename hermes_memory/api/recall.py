@@ -136,7 +136,7 @@ def recall(
             applies = None
     with stage("passages"):  # what the vector search and the successors added
         passages.score(pool)
-    lexical, fused = _fused(pool)
+    lexical, fused, gate = _fused(pool)
     # Similarities raised above what the candidates' own signals give (kept to be
     # raised again when feedback ranks a second time).
     lifted: dict[str, float] = {}
@@ -164,8 +164,9 @@ def recall(
     room = 2 * limit
     first = max(room, feedback.FEEDBACK_POOL) if wants_feedback else room
     order = _ranked(
-        api, query, pool, fused, window, now, when, first, neighbours, timings, time_only=time_only
-    )
+        api, query, pool, fused, gate, window, now, when, first, neighbours, timings,
+        time_only=time_only,
+    )  # fmt: skip
     if wants_feedback:
         with stage("feedback"):
             added = feedback.add_candidates(
@@ -182,11 +183,11 @@ def recall(
         if added:  # rank again from the unadjusted similarities, the new ones included
             for key, extra in tags.items():
                 pool[key].extra = extra
-            lexical, fused = _fused(pool)
+            lexical, fused, gate = _fused(pool)
             for key, value in lifted.items():
                 fused[key] = max(fused[key], value)
             order = _ranked(
-                api, query, pool, fused, window, now, when, room, neighbours, timings,
+                api, query, pool, fused, gate, window, now, when, room, neighbours, timings,
                 time_only=time_only,
             )  # fmt: skip
     if cfg.fold_restatements:
@@ -215,8 +216,11 @@ def recall(
     return out, {"degraded": degraded, "candidates": len(pool), "timings_ms": timings}
 
 
-def _fused(pool: dict[str, Candidate]) -> tuple[dict[str, float], dict[str, float]]:
-    """Each candidate's normalised lexical score, and its fused similarity."""
+def _fused(
+    pool: dict[str, Candidate],
+) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    """Each candidate's normalised lexical score, its fused similarity, and the share of
+    the similarity floor it must reach (scoring.floor_share)."""
     lexical = scoring.normalise_bm25({k: c.lexical_raw for k, c in pool.items()})
     for key, cand in pool.items():
         if cand.lexical_fixed is not None:
@@ -229,7 +233,13 @@ def _fused(pool: dict[str, Candidate]) -> tuple[dict[str, float], dict[str, floa
         )
         for key, cand in pool.items()
     }
-    return lexical, fused
+    gate = {
+        key: scoring.floor_share(
+            lexical[key], cand.semantic, has_lexical=has_lexical, has_semantic=has_semantic
+        )
+        for key, cand in pool.items()
+    }
+    return lexical, fused, gate
 
 
 def _ranked(
@@ -237,6 +247,7 @@ def _ranked(
     query: str,
     pool: dict[str, Candidate],
     fused: dict[str, float],
+    gate: dict[str, float],
     window: tuple[float, float] | None,
     now: float,
     when: float,
@@ -246,10 +257,10 @@ def _ranked(
     *,
     time_only: bool = False,
 ) -> list[str]:
-    """Adjust ``fused`` (in place) and rank: the keys of at most ``limit`` results
-    (``neighbours``: adjust.share_context's cache; each stage's wall time is added to
-    ``timings`` as ``stage:<name>``; ``time_only``: the query names nothing but its
-    time, adjust.asks_only_time)."""
+    """Adjust ``fused`` (in place) and rank: the keys of at most ``limit`` results, each
+    at least ``gate`` of the similarity floor (``neighbours``: adjust.share_context's
+    cache; each stage's wall time is added to ``timings`` as ``stage:<name>``;
+    ``time_only``: the query names nothing but its time, adjust.asks_only_time)."""
     cfg = api.config.recall
     # The adjustment stages in order, each a named function of the candidates and its
     # own settings (a setting at its neutral value turns a stage off: an ablation is a
@@ -265,7 +276,7 @@ def _ranked(
         ("question", lambda: adjust.discount_questions(
             pool, fused, cfg.question_factor, cfg.long_turn_words)),
         ("short_turn", lambda: adjust.discount_short_turns(
-            pool, fused, cfg.short_turn_words, cfg.min_similarity, cfg.min_word_share)),
+            pool, fused, cfg.short_turn_words, cfg.min_similarity, cfg.min_word_share, gate)),
         ("successor", lambda: adjust.lift_successors(
             api, query, pool, fused, when, cfg.successor_lift)),
         ("standing", lambda: adjust.favour_standing(pool, fused, cfg.standing_boost)),
@@ -290,14 +301,14 @@ def _ranked(
     scores = {
         key: scoring.score(sim, pool[key].created_at, pool[key].importance, now, cfg).score
         for key, sim in fused.items()
-        if sim >= cfg.min_similarity
+        if sim >= cfg.min_similarity * gate.get(key, 1.0)
     }
     # An exact tie (turns capped at the same similarity, written the same day) goes to
     # the closer in meaning, then the newer: the same order in every build of a store.
     ties = {key: (pool[key].semantic, pool[key].created_at) for key in scores}
     return scoring.rank_in_bands(
         ((key, fused[key], score) for key, score in scores.items()),
-        cfg.min_similarity,
+        0.0,  # the floor is passed above
         cfg.relative_gate,
         limit,
         ties,

@@ -48,6 +48,20 @@ def fuse_similarity(
     return STRONGER_SHARE * max(lex, sem) + (1 - STRONGER_SHARE) * min(lex, sem)
 
 
+def floor_share(
+    lexical: float, cosine: float, *, has_lexical: bool = True, has_semantic: bool = True
+) -> float:
+    """The share of the similarity floor a memory's fused similarity must reach: what
+    fusion keeps of its stronger signal. Either signal alone can make a memory relevant,
+    so one that only the meaning finds ("I moved to Berlin" for "what city do I live
+    in?") is not dropped because another memory shares a word with the query."""
+    stronger = max(min(max(lexical, 0.0), 1.0), calibrate_cosine(cosine))
+    if stronger <= 0:
+        return 1.0
+    fused = fuse_similarity(lexical, cosine, has_lexical=has_lexical, has_semantic=has_semantic)
+    return min(fused / stronger, 1.0)
+
+
 def rank_in_bands(
     scored: Iterable[tuple[K, float, float]],
     absolute: float,
