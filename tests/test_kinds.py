@@ -109,7 +109,7 @@ def test_a_name_by_a_release_number_or_holding_work_is_software() -> None:
 
 
 def test_no_token_skipped_up_front_would_open_a_name() -> None:
-    """Extraction skips lower-case words, punctuation and capitalised sentence openers
+    """Extraction skips lower-case words, numbers, punctuation and capitalised openers
     before asking its readers (for speed); each reader asked about such a token finds
     no name there."""
     import json
@@ -142,6 +142,66 @@ def test_no_token_skipped_up_front_would_open_a_name() -> None:
             assert component_at(toks, i, KNOWN) is None, (text, toks[i])
             assert m._name(text, toks, i) is None, (text, toks[i])
     assert skipped > 2_000  # most tokens of real sentences are skipped
+
+
+# Each end-anchored context with words before a name it matches (kinds.Before).
+_BEFORE_EXAMPLES = {
+    "ORG_CONTEXT": ["she works at ", "we signed a contract with ", "he was hired by "],
+    "LEAVING_FOR": ["she wants to leave for ", "we set off for "],
+    "PLACE_CONTEXT": ["we moved to ", "a trip to ", "visiting ", "we're leaving for "],
+    "TOOL_CONTEXT": ["we're using ", "let's go with ", "evaluating ", "install react, vue, and "],
+    "BUILT_WITH": [
+        "building a budgeting app with ",
+        "wrote the cli in ",
+        "made an app with react, ",
+    ],
+    "HOSTED": ["host the site on ", "run the workers on ", "deployed the api to "],
+    "SWITCHED_TO": ["let's switch to ", "switching the queue over onto "],
+    "SUPPLIER_SWITCH": ["switching butter supplier to ", "we moved our bank from "],
+    "STORED_AS": ["writes them to s3 as "],
+    "ARTEFACT_IN": ["the dashboard in ", "a ticket in "],
+    "WORKED_WITH": ["query it with ", "monitoring the cluster through "],
+    "MADE": ["i'm building ", "bob maintains the "],
+    "PET_BEFORE": ["our dog ", "a puppy named ", "two guinea pigs, "],
+}
+
+
+def test_a_context_is_searched_wherever_it_can_end() -> None:
+    """A context pattern anchored at the words before a name is searched only where the
+    last of them is one it can end on (for speed): each finds what its pattern finds
+    before every capitalised word of the labelled sets, and its examples."""
+    import json
+    import re
+    from pathlib import Path
+
+    from hermes_memory.text import kinds as k
+
+    data = Path(__file__).parent / "data"
+    texts = [
+        json.loads(line)["text"]
+        for path in sorted(data.glob("extraction_*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    windows = [
+        text[max(0, m.start() - 120) : m.start()].lower()
+        for text in texts
+        for m in re.finditer(r"\b[A-Z]", text)
+    ]
+    assert len(windows) > 1_000
+    for name, examples in _BEFORE_EXAMPLES.items():
+        before = getattr(k, name)
+        assert isinstance(before, k.Before)
+        for example in examples:  # after words enough for the check to be made
+            window = "we talked it over for a while, and then " + example
+            assert len(window) > k._SHORT_WINDOW
+            assert before.search(window) is not None, (name, window)
+        for window in windows:
+            expected = before.pattern.search(window)
+            got = before.search(window)
+            assert (got and got.span()) == (expected and expected.span()), (name, window)
+    befores = [n for n in dir(k) if isinstance(getattr(k, n), k.Before)]
+    assert sorted(befores) == sorted(_BEFORE_EXAMPLES)
 
 
 @pytest.mark.parametrize(

@@ -8,50 +8,105 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from hermes_memory.text.lexicon import NP_STOP, SIGN_OFFS
 
+_REVERSED_LAST_WORD = re.compile(r"\W*(\w*)")
+
+
+def last_word(window: str) -> str:
+    """The last run of word characters in ``window``, as ``\\w`` reads them ("at" in
+    "she works at "): the first of it reversed, found in one short match."""
+    found = _REVERSED_LAST_WORD.match(window[::-1])
+    return found.group(1)[::-1] if found else ""
+
+
+@dataclass(frozen=True)
+class Before:
+    """The words just before a name, as a pattern anchored at their end ("works at "),
+    with the words a match can end on: ``last``, a word starting with one of ``stems``,
+    or, when ``listed``, "and", "or" or a comma ending a list ("using React, Vue, and ").
+    A window whose last word is none of them is not searched: an end-anchored search
+    tries every start in its window, and a dozen of them were half of typing a name."""
+
+    pattern: re.Pattern[str]
+    last: frozenset[str]
+    stems: tuple[str, ...] = ()
+    listed: bool = False
+
+    def search(self, window: str) -> re.Match[str] | None:
+        # A short window is searched at once: the search costs less than the check.
+        if len(window) > _SHORT_WINDOW:
+            word = last_word(window)
+            if not (
+                word in self.last
+                or (self.stems and word.startswith(self.stems))
+                or (self.listed and (word in ("and", "or") or window.rstrip().endswith(",")))
+            ):
+                return None
+        return self.pattern.search(window)
+
+
+_SHORT_WINDOW = 24
+
+
+def _before(pattern: str, last: str, stems: tuple[str, ...] = (), listed: bool = False) -> Before:
+    return Before(re.compile(pattern), frozenset(last.split()), stems, listed)
+
+
 # The words just before a name that make it an organisation ("works at", "joined") or a
 # place ("moved to", "based in").
-ORG_CONTEXT = re.compile(
+ORG_CONTEXT = _before(
     r"\b(works? (at|for)|joined|at|customer is|client is|for|"
-    r"(?:a |the |my |our )?contract with|signed with|hired by)\s+$"
+    r"(?:a |the |my |our )?contract with|signed with|hired by)\s+$",
+    "at for joined is with by",
 )
 # Leaving for a place, not working for a body ("wants to leave for Rotterdam").
-LEAVING_FOR = re.compile(
+LEAVING_FOR = _before(
     r"\b(?:leav(?:e|es|ing)|left|bound|head(?:s|ed|ing)?|set(?:s|ting)? off|sail(?:s|ed|ing)?)"
-    r" for\s+$"
+    r" for\s+$",
+    "for",
 )
-PLACE_CONTEXT = re.compile(
+PLACE_CONTEXT = _before(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
-    rf"|{LEAVING_FOR.pattern}"
+    rf"|{LEAVING_FOR.pattern.pattern}",
+    "to in from visit visited visiting near for",
 )
 # What a tool is used by, and what a tool has: context that types a name as one
 # ("using Mongoose", "install Jest", "the Prettier plugin").
-TOOL_CONTEXT = re.compile(
+TOOL_CONTEXT = _before(
     r"\b(?:us(?:e|es|ed|ing)|install(?:s|ed|ing)?|configur(?:e|es|ed|ing)|"
     r"integrat(?:e|es|ed|ing)|import(?:s|ed|ing)?|via|set(?:ting)? up|evaluat\w*|adopt\w*|"
     r"(?:switch|migrat|upgrad|port)\w* to|mov(?:e|es|ed|ing) (?:off|away from)|"
     # a choice: "let's go with Expo", "we're sticking with Heroku" (not "I went with Sarah")
     r"(?:let['’]s|(?:we|i)(?:['’]ll| will|['’]re| are|['’]m| am))"
     r" (?:go(?:ing)?|stick(?:ing)?) with)\s+"
-    r"(?:[^\s,]+(?:\s+[^\s,]+){0,2}?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){0,4}$"
+    r"(?:[^\s,]+(?:\s+[^\s,]+){0,2}?(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){0,4}$",
+    "use uses used using install installs installed installing configure configures "
+    "configured configuring integrate integrates integrated integrating import imports "
+    "imported importing via up to off from with",
+    stems=("evaluat", "adopt"),
+    listed=True,
 )
 # What software is built with or in: a tool, not a companion or a place ("building a
 # budgeting app with Flutter and Supabase", "wrote the CLI in Zig"; not "made dinner
 # with Sarah").
-BUILT_WITH = re.compile(
+BUILT_WITH = _before(
     r"\b(?:buil[dt]|writ|wrote|mak|made|develop)\w*\s+(?:\S+\s+){0,3}?"
     r"(?:apps?|service|site|website|api|backend|frontend|tool|bot|pipeline|prototype|game|"
     r"script|dashboard|model|library|plugin|extension|cli|server|ui|mvp)\s+(?:with|in)\s+"
-    r"(?:[^\s,]+(?:\s*,\s*(?:and\s+)?|\s+and\s+))?$"
+    r"(?:[^\s,]+(?:\s*,\s*(?:and\s+)?|\s+and\s+))?$",
+    "with in",
+    listed=True,
 )
 # Where software is put to run: a platform, not a person ("host the site on Netlify",
 # "run the workers on Fargate", "deployed the api to Vercel").
-HOSTED = re.compile(
+HOSTED = _before(
     r"\b(?:(?:host|hosts|hosted|hosting|deploy|deploys|deployed|deploying)\s+(?:\S+\s+){1,4}?"
     r"(?:on|to)|(?:run|runs|running)\s+(?:the|our|my|their|its|it|them|this|that|these)\b"
-    r"(?:\s+\S+){0,3}?\s+on)\s+$"
+    r"(?:\s+\S+){0,3}?\s+on)\s+$",
+    "on to",
 )
 # Who someone is to the user ("my sister Ana", "my manager is Elena").
 KIN = (
@@ -99,31 +154,36 @@ def owned_thing(prev: str, name: str) -> bool:
 
 # What a thing is switched or moved onto: a tool, before "to" can make a place or a
 # person of it ("let's switch to Zorblet", "switching the queue to SQS").
-SWITCHED_TO = re.compile(
-    r"\b(?:switch|migrat|upgrad|port)\w*\s+(?:[\w-]+\s+){0,3}?(?:over\s+)?(?:to|onto)\s+$"
+SWITCHED_TO = _before(
+    r"\b(?:switch|migrat|upgrad|port)\w*\s+(?:[\w-]+\s+){0,3}?(?:over\s+)?(?:to|onto)\s+$",
+    "to onto",
 )
 # A business switched to or from is a body, not a tool ("switching butter supplier to
 # Corman", "we moved our bank to KBC").
-SUPPLIER_SWITCH = re.compile(
+SUPPLIER_SWITCH = _before(
     r"\b(?:switch|mov|chang)\w*\s+(?:\w+\s+){0,2}?(?:supplier|vendor|provider|bank|insurer"
     r"|accountant|agency|distributor|wholesaler|carrier|courier|broker|landlord)s?\s+"
-    r"(?:over\s+)?(?:to|from)\s+$"
+    r"(?:over\s+)?(?:to|from)\s+$",
+    "to from",
 )
 # Where data is put in a format, and what data is worked on with: a tool ("writes them to
 # S3 as Parquet", "query it with Athena"; not "known as Bob", "had lunch with Athena").
-STORED_AS = re.compile(
-    r"\b(?:writ|wrote|stor|sav|export|dump|persist|serial|encod)\w*\s+(?:\S+\s+){0,5}?as\s+$"
+STORED_AS = _before(
+    r"\b(?:writ|wrote|stor|sav|export|dump|persist|serial|encod)\w*\s+(?:\S+\s+){0,5}?as\s+$",
+    "as",
 )
 # What software holds a piece of work in: a tool, not a place ("the dashboard in
 # Looker", "a ticket in Jira", "the notebook in Colab").
-ARTEFACT_IN = re.compile(
+ARTEFACT_IN = _before(
     r"\b(?:dashboard|report|chart|notebook|board|workspace|spreadsheet|sheet|query|ticket|"
-    r"channel|doc|page|repo|project|model|workflow)s?\s+in\s+$"
+    r"channel|doc|page|repo|project|model|workflow)s?\s+in\s+$",
+    "in",
 )
-WORKED_WITH = re.compile(
+WORKED_WITH = _before(
     r"\b(?:quer(?:y|ies|ied|ying)|analy[sz]\w*|process\w*|transform\w*|orchestrat\w*|"
     r"monitor\w*|lint\w*|benchmark\w*|visuali[sz]\w*|index\w*)\s+(?:\S+\s+){0,3}?"
-    r"(?:with|using|through)\s+$"
+    r"(?:with|using|through)\s+$",
+    "with using through",
 )
 # What a name weighed against a tool is ("Parquet over CSV", "Pulsar instead of Kafka",
 # "Kafka or Pulsar"): a tool too.
@@ -184,7 +244,10 @@ _ANIMALS = (
     r"|greyhound|whippet|schnauzer|chihuahua|rottweiler|labradoodle|cockapoo|tabby"
 )
 # An animal's name follows what it is ("our dog Biscuit", "a puppy named Coco").
-PET_BEFORE = re.compile(rf"\b(?:{_ANIMALS})s?,?\s+(?:(?:named|called)\s+)?$")
+PET_BEFORE = _before(
+    rf"\b(?:{_ANIMALS})s?,?\s+(?:(?:named|called)\s+)?$",
+    " ".join(a.split()[-1] + s for a in _ANIMALS.split("|") for s in ("", "s")) + " named called",
+)
 _PET = re.compile(rf"\b(?:{_ANIMALS})s?\b", re.IGNORECASE)
 _NAME_IS = re.compile(
     r"^\W*(?:and\s+)?(?:her|his|its|their)\s+names?\s+(?:is|are|was|were|['’]s)\s+$", re.I
@@ -199,10 +262,12 @@ def pet_named(previous: str, before: str) -> bool:
 
 # What is built, shipped or kept running: a project ("I'm building Tidewater for
 # Harbor Fitness", "Bob maintains Atlas"), not a person.
-MADE = re.compile(
+MADE = _before(
     r"\b(?:build|builds|building|develop|develops|developing|ship|ships|shipping|"
     r"launch|launches|launching|maintain|maintains|maintaining)\s+"
-    r"(?:the\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?$"
+    r"(?:the\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?$",
+    "build builds building develop develops developing ship ships shipping launch launches "
+    "launching maintain maintains maintaining the our my their his her",
 )
 
 

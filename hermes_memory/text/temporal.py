@@ -155,6 +155,9 @@ class DateMention:
 # The dates a text's timeline events come from: its first, at most this many (a text
 # naming more is a log or a table, and each date is a row written in the transaction).
 MAX_DATES = 64
+# Longer than any date phrase: how far past a date a pattern is read for one starting
+# before it.
+_DATE_CHARS = 200
 
 
 def resolve_dates(text: str, written_at: float, limit: int | None = None) -> list[DateMention]:
@@ -174,7 +177,16 @@ def resolve_dates(text: str, written_at: float, limit: int | None = None) -> lis
     # match past them all cannot be among the first, so each pattern stops there.
     first: list[int] = []
     for kind, pattern in patterns:
-        for m in pattern.finditer(text):
+        # Once ``limit`` dates are found, a pattern is read only up to a date's length
+        # past the last of them: one matching nothing read all 20,000 characters of a
+        # message. A match the cut may have changed is read again in the whole text.
+        end = len(text)
+        if limit is not None and len(first) >= limit:
+            end = min(end, -first[0] + _DATE_CHARS)
+        for cut in pattern.finditer(text, 0, end):
+            m = cut if end == len(text) else pattern.match(text, cut.start())
+            if m is None:
+                continue
             if limit is not None and len(first) >= limit and m.start() > -first[0]:
                 break
             if taken.find(1, m.start(), m.end()) >= 0:
