@@ -118,6 +118,7 @@ def test_no_token_skipped_up_front_would_open_a_name() -> None:
     from hermes_memory.text import mentions as m
     from hermes_memory.text.components import component_at
     from hermes_memory.text.gazetteer import KNOWN
+    from hermes_memory.text.inert import inert_tokens
     from hermes_memory.text.preferences import object_starts
 
     data = Path(__file__).parent / "data"
@@ -131,7 +132,7 @@ def test_no_token_skipped_up_front_would_open_a_name() -> None:
     for text in texts:
         toks = [(t.group(), t.start(), t.end()) for t in m._TOKEN.finditer(text)]
         objects_at = object_starts(text)
-        for i, inert in enumerate(m._inert(toks, objects_at)):
+        for i, inert in enumerate(inert_tokens(toks, objects_at)):
             if not inert:
                 continue
             skipped += 1
@@ -141,6 +142,13 @@ def test_no_token_skipped_up_front_would_open_a_name() -> None:
             assert m._identifier(toks, i) is None, (text, toks[i])
             assert component_at(toks, i, KNOWN) is None, (text, toks[i])
             assert m._name(text, toks, i) is None, (text, toks[i])
+        # judged a block at a time, the same: a head noun reaches back across blocks
+        whole = inert_tokens(toks, objects_at)
+        for block in (1, 2, 3, 7):
+            parts = [
+                inert_tokens(toks, objects_at, at, at + block) for at in range(0, len(toks), block)
+            ]
+            assert [x for part in parts for x in part] == whole, (text, block)
     assert skipped > 2_000  # most tokens of real sentences are skipped
 
 

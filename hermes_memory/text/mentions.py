@@ -9,14 +9,13 @@ import re
 from collections.abc import Callable
 
 from hermes_memory.text.components import (
-    COMPONENTS,
-    HEADS,
     ORG_HEADS,
     PLAIN,
     PROJECT_HEADS,
     component_at,
 )
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
+from hermes_memory.text.inert import INERT_BLOCK, inert_tokens
 from hermes_memory.text.kinds import (
     ACRONYM,
     ARTEFACT_IN,
@@ -61,7 +60,6 @@ from hermes_memory.text.lexicon import (
     NOT_ACRONYMS,
     NP_STOP,
     ROLE_ACRONYMS,
-    ROLES,
     SHOUTED,
     STARTERS,
     past_of_step,
@@ -139,10 +137,13 @@ def find_mentions(
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     # Found once: searching each token's prefix for a verb was quadratic in the length.
     objects_at = object_starts(sentence)
-    inert = _inert(toks, objects_at)
+    # A block at a time: what a sentence holds past ``limit`` names is not read.
+    inert = inert_tokens(toks, objects_at, 0, INERT_BLOCK)
     out: list[Mention] = []
     i = 0
     while i < len(toks):
+        if i >= len(inert):
+            inert += inert_tokens(toks, objects_at, len(inert), i + INERT_BLOCK)
         if inert[i]:
             i += 1
             continue
@@ -164,32 +165,6 @@ def find_mentions(
         if limit is not None and len(out) >= limit:
             break
     return out
-
-
-# Tokens no reader below can open a name on: a lower-case word, a number ("15",
-# "2024-01-01", "10:30"), common punctuation, and a capitalised sentence opener ("The",
-# "I"). Skipping them up front reads a long message about three times faster; each
-# reader still decides every other token.
-_PLAIN_TOKEN = re.compile(r"[a-z]+|\d+(?:[-.:/]\d+)*|[.,;:!?()]")
-_OPENER_WORD = re.compile(r"[A-Z][a-z]*")
-
-
-def _inert(toks: list[tuple[str, int, int]], objects_at: set[int]) -> list[bool]:
-    """For each token, whether it opens no mention: no quote, known name, preference
-    object, identifier, component (no head noun in reach) or capitalised name."""
-    lows = [w.lower() for w, _, _ in toks]
-    headed = {j - k for j, low in enumerate(lows) if low in HEADS for k in (1, 2)}
-    return [
-        (
-            _PLAIN_TOKEN.fullmatch(w) is not None
-            or ((low in STARTERS or low in ROLES) and _OPENER_WORD.fullmatch(w) is not None)
-        )
-        and low not in LONGEST
-        and low not in COMPONENTS
-        and j not in headed
-        and start not in objects_at
-        for j, ((w, start, _), low) in enumerate(zip(toks, lows, strict=True))
-    ]
 
 
 def _title(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
