@@ -282,6 +282,7 @@ _EVERY_KIND = [
     "mid-Q2",
     "until September",
     "THIS MORNING I woke late",
+    "we talked last night",
     "LAST WEEKEND",
     "in 10 DAYS",
     "Q4 '26 targets",
@@ -301,6 +302,9 @@ def test_each_date_pattern_runs_on_every_text_it_can_match() -> None:
                 matched.add(kind)
                 assert kind in runs, (kind, text)
     assert matched == {kind for kind, _ in _PATTERNS}
+    # a digit inside a word starts no number: the patterns of numbered days do not run
+    runs = {kind for kind, _ in _runnable("Lee0 moved the k8s cluster to S3 last March")}
+    assert runs == {"rel_month", "month_alone"}
 
 
 @pytest.mark.parametrize(

@@ -104,29 +104,32 @@ _ANY = re.compile(
 )
 
 _DIGITS = frozenset("0123456789")
+# A number's first digit: a digit not inside a word ("3 Mar", not "S3", "k8s", "v2").
+_NUMBER = frozenset({"#"})
+_NUMBER_START = re.compile(r"\b[0-9]")
 _UNITS = frozenset(u + s for u in ("day", "week", "month", "quarter", "year") for s in ("", "s"))
 _MONTH_WORDS = frozenset(_MONTHS)
 _DAY_WORDS = frozenset(_WEEKDAYS) | frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
 _LAST_NEXT = frozenset({"last", "next", "this", "past"})
-# The words (in lower case, and "0"-"9" for a digit) a pattern cannot match without:
-# one of each set. A pattern runs only on a text that has them, as a 20,000-character
-# message scanned by every pattern took ~35 ms on a slow machine where one pass for the
-# words takes ~3.
+# The words (in lower case; "0"-"9" for a digit, "#" for a number) a pattern cannot
+# match without, one of each set. A pattern runs only on a text that has them, as a
+# 20,000-character message scanned by every pattern took ~35 ms on a slow machine where
+# one pass for the words takes ~3.
 _NEEDS: dict[str, tuple[frozenset[str], ...]] = {
     "ago": (frozenset({"ago"}), _UNITS),
     "in": (frozenset({"in"}), _UNITS),
     "rel_unit": (_LAST_NEXT, _UNITS),
     "rel_day": (frozenset({"last", "next", "this", "on"}), _DAY_WORDS),
-    "word": (frozenset({"yesterday", "today", "tonight", "tomorrow", "last", "this"}),),
-    "iso": (_DIGITS,),
-    "dmy": (_MONTH_WORDS, _DIGITS),
-    "mdy": (_MONTH_WORDS, _DIGITS),
-    "my": (_MONTH_WORDS, _DIGITS),
-    "md": (_MONTH_WORDS | MONTH_ABBREVIATIONS, _DIGITS),
-    "dm": (_MONTH_WORDS | MONTH_ABBREVIATIONS, _DIGITS),
+    "word": (frozenset({"yesterday", "today", "tonight", "tomorrow", "night", "morning"}),),
+    "iso": (_NUMBER,),
+    "dmy": (_MONTH_WORDS, _NUMBER),
+    "mdy": (_MONTH_WORDS, _NUMBER),
+    "my": (_MONTH_WORDS, _NUMBER),
+    "md": (_MONTH_WORDS | MONTH_ABBREVIATIONS, _NUMBER),
+    "dm": (_MONTH_WORDS | MONTH_ABBREVIATIONS, _NUMBER),
     "weekend": (_LAST_NEXT, frozenset({"weekend"})),
     "rel_month": (_LAST_NEXT, _MONTH_WORDS),
-    "year": (frozenset({"in", "during", "of", "since"}), _DIGITS),
+    "year": (frozenset({"in", "during", "of", "since"}), _NUMBER),
     "month_alone": (_MONTH_WORDS,),
     "quarter": (frozenset({"q"}), _DIGITS),
 }
@@ -139,6 +142,8 @@ def _runnable(text: str) -> list[tuple[str, re.Pattern[str]]]:
     if not text.isascii():
         return _PATTERNS if _ANY.search(text) else []
     words = set(_WORD_OR_DIGIT.findall(text.lower()))
+    if not words.isdisjoint(_DIGITS) and _NUMBER_START.search(text):
+        words.add("#")
     return [(k, p) for k, p in _PATTERNS if all(not words.isdisjoint(n) for n in _NEEDS[k])]
 
 
