@@ -108,26 +108,31 @@ def test_a_name_by_a_release_number_or_holding_work_is_software() -> None:
     assert kinds("The office in Lisbon opens Monday.") == {"Lisbon": "place"}
 
 
+def _labelled_texts() -> list[str]:
+    """The sentences of every labelled extraction set (tests/data/extraction_*.jsonl)."""
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    return [
+        json.loads(line)["text"]
+        for path in sorted(data.glob("extraction_*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+
+
 def test_no_token_skipped_up_front_would_open_a_name() -> None:
     """Extraction skips lower-case words, numbers, punctuation and capitalised openers
     before asking its readers (for speed); each reader asked about such a token finds
     no name there."""
-    import json
-    from pathlib import Path
-
     from hermes_memory.text import mentions as m
     from hermes_memory.text.components import component_at
     from hermes_memory.text.gazetteer import KNOWN
     from hermes_memory.text.inert import inert_tokens
     from hermes_memory.text.preferences import object_starts
 
-    data = Path(__file__).parent / "data"
-    texts = [
-        json.loads(line)["text"]
-        for path in sorted(data.glob("extraction_*.jsonl"))
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
+    texts = _labelled_texts()
     skipped = 0
     for text in texts:
         toks = [(t.group(), t.start(), t.end()) for t in m._TOKEN.finditer(text)]
@@ -178,19 +183,11 @@ def test_a_context_is_searched_wherever_it_can_end() -> None:
     """A context pattern anchored at the words before a name is searched only where the
     last of them is one it can end on (for speed): each finds what its pattern finds
     before every capitalised word of the labelled sets, and its examples."""
-    import json
     import re
-    from pathlib import Path
 
     from hermes_memory.text import kinds as k
 
-    data = Path(__file__).parent / "data"
-    texts = [
-        json.loads(line)["text"]
-        for path in sorted(data.glob("extraction_*.jsonl"))
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
+    texts = _labelled_texts()
     windows = [
         text[max(0, m.start() - 120) : m.start()].lower()
         for text in texts

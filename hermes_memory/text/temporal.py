@@ -160,8 +160,8 @@ class DateMention:
 # The dates a text's timeline events come from: its first, at most this many (a text
 # naming more is a log or a table, and each date is a row written in the transaction).
 MAX_DATES = 64
-# Longer than any date phrase: how far past a date a pattern is read for one starting
-# before it.
+# How far past a date a pattern is read for one starting before it: far longer than a
+# date phrase is written (one padded past it with whitespace inside is not read).
 _DATE_CHARS = 200
 
 
