@@ -78,8 +78,10 @@ def test_the_subjects_next_verb_after_the_rest_of_its_clause() -> None:
 def test_a_lists_next_item_takes_no_relation_from_the_words_of_the_one_before() -> None:
     assert relations("We use Postgres in production and Redis for caching.") == set()
     # A list after the subject's own verb keeps it.
+    # (a version written with a "v" breaks no list; Socket.io is named by its address)
     assert relations("I'm using Socket.io v4.6.1 and Express v4.18.2.") == {
-        ("the user", "uses", "Express")
+        ("the user", "uses", "Socket.io"),
+        ("the user", "uses", "Express"),
     }
 
 
@@ -152,3 +154,38 @@ def test_a_team_members_verb_is_the_members() -> None:
     assert ("Ana", "owns", "billing-service") in relations(
         "Ana from the infra team owns the billing-service."
     )
+
+
+def test_moving_back_to_a_place_is_living_there() -> None:
+    assert ("the user", "lives_in", "Lisbon") in relations("I moved back to Lisbon in August.")
+    assert relations("Mia moved back to Milan in June.") == {("Mia", "lives_in", "Milan")}
+
+
+def test_a_marriage_and_a_relative_named_after_a_possessive_are_stated() -> None:
+    assert relations("Anika is married to Tom.") == {("Anika", "knows", "Tom")}
+    assert relations("Kenji's daughter Emi started school.") == {("Kenji", "knows", "Emi")}
+    stated = {
+        (r.head, r.tail) for r in extract("Bea's partner Jules is a nurse.").relations if r.stated
+    }
+    assert stated == {("Bea", "Jules")}
+    # what someone's team does is the team's, still
+    assert relations("Kofi's team maintains the ledger-service.") == set()
+
+
+def test_a_relative_named_after_and_is_stated() -> None:
+    found = extract("Elif and her brother Can run a bakery in Izmir.").relations
+    assert [(r.head, r.type, r.tail, r.stated) for r in found if r.type == "knows"] == [
+        ("Elif", "knows", "Can", True)
+    ]
+
+
+def test_whom_one_has_at_a_body_works_there() -> None:
+    said = "Our accountant at Deloitte is Peter Novak."
+    assert relations(said) == {("Peter Novak", "works_at", "Deloitte")}
+
+
+def test_a_role_at_a_service_named_by_its_address_is_work_at_a_company() -> None:
+    assert relations("I'm a data engineer at Booking.com.") == {
+        ("the user", "works_at", "Booking.com")
+    }
+    assert extract("I'm a data engineer at Booking.com.").entities["Booking.com"] == "org"

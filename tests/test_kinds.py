@@ -238,3 +238,64 @@ def test_a_name_keeps_its_particles(said: str, name: str) -> None:
 )
 def test_a_particle_between_separate_names_joins_nothing(said: str, names: set[str]) -> None:
     assert names <= set(kinds(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("Sarah McKenzie works at Google.", "Sarah McKenzie"),
+        ("Deirdre O'Brien joined us on Monday.", "Deirdre O'Brien"),
+        ("I talked to O’Neil about the release.", "O’Neil"),
+        ("Leonardo DiCaprio starred in it.", "Leonardo DiCaprio"),
+        ("LeBron James scored 40 last night.", "LeBron James"),
+    ],
+)
+def test_a_family_name_with_a_capital_inside_is_a_persons(said: str, name: str) -> None:
+    """ "McKenzie" was read as a product's name ("MacBook"), "O'Brien" as "Brien"."""
+    found = kinds(said)
+    assert found.get(name) == "person", found
+    assert len([n for n, kind in found.items() if kind == "person"]) == 1
+
+
+def test_a_capital_inside_a_products_name_still_makes_it_a_product() -> None:
+    assert kinds("We use MacBook Pros at work.") == {"MacBook Pros": "tech"}
+    assert kinds("I'm reading about DeFi.").get("DeFi") != "person"
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("The quote from Van Dijk Logistics was too high.", "Van Dijk Logistics"),
+        ("Their lawyer is from Baker McKenzie LLP.", "Baker McKenzie LLP"),
+        ("The invoice from Brightwater Consulting is overdue.", "Brightwater Consulting"),
+        ("We pay Kessler GmbH every month.", "Kessler GmbH"),
+        ("I signed with Harbor Partners last week.", "Harbor Partners"),
+    ],
+)
+def test_a_firm_is_named_by_its_legal_form_or_trade(said: str, name: str) -> None:
+    assert kinds(said).get(name) == "org"
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("Please always answer in British English.", "British English"),
+        ("Reply in Brazilian Portuguese.", "Brazilian Portuguese"),
+        ("The docs are in Simplified Chinese.", "Simplified Chinese"),
+    ],
+)
+def test_a_languages_variety_is_no_place(said: str, name: str) -> None:
+    assert kinds(said).get(name) == "concept"
+
+
+def test_a_plural_possessive_inside_an_institutions_name() -> None:
+    found = kinds("Jules is a nurse at St Thomas' Hospital.")
+    assert found.get("St Thomas' Hospital") == "org", found
+    assert "Hospital" not in found
+    assert kinds("We visited St James’ Park on Sunday.").get("St James’ Park") == "place"
+
+
+def test_a_service_named_by_its_web_address() -> None:
+    assert kinds("We deploy the api to Render.com.") == {"Render.com": "tech"}
+    assert kinds("The chat uses Socket.io for events.").get("Socket.io") == "tech"
+    assert kinds("See github.com/acme/api for the code.") == {}

@@ -18,7 +18,7 @@ _TIME_WORDS = re.compile(
     rf"fall|winter|{_MONTHS})\b|\bin\s+(?:(?:19|20)\d\d|{_MONTHS})\b|"
     r"\b(?:now|currently|recently|today|yesterday|still|already|soon|again)\b"
 )
-_VERSION = re.compile(r"\b\d+(\.\d+)*\b")
+_VERSION = re.compile(r"\b[vV]?\d+(\.\d+)*\b")
 RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
 COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
 

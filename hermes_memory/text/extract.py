@@ -33,10 +33,12 @@ from hermes_memory.text.triggers import (
     EMPLOYED,
     KIN,
     KIN_ADJECTIVES,
+    KIN_OF,
     MIGRATION,
     MOVED_TO,
     NO_RELATION,
     REPLACED,
+    ROLE_AT,
     STOPPED,
     TRIGGERS,
     admits,
@@ -276,7 +278,8 @@ _IS = re.compile(r"is|was|will be|['’]ll be|is now|became|has become|is going 
 # Who someone is at a body, said before its name: "My contact at Harbor is Marcus Bell".
 _CONTACT_AT = re.compile(
     r"\b(?:contact|point of contact|rep|representative|counterpart|liaison|recruiter|"
-    r"account manager|person|manager|lead|engineer|designer|pm)\s+(?:at|from)\s+$",
+    r"account manager|person|manager|lead|engineer|designer|pm|accountant|lawyer|attorney|"
+    r"solicitor|advisor|adviser|agent|broker|banker|doctor|dentist|therapist)\s+(?:at|from)\s+$",
     re.I,
 )
 
@@ -506,7 +509,9 @@ def _relations(
         rel = trigger(between, head, tail)
         if rel == ("uses", True) and between == "for" and _KIND_OF_WORK.match(sentence, tail.end):
             continue  # "Zed for Rust work": the work uses it, not the language
-        if between.startswith("'s") and (rel is None or rel[0] != "reports_to"):
+        if between.startswith(("'s", "’s")) and (rel is None or rel[0] != "reports_to"):
+            if KIN_OF.fullmatch(between):
+                add(head, "knows", tail)  # "Kenji's daughter Emi"
             continue  # "Kofi's team maintains X": the team does, not Kofi
         if _my(sentence, head) and (rel is None or rel[0] not in _MY_RELATIONS):
             continue  # "My mom lives in Tampa": she does; "my" only ties her to the user
@@ -526,9 +531,10 @@ def _relations(
             rel is None
             and tail.type == "tech"
             and head.type == "person"
-            and re.search(EMPLOYED, between)
+            and (re.search(EMPLOYED, between) or re.search(ROLE_AT, between))
         ):
-            # "I work at Datadog", "she joined GitHub": a company named by its product
+            # "I work at Datadog", "she joined GitHub", "I'm an engineer at Booking.com":
+            # a company named by its product or its address
             retyped[tail.name] = "org"
             tail = replace(tail, type="org")
             rel = ("works_at", False)

@@ -377,3 +377,4 @@ def _longest() -> dict[str, int]:
 # The most words of a known name starting with this (lower-case) word: most words
 # start none, and the lookup skips them at once.
 LONGEST: dict[str, int] = _longest()
+LANGUAGES = frozenset(language.lower() for language in _LANGUAGE)

@@ -216,7 +216,13 @@ PLACE_NAME_OPENERS = frozenset("mount mt lake fort cape port isle".split())
 ORG_NAME_HEADS = frozenset(
     "library museum hospital clinic school university college academy institute center "
     "centre church temple hotel restaurant cafe bakery bank gallery theater theatre club "
-    "gym studio shelter council cathedral chapel mosque synagogue abbey pub diner pharmacy".split()
+    "gym studio shelter council cathedral chapel mosque synagogue abbey pub diner pharmacy "
+    # a firm's legal form or its trade ("the quote from Van Dijk Logistics", "Acme Inc");
+    # not "solutions", "systems", "group" or "labs": "Backup Solutions", "Nsight
+    # Systems", "Security Group" and "Redis Labs" name products and topics as often
+    "inc ltd llc llp plc gmbh corp corporation incorporated limited pty bv nv ag "
+    "logistics consulting consultants holdings industries enterprises ventures partners "
+    "associates".split()
 )
 # What a product is, closing its name: no person's name ends so.
 PRODUCT_HEADS = frozenset(

@@ -14,6 +14,16 @@ UPPER = "A-Z" + "".join(c for c in _LATIN if c.isupper())
 LOWER = "a-z" + "".join(c for c in _LATIN if c.islower())
 # One capitalised word ("Zoë", "Łukasz"), as a regex fragment.
 CAPITALISED_WORD = f"[{UPPER}][{LOWER}]+"
-# A word that may be (part of) a name: capitalised, hyphen-joined ("Jean-Luc"), or a
-# short all-capital acronym.
-CAPITALISED = re.compile(f"{CAPITALISED_WORD}(-{CAPITALISED_WORD})?|[{UPPER}]{{2,5}}")
+# A family name with a capital inside ("McKenzie", "O'Brien", "DiCaprio", "LeBlanc"). Not
+# "Mac": "MacBook" is written far more than "MacLeod"; "De", "Di", "Le" and "La" only
+# before three letters, so "DeFi" stays a term.
+SURNAME_WORD = (
+    f"Mc[{UPPER}][{LOWER}]{{2,}}|[OD]['’][{UPPER}][{LOWER}]{{2,}}"
+    f"|(?:De|Di|Le|La)[{UPPER}][{LOWER}]{{3,}}"
+)
+SURNAME = re.compile(SURNAME_WORD)
+# A word that may be (part of) a name: capitalised, hyphen-joined ("Jean-Luc"), a family
+# name with a capital inside, or a short all-capital acronym.
+CAPITALISED = re.compile(
+    f"{CAPITALISED_WORD}(-{CAPITALISED_WORD})?|{SURNAME_WORD}|[{UPPER}]{{2,5}}"
+)

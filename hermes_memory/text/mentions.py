@@ -14,7 +14,7 @@ from hermes_memory.text.components import (
     PROJECT_HEADS,
     component_at,
 )
-from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LONGEST
+from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LANGUAGES, LONGEST
 from hermes_memory.text.inert import INERT_BLOCK, inert_tokens
 from hermes_memory.text.kinds import (
     ACRONYM,
@@ -48,6 +48,7 @@ from hermes_memory.text.kinds import (
     role_in_capitals,
     weighed_against_tool,
 )
+from hermes_memory.text.letters import LOWER, SURNAME, UPPER
 from hermes_memory.text.lexicon import (
     DAY_NUMBER,
     DEMONYMS,
@@ -125,7 +126,8 @@ _BOLD_LABEL = re.compile(
 _OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“‘(]*")
 # A label's colon just before a word: what follows opens a clause ("Fixes: Added ...").
 _AFTER_COLON = re.compile(r":\s*[\"'“‘*_]*$")
-_TOKEN = re.compile(r"[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
+# "O'Brien" is one word; any other apostrophe ends one.
+_TOKEN = re.compile(rf"[OD]['’][{UPPER}][{LOWER}]+|[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
 
 
 def find_mentions(
@@ -230,6 +232,11 @@ _INNER_CAPITAL = re.compile(
 )
 
 
+# A service named by its web address ("Booking.com", "Render.com", "Socket.io"); a capital
+# opens it, so a URL's host ("github.com/...") is none.
+_DOMAIN_NAME = re.compile(r"[A-Z][A-Za-z0-9-]*\.(?:com|net|org|io|ai|co|dev|app|de|nl|fr|eu)")
+
+
 def _opens(toks: list[tuple[str, int, int]], i: int) -> bool:
     """Whether token ``i`` opens its sentence or list item (nothing but markup before)."""
     return i == 0 or not toks[i - 1][0][:1].isalnum()
@@ -239,10 +246,12 @@ def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int]
     word, start, end = toks[i]
     if _KEBAB.fullmatch(word) and _names_a_component(toks, i):
         return Mention(word, "project", start, end, word), i + 1
+    if _DOMAIN_NAME.fullmatch(word):
+        return Mention(word, "tech", start, end, word), i + 1
     if (m := _MODEL_NAME.fullmatch(word)) and m.group(1).lower() not in _NOT_MODELS:
         # "ResNet-50", "Sentinel-2", "GPT-4", "SHA-256": a product or a standard
         return Mention(word, "tech", start, end, word, True), i + 1
-    if i > 0 and _INNER_CAPITAL.fullmatch(word):
+    if i > 0 and _INNER_CAPITAL.fullmatch(word) and not SURNAME.fullmatch(word):
         # "MacBook Air", "OnePlus Nord 2T", "OnePlus 9 Pro"
         k = _product_end(toks, i + 1, 2, lambda k: _continues_product(toks[k][0]))
         name = " ".join(w for w, _, _ in toks[i:k])
@@ -346,7 +355,10 @@ def _name(
         if w in ABBREVIATED and joined(toks, j, ".") and name_at(toks, j + 1):
             j += 1  # "St. Louis", "Mt. Hood": the abbreviation's point is in the name
             extended = True
-        elif joined(toks, j, "'s") and (k := possessed_end(toks, j + 1, 4 - len(words))) > j:
+        elif (
+            joined(toks, j, "'s")
+            or (w.endswith("s") and (joined(toks, j, "'") or joined(toks, j, "’")))
+        ) and (k := possessed_end(toks, j + 1, 4 - len(words))) > j:
             words += toks[j:k]  # "St Mary's Hospital", "Macy's Bakery": one institution
             j, extended = k, True
         elif j + 1 < len(toks) and toks[j][0] == "&" and name_at(toks, j + 1) and len(words) < 3:
@@ -390,6 +402,10 @@ def _name(
         return None, j
     if len(words) == 1 and (name.lower() in LITERALS or name.lower() in DEMONYMS):
         return None  # "`None`", "British spelling"
+    if words[-1][0].lower() in LANGUAGES and all(
+        _describes_a_language(w) for w, _, _ in words[:-1]
+    ):
+        return Mention(name, "concept", start, words[-1][2], name), j  # "British English"
     if len(words) == 1 and at_open and name.lower() in EXCLAMATIONS:
         return None  # "Beautiful, they did it in a garden"
     if len(words) == 1 and name.lower() in _NUMBERED and j < len(toks) and toks[j][0].isdigit():
@@ -526,6 +542,17 @@ def _by_a_day(toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
     """Whether a day's number stands just before ``i`` or at ``j``."""
     near = ([toks[i - 1][0]] if i else []) + ([toks[j][0]] if j < len(toks) else [])
     return any(DAY_NUMBER.fullmatch(w) for w in near)
+
+
+# What sets a language's variety apart, before its name ("Simplified Chinese").
+_VARIETIES = frozenset("simplified traditional standard modern classical ancient".split())
+
+
+def _describes_a_language(word: str) -> bool:
+    """Whether ``word`` may qualify a language's name: a people, another language, a
+    variety ("Brazilian Portuguese", "Swiss German", "Simplified Chinese")."""
+    low = word.lower()
+    return low in DEMONYMS or low in LANGUAGES or low in _VARIETIES
 
 
 def _tool_word(word: str) -> bool:

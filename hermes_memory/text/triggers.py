@@ -65,8 +65,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         "reports_to",
         False,
     ),
-    # "my sister Ana", "my physio Dr. Meijer"
-    (rf"^(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}$", "knows", False),
+    # "my sister Ana", "my physio Dr. Meijer", "Elif and her brother Can"
+    (rf"^(?:,? ?and )?(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}$", "knows", False),
     (r"\bowned by", "owns", True),
     # "The backend team is Ravi and Mei": the people are its members
     (r"^team (?:is|are|includes?|consists of)$", "part_of", True),
@@ -106,7 +106,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     ),
     (EMPLOYED, "works_at", False),
     (
-        r"lives? in|living in|based in|mov(ed|ing) to|relocated to|"
+        r"lives? in|living in|based in|mov(ed|ing) (back )?to|relocated (back )?to|"
         # "from" of no move ("I'm from Porto"; not "we moved back from Lisbon", nor where
         # one was born or grew up: "we're originally from Cork"), nor a trip's return
         # ("I just got back from Lisbon")
@@ -130,8 +130,15 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     ),
     (r"dislikes?|hates?|avoids?", "dislikes", False),
     (r"prefers?|likes?|loves?|enjoys?|recommended|favou?rite", "prefers", False),
-    (r"\bknows?\b|\bmet\b|friends? with|^(?:[^\s,]+ ){0,5}with$|^,? ?and$", "knows", False),
+    (
+        r"\bknows?\b|\bmet\b|friends? with|\bmarried\b|engaged to|\bdating\b|"
+        r"^(?:[^\s,]+ ){0,5}with$|^,? ?and$",
+        "knows",
+        False,
+    ),
 ]
+# Whose relative or friend someone named after is: "Kenji's daughter Emi".
+KIN_OF = re.compile(rf"['’]s (?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}")
 NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
     r"not|never|no longer|stopped|quit|used to|or|in favou?r of|suggest\w* (?:using|to use)|"

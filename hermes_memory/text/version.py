@@ -163,4 +163,16 @@ from __future__ import annotations
 # or a part of one); "do", "dos" and "das", English and German words too, only after a
 # preposition of place ("at Quinta do Vale"), and never before a known name ("should Mark
 # do React").
-EXTRACTOR_VERSION = 31
+# 32: a family name with a capital inside is a name ("Sarah McKenzie" was only a product
+# "McKenzie"; "Deirdre O'Brien" was "Brien"); a firm is named by
+# its legal form or trade ("Van Dijk Logistics", "Baker McKenzie LLP" were people); a
+# language's variety is no place ("answer in British English"); a plural possessive
+# stays inside an institution's name ("St Thomas' Hospital"); moving back to a place is
+# living there; a marriage, a relative named after a possessive ("Kenji's daughter Emi")
+# or after "and" ("Elif and her brother Can") state that the two know each other; whom
+# one has at a body works there ("Our accountant at Deloitte is Peter Novak"). A service
+# named by its web address is a tool ("Socket.io", "Render.com", "Booking.com" were no
+# names), and a company when one holds a role there ("I'm a data engineer at
+# Booking.com"); a version written with a "v" breaks no list ("Socket.io v4.6.1 and
+# Express v4.18.2").
+EXTRACTOR_VERSION = 32
