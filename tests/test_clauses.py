@@ -189,3 +189,20 @@ def test_a_role_at_a_service_named_by_its_address_is_work_at_a_company() -> None
         ("the user", "works_at", "Booking.com")
     }
     assert extract("I'm a data engineer at Booking.com.").entities["Booking.com"] == "org"
+
+
+def test_a_clause_after_because_has_its_own_subject() -> None:
+    said = "We postponed the Kafka migration to Q2 because Omar is on leave."
+    assert relations(said) == set()
+    assert extract(said).entities["Omar"] == "person"
+    assert relations("Bob uses Kafka because it scales.") == {("Bob", "uses", "Kafka")}
+
+
+def test_what_a_service_works_through_it_uses() -> None:
+    said = "The notification-service sends pushes through Firebase."
+    assert relations(said) == {("notification-service", "uses", "Firebase")}
+    assert relations("The billing-api charges cards via Stripe.") == {
+        ("billing-api", "uses", "Stripe")
+    }
+    # a person going through something does not use it
+    assert relations("Alice went through the Kafka docs.") == set()

@@ -299,3 +299,21 @@ def test_a_service_named_by_its_web_address() -> None:
     assert kinds("We deploy the api to Render.com.") == {"Render.com": "tech"}
     assert kinds("The chat uses Socket.io for events.").get("Socket.io") == "tech"
     assert kinds("See github.com/acme/api for the code.") == {}
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("Deploy the web-frontend with Vercel instead of Netlify.", "Netlify"),
+        ("Jin prefers Grafana dashboards over Kibana.", "Kibana"),
+        ("Okta handles our single sign-on.", "Okta"),
+        ("We moved the warehouse to ClickHouse.", "ClickHouse"),
+    ],
+)
+def test_deployment_and_data_tools_are_known(said: str, name: str) -> None:
+    assert kinds(said).get(name) == "tech"
+
+
+def test_a_tool_that_is_also_a_word_is_known_only_in_capitals() -> None:
+    assert kinds("I set up a tableau of photos.") == {}
+    assert kinds("Our dashboards live in Tableau.").get("Tableau") == "tech"

@@ -129,6 +129,17 @@ _TECH = {
     "Dockerfile": ["dockerfile", "dockerfiles"],
     # The second alias is the name as the tokenizer splits it (text/mentions.py).
     "Let's Encrypt": ["letsencrypt", "let 's encrypt"],
+    # Platforms and tools of deployment, data and messaging that are no English word or
+    # given name ("Ray", "Flux", "Hive", "Presto" and "Temporal" are left to context).
+    **{
+        name: [name.lower()]
+        for name in (
+            "Netlify Supabase Firebase Pulumi CircleCI ArgoCD Kustomize Skaffold Traefik "
+            "HAProxy Linkerd Keycloak Auth0 Okta Kibana Jaeger Fluentd Logstash Filebeat "
+            "Metabase Looker Tableau ClickHouse DuckDB MinIO Trino Hadoop Flink Dask Dagster "
+            "MLflow Twilio SendGrid Mailgun Algolia Meilisearch Typesense Protobuf ZeroMQ"
+        ).split()
+    },
 }
 # Protocols and standards of computing, written as acronyms: without the list an acronym
 # alone is typed an organisation ("NASA"), and "HTTP" or "JWT" is none.
@@ -354,6 +365,7 @@ KNOWN: dict[str, tuple[str, str]] = _build()
 AMBIGUOUS = frozenset(
     ["go", "ts", "es", "tf", "pg", "fly", "spark", "rust", "swift", "vault", "consul", "envoy"]
     + ["helm", "notion", "slack", "meta", "apple", "amazon", "windows", "flask", "celery"]
+    + ["tableau", "looker"]
     + ["react", "angular", "node", "java", "ruby", "rails", "git", "kube", "rabbit", "mongo"]
     + ["snowflake", "sentry", "jira", "es", "tf", "pg", "ts", "node", "git"]
     # places that are words too ("roast turkey", "fine china", "a guinea pig")

@@ -120,6 +120,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"^for$", "uses", True),
     (
         r"\buses?\b|using|runs? on|written in|built (with|on|in)|managed with|served (by|from)|"
+        # "sends pushes through Firebase", "signs in via Okta"
+        r"\bvia\b|\bthrough\b|"
         r"caches?|stores?|writes? (\w+ ){0,2}to|log(?:s|ged|ging)? (\w+ ){0,2}to|"
         r"publish\w* .*to|push\w* (\w+ )?to|"
         r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|\bis a\b|\bis\b|stack is|"
@@ -142,6 +144,8 @@ KIN_OF = re.compile(rf"['’]s (?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}")
 NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
     r"not|never|no longer|stopped|quit|used to|or|in favou?r of|suggest\w* (?:using|to use)|"
+    # a second clause's subject: "postponed the Kafka migration because Omar is on leave"
+    r"because|although|though|whereas|unless|"
     r"\w+n['’]t|cannot)\b"  # "won't run Redis", "doesn't use Kafka"
 )
 MIGRATION = re.compile(

@@ -174,5 +174,9 @@ from __future__ import annotations
 # named by its web address is a tool ("Socket.io", "Render.com", "Booking.com" were no
 # names), and a company when one holds a role there ("I'm a data engineer at
 # Booking.com"); a version written with a "v" breaks no list ("Socket.io v4.6.1 and
-# Express v4.18.2").
+# Express v4.18.2"). The gazetteer knows 39 more platforms and tools of deployment, data
+# and messaging ("Netlify", "Kibana", "Okta", "ClickHouse"; "Tableau" and "Looker" only
+# in capitals); what a service works through or via it uses ("sends pushes through
+# Firebase"); a clause after "because", "although" or "unless" has its own subject ("the
+# Kafka migration to Q2 because Omar is on leave" made Kafka use Omar).
 EXTRACTOR_VERSION = 32
