@@ -145,7 +145,7 @@ NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
     r"not|never|no longer|stopped|quit|used to|or|in favou?r of|suggest\w* (?:using|to use)|"
     # a second clause's subject: "postponed the Kafka migration because Omar is on leave"
-    r"because|although|though|whereas|unless|"
+    r"because(?! of)|although|though|whereas|unless|"
     r"\w+n['’]t|cannot)\b"  # "won't run Redis", "doesn't use Kafka"
 )
 MIGRATION = re.compile(

@@ -177,6 +177,7 @@ from __future__ import annotations
 # Express v4.18.2"). The gazetteer knows 39 more platforms and tools of deployment, data
 # and messaging ("Netlify", "Kibana", "Okta", "ClickHouse"; "Tableau" and "Looker" only
 # in capitals); what a service works through or via it uses ("sends pushes through
-# Firebase"); a clause after "because", "although" or "unless" has its own subject ("the
-# Kafka migration to Q2 because Omar is on leave" made Kafka use Omar).
+# Firebase"); a clause after "because" (not "because of"), "although" or "unless" has
+# its own subject ("the Kafka migration to Q2 because Omar is on leave" made Kafka use
+# Omar).
 EXTRACTOR_VERSION = 32
