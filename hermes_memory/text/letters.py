@@ -17,9 +17,10 @@ CAPITALISED_WORD = f"[{UPPER}][{LOWER}]+"
 # A family name with a capital inside ("McKenzie", "O'Brien", "DiCaprio", "LeBlanc"). Not
 # "Mac": "MacBook" is written far more than "MacLeod"; "De", "Di", "Le" and "La" only
 # before three letters, so "DeFi" stays a term.
+# Its elided form ("O'Brien", "D'Angelo") is one word to the tokenizer (text/mentions.py).
+ELIDED_SURNAME = f"[OD]['’][{UPPER}][{LOWER}]{{2,}}"
 SURNAME_WORD = (
-    f"Mc[{UPPER}][{LOWER}]{{2,}}|[OD]['’][{UPPER}][{LOWER}]{{2,}}"
-    f"|(?:De|Di|Le|La)[{UPPER}][{LOWER}]{{3,}}"
+    f"Mc[{UPPER}][{LOWER}]{{2,}}|{ELIDED_SURNAME}|(?:De|Di|Le|La)[{UPPER}][{LOWER}]{{3,}}"
 )
 SURNAME = re.compile(SURNAME_WORD)
 # A word that may be (part of) a name: capitalised, hyphen-joined ("Jean-Luc"), a family

@@ -48,7 +48,7 @@ from hermes_memory.text.kinds import (
     role_in_capitals,
     weighed_against_tool,
 )
-from hermes_memory.text.letters import LOWER, SURNAME, UPPER
+from hermes_memory.text.letters import ELIDED_SURNAME, SURNAME
 from hermes_memory.text.lexicon import (
     DAY_NUMBER,
     DEMONYMS,
@@ -127,7 +127,7 @@ _OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“
 # A label's colon just before a word: what follows opens a clause ("Fixes: Added ...").
 _AFTER_COLON = re.compile(r":\s*[\"'“‘*_]*$")
 # "O'Brien" is one word; any other apostrophe ends one.
-_TOKEN = re.compile(rf"[OD]['’][{UPPER}][{LOWER}]+|[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
+_TOKEN = re.compile(rf"{ELIDED_SURNAME}|[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
 
 
 def find_mentions(

@@ -37,6 +37,8 @@ BOSS = r"(?:team |tech |engineering |phd |thesis )?(?:manager|boss|lead|supervis
 _TITLE = r"(?: (?:dr|mr|mrs|ms|prof)\.?)?"
 # What may say which relative before the word for them ("my older brother").
 KIN_ADJECTIVES = "older|younger|little|big|best|old|new|former"
+# A relative or friend named next: "sister", "older brother", "physio Dr.".
+_KIN_NAMED = rf"(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}"
 
 # Who someone works for: a company, even one named by its product ("I work at Datadog").
 EMPLOYED = (
@@ -66,7 +68,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         False,
     ),
     # "my sister Ana", "my physio Dr. Meijer", "Elif and her brother Can"
-    (rf"^(?:,? ?and )?(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}$", "knows", False),
+    (rf"^(?:,? ?and )?{_KIN_NAMED}$", "knows", False),
     (r"\bowned by", "owns", True),
     # "The backend team is Ravi and Mei": the people are its members
     (r"^team (?:is|are|includes?|consists of)$", "part_of", True),
@@ -140,7 +142,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     ),
 ]
 # Whose relative or friend someone named after is: "Kenji's daughter Emi".
-KIN_OF = re.compile(rf"['’]s (?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}")
+KIN_OF = re.compile(rf"['’]s {_KIN_NAMED}")
 NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
     r"not|never|no longer|stopped|quit|used to|or|in favou?r of|suggest\w* (?:using|to use)|"

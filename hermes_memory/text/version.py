@@ -164,8 +164,8 @@ from __future__ import annotations
 # preposition of place ("at Quinta do Vale"), and never before a known name ("should Mark
 # do React").
 # 32: a family name with a capital inside is a name ("Sarah McKenzie" was only a product
-# "McKenzie"; "Deirdre O'Brien" was "Brien"); a firm is named by
-# its legal form or trade ("Van Dijk Logistics", "Baker McKenzie LLP" were people); a
+# "McKenzie"; "Deirdre O'Brien" was "Brien"); a firm is named by its legal form or trade
+# ("Van Dijk Logistics", "Baker McKenzie LLP" were people); a
 # language's variety is no place ("answer in British English"); a plural possessive
 # stays inside an institution's name ("St Thomas' Hospital"); moving back to a place is
 # living there; a marriage, a relative named after a possessive ("Kenji's daughter Emi")
