@@ -11,7 +11,8 @@
     python benchmarks/extraction.py --fresh        # written after version 10, held back (42)
     python benchmarks/extraction.py --all          # every set, one line each
     python benchmarks/extraction.py --errors       # and every miss / false positive
-    python benchmarks/extraction.py --speed        # hostile messages and 500,000-char turns
+    python benchmarks/extraction.py --speed        # hostile messages, 500,000-char turns and
+                                                   # the slowest of BEAM's long messages
     python benchmarks/extraction.py --census       # what the benchmarks' own text yields
     python benchmarks/extraction.py --sample 25    # relations read from BEAM, to judge
 
@@ -139,6 +140,11 @@ def hostile_texts(limit: int = 20_000, turn: int = 500_000) -> dict[str, str]:
         "a pronoun opening every sentence": "The auth-service uses Postgres. "
         + "It uses Redis and talks to the ledger-service. " * 450,
         "a table of names": "| Name | Team |\n| --- | --- |\n" + "| Alice Smith | Core |\n" * 900,
+        "a formula, line after line": "".join(
+            f"\\[ S_{{{i}}} = a_1 + (k+{i}) d_1 \\cdot x_{i} - \\frac{{c}}{{a}} \\]\n"
+            for i in range(400)
+        ),
+        "a formula in one line": "\\[ " + " + ".join(f"a_{i} x^{{{i}}}" for i in range(2000)),
     }
     out = {k: v[:limit] for k, v in texts.items()}
     out["a turn of short statements"] = (
@@ -149,23 +155,51 @@ def hostile_texts(limit: int = 20_000, turn: int = 500_000) -> dict[str, str]:
     return {k: v[:turn] for k, v in out.items()}
 
 
-def speed(repeats: int = 5) -> dict[str, Any]:
+def long_messages(min_chars: int = 5_000) -> dict[str, tuple[str, str]]:
+    """BEAM's messages of at least ``min_chars`` characters (its data beside the project,
+    when present), as (text, speaker) by conversation and index."""
+    import beam
+
+    out: dict[str, tuple[str, str]] = {}
+    if not beam.DATA.is_dir():
+        return out
+    for folder in beam.conversations(beam.DATA):
+        chat = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
+        for i, t in enumerate(beam.messages_of(chat)):
+            if len(t["text"]) >= min_chars:
+                out[f"{folder.name} #{i}"] = (t["text"], t["speaker"])
+    return out
+
+
+def speed(repeats: int = 5, slowest: int = 5) -> dict[str, Any]:
     """Median time (ms) of the graph's reading of each hostile message (graph/linker.read:
-    extraction and dates, what a write does before its transaction), and the worst."""
+    extraction and dates, what a write does before its transaction); of the ``slowest``
+    of BEAM's long messages (each timed once, those then timed again); and the worst."""
     import statistics
     import time
 
     from hermes_memory.graph.linker import read
 
+    def timed(text: str, speaker: str | None, n: int) -> float:
+        times = []
+        for _ in range(n):
+            started = time.perf_counter()
+            read(text, 0.0, speaker=speaker)
+            times.append((time.perf_counter() - started) * 1000)
+        return round(statistics.median(times), 2)
+
     out: dict[str, Any] = {}
     for name, text in hostile_texts().items():
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            read(text, 0.0)
-            times.append((time.perf_counter() - started) * 1000)
-        out[name] = round(statistics.median(times), 2)
-    out["worst_ms"] = max(v for v in out.values())
+        out[name] = timed(text, None, repeats)
+    worst = max(out.values())
+    real = long_messages()
+    if real:
+        once = sorted(real, key=lambda k: timed(*real[k], 1), reverse=True)[:slowest]
+        found = {k: timed(*real[k], repeats) for k in once}
+        out["slowest of BEAM's long messages"] = found
+        out["BEAM's long messages"] = len(real)
+        worst = max(worst, *found.values())
+    out["worst_ms"] = worst
     return out
 
 

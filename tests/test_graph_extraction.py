@@ -9,7 +9,7 @@ import pytest
 from hermes_memory import FrozenClock, MemoryAPI, unwrap
 from hermes_memory.clock import DAY
 from hermes_memory.graph.linker import read
-from hermes_memory.text.bounds import MAX_SENTENCES, READ_CHARS, opening
+from hermes_memory.text.bounds import MAX_SENTENCE_TOKENS, MAX_SENTENCES, READ_CHARS, opening
 from hermes_memory.text.casing import counts_in, lookup_in, word_counts
 from hermes_memory.text.extract import extract
 from hermes_memory.text.reading import Claim, Extraction
@@ -532,6 +532,42 @@ def test_roles_passives_and_unknown_tools() -> None:
     for name in ("invoice-renderer", "etl_loader", "webhook-relay"):
         assert name in extract(f"The {name} forwards events to the billing-service.").entities
     assert extract("The two-factor prompt shows up on-call.").entities == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Then a_1 + a_2 = 2a_1 + d_1, so x_2 - x_1 = y_3x_1.",  # a formula's subscripts
+        "Use the in-app survey and read the on-screen steps.",  # a small word first
+        "The y-axis shows the step-by-step gains.",  # a letter, words joined by "by"
+        "It will sharpen your problem-solving skills.",  # an adjective in -ing
+        "Wrap the lazy-loaded modules in a self-service portal.",  # in -ed, a prefix
+    ],
+)
+def test_compounds_and_subscripts_name_no_component(text: str) -> None:
+    assert extract(text).entities == {}
+
+
+def test_identifiers_still_name_components_beside_compounds() -> None:
+    found = extract("The image-resizer and the order-processing service use user_store.")
+    assert {"image-resizer", "order-processing", "user_store"} <= set(found.entities)
+
+
+def test_a_sentence_is_read_by_its_first_tokens() -> None:
+    # Past MAX_SENTENCE_TOKENS a sentence is a formula or a dump, not prose.
+    filler = "x + " * (MAX_SENTENCE_TOKENS // 2)
+    assert "Bob" in extract("Bob met Carol and " + filler).entities
+    assert "Bob" not in extract(filler + "and Bob met Carol").entities
+
+
+def test_a_repeated_sentence_reads_as_it_did_the_first_time() -> None:
+    # The second reading comes from a memo: it must equal a fresh one.
+    once = extract("The auth-service uses Postgres. It uses Redis.")
+    twice = extract("The auth-service uses Postgres. It uses Redis. It uses Redis.")
+    assert twice.relations == once.relations
+    assert twice.entities == once.entities
+    repeated = extract("Bob uses Redis. " * 3)
+    assert len(repeated.mentions) == 6 and _rels(repeated) == {("Bob", "uses", "Redis")}
 
 
 def test_capitals_of_code_logs_and_chat_are_no_names() -> None:

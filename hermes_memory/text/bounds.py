@@ -12,6 +12,10 @@ import re
 # hold a few hundred).
 READ_CHARS = 20_000
 MAX_SENTENCES = 2_000
+# Of a sentence, names are looked for in its first MAX_SENTENCE_TOKENS words and marks:
+# the longest sentence of prose in BEAM's and LoCoMo's messages has 822; longer ones are
+# formulas or dumps (one of BEAM's, 9,400 tokens of LaTeX, took 80-90 ms to read).
+MAX_SENTENCE_TOKENS = 1_000
 
 
 def opening(text: str, limit: int = READ_CHARS) -> str:

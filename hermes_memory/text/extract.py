@@ -145,12 +145,16 @@ _KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|pro
 _IT_AGAIN = re.compile(r"\b(?:and|but|so|because)\s+it\s+(?=[a-z])")
 
 
+# What a sentence states: its relations, its claims, and names its verbs retype.
+_Read = tuple[list[Relation], list[Claim], dict[str, str]]
+
 # Bounds that keep extraction linear in the text: a message is linked to at most
-# MAX_ENTITIES distinct names, and relations are read among the first
-# MAX_RELATED_MENTIONS names of a sentence (a sentence naming more is a list, whose
-# pairs state nothing; without the cap a 150-name message took ~60 s).
+# MAX_ENTITIES distinct names, its reading stops at MAX_MENTIONS mentions (the most
+# any of BEAM's and LoCoMo's 15,000 messages holds is 88), and relations are read among
+# the first MAX_RELATED_MENTIONS names of a sentence (a sentence naming more is a list,
+# whose pairs state nothing; without the cap a 150-name message took ~60 s).
 MAX_ENTITIES = 48
-MAX_MENTIONS = 256
+MAX_MENTIONS = 128
 MAX_RELATED_MENTIONS = 12
 
 
@@ -176,16 +180,23 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
     seen_rels: set[Relation] = set()
     seen_claims: set[Claim] = set()
     headers = header_rows(text)
+    # The names of each sentence already read: answers and logs repeat their lines.
+    read_before: dict[str, list[Mention]] = {}
+    related_before: dict[tuple[object, ...], _Read] = {}
     # the last sentence, its names, and those a person in it acted on
     before: tuple[str, list[Mention], frozenset[str]] = ("", [], frozenset())
+    looked_at = 0  # names found, kept or not: what bounds the reading's work
     for sentence in sentences_of(text)[:MAX_SENTENCES]:
-        room = MAX_MENTIONS - len(out.mentions)
+        room = MAX_MENTIONS - looked_at
         if room <= 0:
             break
         kept = []
         header = sentence.strip() in headers
         sentence = spoken_out(sentence)
-        found = find_mentions(sentence, limit=room, common=common)
+        if (found := read_before.get(sentence)) is None:
+            found = read_before[sentence] = find_mentions(sentence, limit=room, common=common)
+        found = found[:room]  # room only shrinks: what was read with more holds
+        looked_at += len(found)
         if before[0] and found and pet_named(before[0], sentence[: found[0].start]):
             # "I adopted a cat. Her name is Mochi.": no person
             found = [m for m in found if not (m.type == "person" and m.guessed)]
@@ -206,7 +217,11 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
             continue  # nothing to relate (most lines of a log or a table)
         named = [m for m in kept if m.name != SELF] + ([lead] if lead else [])
         related = kept[:MAX_RELATED_MENTIONS] + selves + ([lead] if lead else [])
-        rels, claims, retyped = _relations(sentence, related, resolved=lead is not None)
+        key = (sentence, lead is not None, tuple((m, m.guessed) for m in related))
+        if key not in related_before:
+            related_before[key] = _relations(sentence, related, resolved=lead is not None)
+        rels, claims, retyped = related_before[key]
+        rels, claims = list(rels), list(claims)  # the memo's own stay as read
         if me:  # a speaker's own stack ("the warehouse is Snowflake"), the speaker's side
             claims += [
                 c for c in (Claim(*t) for t in stack_claims(sentence, kept)) if c not in claims
@@ -294,9 +309,7 @@ def _append_new(out: list[T], items: list[T], seen: set[T]) -> None:
 
 
 # -- relations ---------------------------------------------------------------------------------
-def _relations(
-    sentence: str, mentions: list[Mention], *, resolved: bool = False
-) -> tuple[list[Relation], list[Claim], dict[str, str]]:
+def _relations(sentence: str, mentions: list[Mention], *, resolved: bool = False) -> _Read:
     """The relations and claims among ``mentions`` (the user's own among them), and the
     names a relation retyped (a guessed person that a service uses is a tool).
     ``resolved``: the sentence's opening pronoun is among the mentions, as the name it

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 
+from hermes_memory.text.bounds import MAX_SENTENCE_TOKENS
 from hermes_memory.text.components import (
     ORG_HEADS,
     PLAIN,
@@ -136,7 +138,8 @@ def find_mentions(
     """The names in ``sentence``, in order (at most ``limit``). ``common`` tells whether
     a capitalised word is one the writer also uses as a common word (text/casing.py)."""
     table = KNOWN
-    toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
+    found_toks = islice(_TOKEN.finditer(sentence), MAX_SENTENCE_TOKENS)
+    toks = [(m.group(), m.start(), m.end()) for m in found_toks]
     # Found once: searching each token's prefix for a verb was quadratic in the length.
     objects_at = object_starts(sentence)
     # A block at a time: what a sentence holds past ``limit`` names is not read.
@@ -277,22 +280,31 @@ def _continues_product(word: str) -> bool:
 
 def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
     """Whether a kebab- or snake-case word is a component's name rather than a compound
-    ("on-call", "long-term"): snake case is never prose; a kebab word is a name when it
-    ends in what a component is ("-api", "-service") or does ("-renderer",
-    "-collector"), or when it follows "the" and is followed by a verb ("the
-    webhook-relay forwards ...")."""
+    ("on-call", "long-term", "step-by-step", "x-axis", "problem-solving"): snake case is
+    never prose; a kebab word is a name when it ends in what a component is ("-api",
+    "-service") or does ("-renderer", "-collector"), or when it follows "the" and is
+    followed by a verb ("the webhook-relay forwards ...")."""
     word = toks[i][0]
-    parts = re.split(r"[-_]", word)
-    if "_" in word or parts[-1] in _ID_HEADS:
+    if _TWO_LETTERS.search(word) is None:
+        return False  # "a_1", "x_2", "y_3x_1": a formula's subscripts, no component
+    if "_" in word:
         return True
-    if parts[0] in _PREFIXES or any(p.isdigit() for p in parts):
-        return False
+    parts = word.split("-")
+    if parts[0] in _PREFIXES or len(parts[0]) == 1 or not _PARTICLES.isdisjoint(parts):
+        return False  # "self-service", "in-app", "x-axis", "step-by-step", "end-to-end"
+    if parts[-1] in _ID_HEADS:
+        return True
+    if any(p.isdigit() for p in parts) or parts[-1].endswith(("ing", "ed")):
+        return False  # "problem-solving", "lazy-loaded": an adjective
     if len(parts[-1]) > 4 and parts[-1].endswith(("er", "or")):
         return True
     det = i > 0 and toks[i - 1][0].lower() in {"the", "our", "their", "my", "your"}
     return det and i + 1 < len(toks) and _VERB_NEXT.fullmatch(toks[i + 1][0]) is not None
 
 
+# Small words of a phrase joined into one word ("step-by-step", "out-of-the-box").
+_PARTICLES = frozenset("by of the to and or in on at for with off out up vs".split())
+_TWO_LETTERS = re.compile(r"[a-z]{2}")
 # Kebab words that are English compounds, not names ("two-factor", "pre-order").
 _PREFIXES = frozenset(
     "a an e re pre post co non un anti self cross multi semi sub super inter over under "
