@@ -18,7 +18,7 @@ from hermes_memory.cron.near_duplicates import duplicate_groups, signature
 from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.text import changes
-from hermes_memory.text.extract import TOOK_OVER
+from hermes_memory.text.relations import TOOK_OVER
 from hermes_memory.text.supersession import ENDS_USE, FUNCTIONAL, HELD_ONCE, OPPOSITE, USE
 from hermes_memory.tier2 import merges, upkeep
 from hermes_memory.tier2.facts import mark_superseded

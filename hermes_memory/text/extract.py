@@ -3,9 +3,10 @@
 Pure functions over one text. Entities come from the gazetteer (technologies,
 organisations, places with their aliases), from ``<name> service|team|pipeline...``
 phrases (projects), from the objects of preference verbs (concepts) and from
-capitalised names (people, or organisations and places by their context). Relations
-come from trigger phrases between two mentions, constrained by the entity types each
-relation admits; coordination ("A and B use X") carries a relation to both.
+capitalised names (people, or organisations and places by their context), read by
+text/mentions.py; what each sentence states of them, by text/relations.py. This module
+walks a text's sentences within bounds, carries what one sentence tells the next (the
+name an "it" stands for) and gathers the reading.
 """
 
 from __future__ import annotations
@@ -15,40 +16,19 @@ from dataclasses import replace
 from itertools import islice
 from typing import TypeVar
 
-from hermes_memory.text.anaphora import THINGS, antecedent, spoken_out
+from hermes_memory.text.anaphora import antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
-from hermes_memory.text.changes import facet_claims, moves_a_thing, run_on, stack_claims
-from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate, listed_after
-from hermes_memory.text.clauses import between as _between
-from hermes_memory.text.clauses import words_between as _words_between
-from hermes_memory.text.kinds import HOSTED, TOOL_CHARS, pet_named
+from hermes_memory.text.changes import stack_claims
+from hermes_memory.text.kinds import pet_named
 from hermes_memory.text.mentions import find_mentions
-from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Extraction, Mention, Relation
+from hermes_memory.text.relations import SELF, SentenceReading, sentence_relations
 from hermes_memory.text.relatives import roles
 from hermes_memory.text.senses import settle_appositions, settle_lists, settle_types
-from hermes_memory.text.triggers import (
-    BOSS,
-    EMPLOYED,
-    KIN,
-    KIN_ADJECTIVES,
-    KIN_OF,
-    MIGRATION,
-    MOVED_TO,
-    NO_RELATION,
-    REPLACED,
-    ROLE_AT,
-    STOPPED,
-    TRIGGERS,
-    admits,
-    my_relative,
-    trigger,
-)
+from hermes_memory.text.triggers import BOSS, KIN, KIN_ADJECTIVES, TRIGGERS
 
-# The user's own entity: what "I" and "my sister Ana" state are its relations. Its
-# claims keep the speaker's side as subject None, as "we" has always had.
-SELF = "the user"
+# What in a sentence is the speaker: "I", "my sister", "our son", "we live in".
 _FIRST_PERSON = re.compile(
     rf"\bI\b(?!\.)|\b[Mm]y\s+(?=(?:(?:{KIN_ADJECTIVES})\s+)?"
     rf"(?i:{KIN}|{BOSS}|team|company|employer)\b)|"
@@ -58,95 +38,6 @@ _FIRST_PERSON = re.compile(
     r"\b[Ww]e(?=(?:\s+(?:just|now|still|all|both|recently|finally))?\s+"
     r"(?:live|lived|(?:moved|relocated)(?:\s+(?:back|away|here|there))?\s+(?:to|from)\b))"
 )
-# "I think X uses Y and ...": the user reports, X is what the sentence is about.
-_REPORTING = re.compile(
-    r"^\W*I\s+(think|believe|guess|heard|know|feel|noticed|saw|read|suspect|assume|hope|"
-    r"wonder|doubt|agree|said|mean|want|need|wish|remember|forgot)\b"
-)
-# An ownership stated as a change of hands ("Bob now owns X", "took over X", "X is now
-# owned by Bob", "the new owner of X"), unless it is shared or hedged.
-TOOK_OVER = "took_over"  # a claim only; supersession.ends_holders says what it ends
-_HANDOVER = re.compile(r"\bnow\b|\bnew owner\b|\b(took|takes|taken|taking) over\b")
-_NOT_HANDOVER = re.compile(
-    r"\b(also|too|as well|co-?owns?|might|may|could|would|will|should|if|maybe)\b"
-)
-_CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
-# What a team's name and its members stand apart by ("the data team is Priya").
-_MEMBERS = frozenset({"is", "are", "includes", "include", "consists of"})
-# What one item of a list is for or where, before the next ("X in production and Y").
-_ITEM_MODIFIER = re.compile(r"^(?:in|on|at|for|as|during)\s+(?:[\w.-]+\s+){1,3}(?:and|or)$")
-# The rest of a clause, then the subject's next verb: "pulls orders from the Shopify API
-# every hour and writes them to S3".
-_LATER_VERB = re.compile(r"^(?:[\w.-]+\s+){1,4}?(?:and|then)\s+(?=[a-z]+(?:s|ed)\b)")
-
-# The user's own side: what "we" or "I" say, and what an agent notes about "the user".
-_WE = re.compile(
-    r"^\s*(we|i|our team|the team|the user|user|let['’]s|let us|our (?:tech )?stack)\b"
-)
-# "... so we're moving off X": our own move, whatever was named before it.
-_WE_MOVE = re.compile(
-    r"\b(?:we|let['’]s|let us)(?:['’](?:re|ve|ll|d))?(?:\s+(?:are|have|had|were|will|just"
-    r"|now|finally|also|all|already|then))*\s+(?:migrat|mov|switch|port|went|replac|swap)\w*",
-    re.IGNORECASE,
-)
-# A choice made on the user's side: "let's go with X", "we'll stick with X", "we're
-# settling on X" (a use of it, for supersession).
-_CHOOSES = re.compile(
-    r"\b(?:go|going|stick|sticking) with\s+$|\b(?:adopt\w*|settl\w* on|opt\w* for"
-    r"|standardi[sz]\w* on)\s+$"
-)
-# A fronted phrase whose subject is the "I" after it: "As someone living in Lisbon, I
-# ...", "Based in Austin, Texas, I ...", "As a paramedic from Davistown, I ...".
-_FRONTED_HOME = re.compile(
-    r"^\W*(?:as\s+(?:someone|somebody|one|a|an)\b[^,]{0,40}?\s+)?"
-    r"(?:(?:who\s+(?:is|was)\s+)?(?:living|based|residing)\s+in|who\s+lives?\s+in|from)\s+$",
-    re.I,
-)
-# A clause with a new subject: a pronoun for someone named before ("Will is my brother
-# and he lives in Denver"), so the user is not its subject.
-_PRONOUN = r"(?:he|she|they)\b"
-_THIRD_PERSON = re.compile(rf"(?:^|,\s*|\b(?:and|but|so|where|because)\s+){_PRONOUN}")
-# What "my" ties to the user: who someone is to them, and where "my team" works.
-_MY_RELATIONS = frozenset({"knows", "reports_to", "works_at"})
-# "Farah suggested we cache it in Redis": the clause after is ours, not Farah's.
-_OUR_SUBJECT = re.compile(r"\b(?:we|i|you)\b")
-_PRONOUN_OPENER = re.compile(rf"\W*{_PRONOUN}", re.I)
-# A verb joined to a sentence that opened on the user's side: still their doing.
-_OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
-# What is done with a tool, set off after what the user's side runs ("We run forty
-# services on Kubernetes, deployed with ArgoCD"): the side uses it too.
-_OUR_PARTICIPLE = re.compile(
-    r",\s*(?:deployed|managed|built|monitored|orchestrated|scheduled|provisioned|tested)"
-    r"\s+(?:with|via|using|through)"
-)
-# A verb after "<person> from the <X> team": the person's ("will handle", "owns").
-_TEAMS_MEMBER_ACTS = re.compile(r"(?:will|is|was|has|can|now|also|\w+s)\b")
-# A sentence opening on a condition or a supposition, up to its first comma.
-_SUPPOSED_OPENING = re.compile(
-    r"\W*(?:if|unless|suppose|supposing|imagine|what if|even if)\b", re.I
-)
-_THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
-# A clause whose subject is the next name, set off by commas ("X, which Alice owns, ...").
-_OBJECT_RELATIVE = re.compile(r"^,\s*(?:which|that|whom)$")
-_ONWARD = frozenset({"to", "onto", "with", "for", "by"})  # "from X to Y", "off X onto Y"
-_ONWARD_THE = re.compile(r"(?<=to)(?:\s+[a-z-]+){1,2}$")
-# "a React app served by ...": the name says what kind of thing the subject is.
-_KIND_OF = re.compile(
-    r"(?:app|application|site|website|service|server|api|frontend|backend)\s+(?=\w+(?:ed|ing|en)\b)"
-)
-_A_BEFORE = re.compile(r"\ban?\s+$", re.I)
-# A name after one of these is a noun's complement: a "that" clause after it is the noun's.
-_AFTER_PREPOSITION = re.compile(r"\b(?:in|with|using|on|from|for|of|via)\s+$", re.I)
-_CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
-_OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
-# A name read as the kind of some work ("Rust work", "Python scripts").
-_KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|projects?|stuff)\b")
-# A clause of its own about the sentence's subject, a thing: "... and it reads from".
-_IT_AGAIN = re.compile(r"\b(?:and|but|so|because)\s+it\s+(?=[a-z])")
-
-
-# What a sentence states: its relations, its claims, and names its verbs retype.
-_Read = tuple[list[Relation], list[Claim], dict[str, str]]
 
 # Bounds that keep extraction linear in the text: a message is linked to at most
 # MAX_ENTITIES distinct names, its reading stops at MAX_MENTIONS mentions (the most
@@ -182,7 +73,7 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
     headers = header_rows(text)
     # The names of each sentence already read: answers and logs repeat their lines.
     read_before: dict[str, list[Mention]] = {}
-    related_before: dict[tuple[object, ...], _Read] = {}
+    related_before: dict[tuple[object, ...], SentenceReading] = {}
     # the last sentence, its names, and those a person in it acted on
     before: tuple[str, list[Mention], frozenset[str]] = ("", [], frozenset())
     looked_at = 0  # names found, kept or not: what bounds the reading's work
@@ -219,7 +110,7 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         related = kept[:MAX_RELATED_MENTIONS] + selves + ([lead] if lead else [])
         key = (sentence, lead is not None, tuple((m, m.guessed) for m in related))
         if key not in related_before:
-            related_before[key] = _relations(sentence, related, resolved=lead is not None)
+            related_before[key] = sentence_relations(sentence, related, resolved=lead is not None)
         rels, claims, retyped = related_before[key]
         rels, claims = list(rels), list(claims)  # the memo's own stay as read
         if me:  # a speaker's own stack ("the warehouse is Snowflake"), the speaker's side
@@ -276,28 +167,6 @@ def _as_speaker(r: Relation, me: str) -> Relation:
     return replace(r, head=me if r.head == SELF else r.head, tail=me if r.tail == SELF else r.tail)
 
 
-# Whom one works under: "starting on the SRE team under Dana Whitfield", "I work
-# directly under Priya" (not "under pressure": a person's name must follow).
-_UNDER = re.compile(
-    r"\b(?:team|group|lab|squad|department|work(?:s|ed|ing)?|report(?:s|ed|ing)?|directly"
-    r"|serv(?:e|es|ed|ing))\s+under\s+$",
-    re.I,
-)
-# Who a person set off before a component's name is to it: "Oskar, the route-planner
-# owner", "Mei, the checkout-api lead".
-_ROLE_AFTER = re.compile(
-    r"\s+(owner|maintainer|lead|tech lead|engineer|developer|designer|pm)\b", re.I
-)
-# What says who someone is to the user: "Will is my brother", "Priya will be my manager".
-_IS = re.compile(r"is|was|will be|['’]ll be|is now|became|has become|is going to be")
-# Who someone is at a body, said before its name: "My contact at Harbor is Marcus Bell".
-_CONTACT_AT = re.compile(
-    r"\b(?:contact|point of contact|rep|representative|counterpart|liaison|recruiter|"
-    r"account manager|person|manager|lead|engineer|designer|pm|accountant|lawyer|attorney|"
-    r"solicitor|advisor|adviser|agent|broker|banker|doctor|dentist|therapist)\s+(?:at|from)\s+$",
-    re.I,
-)
-
 T = TypeVar("T")
 
 
@@ -306,367 +175,3 @@ def _append_new(out: list[T], items: list[T], seen: set[T]) -> None:
         if item not in seen:
             seen.add(item)
             out.append(item)
-
-
-# -- relations ---------------------------------------------------------------------------------
-def _relations(sentence: str, mentions: list[Mention], *, resolved: bool = False) -> _Read:
-    """The relations and claims among ``mentions`` (the user's own among them), and the
-    names a relation retyped (a guessed person that a service uses is a tool).
-    ``resolved``: the sentence's opening pronoun is among the mentions, as the name it
-    stands for."""
-    rels: list[Relation] = []
-    claims: list[Claim] = []
-    retyped: dict[str, str] = {}
-    ms = sorted(mentions, key=lambda m: m.start)
-    others = [m for m in ms if m.name != SELF]
-    reported = _REPORTING.match(sentence) is not None
-    # "He works at X and lives in Y": someone unnamed is the subject of both verbs.
-    unnamed = not resolved and _PRONOUN_OPENER.match(sentence) is not None
-    if ms and ms[0].name == SELF and ms[0].start < 3 and not reported and not _my(sentence, ms[0]):
-        subject: Mention | None = ms[0]  # "I moved to Berlin and work at Spotify"
-    else:
-        subject = others[0] if others and others[0].start < 40 else None
-    # The sentence opens on the user's side ("We ...", "The user ..."), unless those
-    # words begin a name ("The user service ...", "The team service ...").
-    opener = _WE.match(sentence.lower())
-    ours = opener is not None and not any(m.start < opener.end() for m in others)
-
-    def add(head: Mention | None, rel: str, tail: Mention, stated: bool = True) -> None:
-        if head is not None and head.name == tail.name:
-            return  # "the Elastic Beanstalk environment ... the Elastic Beanstalk console"
-        claim = Claim(head.name if head and head.name != SELF else None, rel, tail.name)
-        if claim not in claims:
-            claims.append(claim)
-        if head is not None and admits(rel, head, tail):
-            r = Relation(head.name, rel, tail.name, stated)
-            if r not in rels:
-                rels.append(r)
-
-    home = _fronted_home(sentence, ms)
-    if home is not None:
-        add(*home)
-    for k, m in enumerate(ms):
-        if m.type == "person" and m.name != SELF and _before(_UNDER, sentence, m.start, 40):
-            people = [p for p in ms[:k] if p.type == "person"]
-            if people:  # whoever the sentence said works there
-                add(people[-1], "reports_to", m)
-    skip: set[tuple[str | None, str]] = set()
-    # "X, which Alice owns, uses Y": the index of the clause's subject -> the noun the
-    # clause is about and where the clause closes.
-    nested: dict[int, tuple[Mention, int]] = {}
-    for k, tail in enumerate(ms):
-        prefix = sentence[: tail.start].lower()
-        if STOPPED.search(prefix[-80:]):
-            # Whoever stopped: "Priya stopped using Vim" ends Priya's use, not ours.
-            before = [m for m in ms[:k] if m.type in ("project", "tech", "person", "org")]
-            add(None if ours or not before else before[-1], "stopped_using", tail)
-            continue
-        if MIGRATION.search(prefix) or REPLACED.search(prefix):
-            # "OCR needs X, so we're moving off Expo": the clause's own subject is ours
-            ours_move = _WE_MOVE.search(sentence, ms[k - 1].end if k else 0, tail.start)
-            src = None if ours_move else _migration_subject(ms[:k])
-            src = src or _beneficiary(sentence, ms[k + 1 :])
-            nxt = ms[k + 1] if k + 1 < len(ms) else None
-            move = MIGRATION.search(prefix)
-            if (src is not None and src.type in ("project", "tech")) or (
-                move is not None and moves_a_thing(move.group(0))
-            ):
-                # "move the backend from Firebase to Supabase", "let's move the notebooks
-                # from Colab": what a thing is moved off and onto is what it runs on,
-                # not a person or a place
-                ours_thing = src is not None and src.type in ("project", "tech")
-                tail = run_on(tail, retyped, places=ours_thing)
-                if nxt is not None and _between(sentence, tail, nxt) == "to":
-                    nxt = run_on(nxt, retyped, places=ours_thing)
-            onward = nxt is not None and _between(sentence, tail, nxt) == "to"
-            if (
-                onward and nxt is not None and nxt.type in ("tech", "org") and move is not None
-                and move.group(1).lower().startswith(("switch", "migrat", "port"))
-            ):  # fmt: skip
-                # one switches tools, not homes: "I've switched from Scrivener to Ulysses"
-                tail = run_on(tail, retyped, places=False)
-            person = src is not None and src.type == "person"
-            if person and nxt is not None and tail.type == "org" and nxt.type == "org":
-                add(src, "works_at", nxt)
-                continue
-            if person and onward and nxt is not None:
-                # "I moved from Toronto to Vancouver", "switched from VS Code to Zed"
-                if tail.type in ("tech", "org") and nxt.guessed:
-                    nxt = replace(nxt, type="tech", guessed=False)
-                    retyped[nxt.name] = "tech"
-                if tail.type == nxt.type:
-                    if tail.type != "place":
-                        add(src, "migrated_from", tail)  # a claim: it ends the old use
-                    add(src, "lives_in" if tail.type == "place" else "uses", nxt)
-                    skip.add((tail.name, nxt.name))
-                    continue
-            if tail.type == "place" or (nxt is None and src and src.type == "person"):
-                continue
-            add(src, "migrated_from", tail)
-            # "off Expo to a bare React Native project": words of the new one's kind between
-            onto = nxt is not None and _ONWARD_THE.sub("", _between(sentence, tail, nxt)) in _ONWARD
-            if nxt is not None and onto:
-                if tail.type in ("tech", "org") and nxt.guessed:  # "from Airflow to Dagster"
-                    nxt = replace(nxt, type="tech", guessed=False)
-                    retyped[nxt.name] = "tech"
-                add(src, "migrated_to", nxt)
-                skip.add((tail.name, nxt.name))
-            continue
-    done = {(c.subject, c.object) for c in claims} | skip
-    # "If I met Michael, I'd ask ...": what the opening condition supposes holds nowhere.
-    supposed_end = -1
-    if _SUPPOSED_OPENING.match(sentence):
-        comma = sentence.find(",")
-        supposed_end = comma if comma >= 0 else len(sentence)
-    for k in range(1, len(ms)):
-        head, tail = ms[k - 1], ms[k]
-        if (head.name, tail.name) in done or tail.end <= supposed_end:
-            continue
-        between = _between(sentence, head, tail)
-        if k - 1 in nested:  # the clause has closed: its noun is the one acting
-            head, close = nested[k - 1]
-            between = _words_between(sentence, close + 1, tail.start)
-        elif _OBJECT_RELATIVE.match(between):
-            stop = ms[k + 1].start if k + 1 < len(ms) else len(sentence)
-            close = sentence.find(",", tail.end, stop)
-            if close < 0 and k + 1 == len(ms):  # "... the model-gateway, which Fatima maintains."
-                close = len(sentence.rstrip(" .!;"))
-            if close > 0:
-                verb = trigger(_words_between(sentence, tail.end, close), tail, head)
-                if verb is not None:  # "the billing-service, which Alice owns,"
-                    name, reverse = verb
-                    add(*((head, name, tail) if reverse else (tail, name, head)))
-                nested[k] = (head, close)
-            continue
-        elif "," in between and _before(_CLAUSE_SUBJECT, sentence, head.start, 24):
-            continue  # "the dashboard, which Priya maintains, runs on X": the dashboard does
-        if (
-            head.type == "org" and tail.type == "person" and between in ("is", "was")
-            and _before(_CONTACT_AT, sentence, head.start, 40)
-        ):  # fmt: skip
-            add(tail, "works_at", head)  # "My contact at Harbor is Marcus Bell"
-            continue
-        if head.type == "person" and tail.type in ("project", "tech") and between == ",":
-            role = _ROLE_AFTER.match(sentence, tail.end)
-            if role is not None:  # "Oskar Lindqvist, the route-planner owner"
-                add(head, "owns" if role.group(1).lower() == "owner" else "works_on", tail)
-                continue
-        if head.type == "person" and tail.name == SELF and _IS.fullmatch(between):
-            kind = my_relative(sentence, tail)
-            if kind is not None:  # "Will is my older brother"
-                add(tail, kind, head)
-                continue
-        if between in ("in favour of", "in favor of") and (ours or subject is not None):
-            # "We dropped Jenkins in favour of GitHub Actions": the subject's new choice
-            add(None if ours else subject, "uses", tail)
-            continue
-        if NO_RELATION.search(between) or len(between.split()) > 7:
-            continue
-        if ours and not _is_self(subject) and _OUR_PARTICIPLE.fullmatch(between):
-            add(None, "uses", tail)
-            continue
-        if COORD.match(between or ","):
-            if "and" in between and _with_self(head, tail):  # "Georgia and I"
-                me_, other = (head, tail) if head.name == SELF else (tail, head)
-                add(me_, "knows", other, stated=False)
-            continue
-        relative = RELATIVE.match(between)
-        pronoun = _THIRD_PERSON.search(between)
-        ours_again = ours and not _is_self(subject) and not reported and _OUR_CLAUSE.search(between)
-        if head.name != SELF and _OUR_SUBJECT.search(between):
-            continue  # "Farah suggested we cache it in Redis": ours, not Farah's
-        if pronoun:  # "... and he lives in Denver": whoever was named before
-            named = [m for m in ms[:k] if m.type == "person" and m.name != SELF]
-            if not named:
-                continue
-            head, between = named[-1], between[pronoun.end() :].strip()
-        elif relative:  # "auth-service, which uses Postgres": the clause is about its noun
-            inside = _before(_AFTER_PREPOSITION, sentence, head.start, 12)
-            if inside and not between.startswith(","):
-                continue  # "a component in React that fetches ...": the component's clause
-            between = between[relative.end() :]
-        elif ours_again:  # "We dropped X and moved to Y": our move, not X's
-            verb = trigger(between[ours_again.end() :], None, tail)
-            if verb is not None:
-                add(None, verb[0], tail)
-            continue
-        elif unnamed and _CONNECTOR.match(between):
-            continue
-        elif subject is not None and subject is not head:
-            joined = _CONNECTOR.match(between) or _LATER_VERB.match(between)
-            kind_of = _KIND_OF.match(between)
-            again = _IT_AGAIN.search(between) if subject.type in THINGS else None
-            if joined and joined.end() < len(between):
-                head = subject  # "reads from S3 and writes to Snowflake": same subject
-                between = between[joined.end() :]
-            elif again is not None:
-                # "The api is a FastAPI app and it reads from Kafka": the api reads
-                head, between = subject, between[again.end() :].strip()
-            elif kind_of and _before(_A_BEFORE, sentence, head.start, 6):
-                # "The frontend is a React app served by Nginx": the frontend is served
-                head, between = subject, between[kind_of.end() :]
-            elif (
-                subject.type == "person"
-                and _team(head)
-                and _between(sentence, subject, head) == "from"
-                and _TEAMS_MEMBER_ACTS.match(between)
-            ):
-                head = subject  # "Ravi from the data team will handle ...": Ravi will
-        if between == "by" and head.guessed and tail.type == "person":
-            retyped[head.name] = "concept"  # "Dune by Frank Herbert": a work and its author
-            continue
-        if head.name != SELF and _ITEM_MODIFIER.match(between):
-            continue  # "Postgres in production and Redis": a list's next item, no object
-        if between in _MEMBERS and _team(head):
-            between = "team " + between  # "the data team is Priya": its members
-        rel = trigger(between, head, tail)
-        if rel == ("uses", True) and between == "for" and _KIND_OF_WORK.match(sentence, tail.end):
-            continue  # "Zed for Rust work": the work uses it, not the language
-        if between.startswith(("'s", "’s")) and (rel is None or rel[0] != "reports_to"):
-            if KIN_OF.fullmatch(between):
-                add(head, "knows", tail)  # "Kenji's daughter Emi"
-            continue  # "Kofi's team maintains X": the team does, not Kofi
-        if _my(sentence, head) and (rel is None or rel[0] not in _MY_RELATIONS):
-            continue  # "My mom lives in Tampa": she does; "my" only ties her to the user
-        if rel is None and tail.guessed and head.type in ("project", "tech"):
-            # "the docs site is built with Docusaurus": an unknown name a service is
-            # built with is a tool, not a person
-            tool = replace(tail, type="tech", guessed=False)
-            rel = trigger(between, head, tool)
-            if rel is not None:
-                retyped[tail.name] = "tech"
-                tail = tool
-        if rel is not None and rel[0] == "lives_in" and _OFFICE.match(sentence, tail.end):
-            continue  # "Helga from the Oslo office": where her office is, not her home
-        if rel is None and _hosted(sentence, between, head, tail):
-            rel = ("uses", False)  # "We host the marketing site on Netlify"
-        if (
-            rel is None
-            and tail.type == "tech"
-            and head.type == "person"
-            and (re.search(EMPLOYED, between) or re.search(ROLE_AT, between))
-        ):
-            # "I work at Datadog", "she joined GitHub", "I'm an engineer at Booking.com":
-            # a company named by its product or its address
-            retyped[tail.name] = "org"
-            tail = replace(tail, type="org")
-            rel = ("works_at", False)
-        if (
-            rel is None
-            and subject is not None
-            and subject.type == "person"
-            and _team(head)
-            and tail.type == "org"
-            and between in ("at", "with")
-        ):
-            head, rel = subject, ("works_at", False)  # "I joined the data team at Acme"
-        stated = rel is not None
-        listed = between.endswith((" and", " or", ","))  # "Linear for tickets and Notion"
-        untyped = rel is None and bool(between) and not listed and head.type != "person"
-        if untyped and tail.type in ("org", "tech"):
-            rel = ("related_to", False)
-        moved = between in ("to", "onto") and head.type != "person"
-        if moved and rel == ("uses", False) and _before(MOVED_TO, sentence, head.start, 80):
-            rel = ("migrated_to", False)  # "is moving the risk-engine to Kotlin"
-        if rel is not None:
-            name, reverse = rel
-            a, b = (tail, head) if reverse else (head, tail)
-            add(a, name, b, stated)
-            lead = sentence[: tail.start].lower()[-80:]
-            if name == "owns" and _HANDOVER.search(lead) and not _NOT_HANDOVER.search(lead):
-                add(a, TOOK_OVER, b)  # a claim only: the new holder ends the others'
-    if others and ours and not any(c.object == others[0].name for c in claims):
-        first = others[0]  # "We use X": a claim of the speaker's side, for supersession
-        lead = sentence[: first.start].lower()
-        verb = ("uses", False) if _CHOOSES.search(lead[-40:]) else trigger(lead, None, first)
-        if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
-            for m in (first, *listed_after(sentence, others, first)):
-                add(None, verb[0], m)  # "We use Prometheus and Grafana"
-    _ranked_below(sentence, ms, claims)
-    coordinate(sentence, ms, rels)
-    co_mention([replace(m, type=retyped.get(m.name, m.type)) for m in others], rels)
-    said = [(r.head, r.type, r.tail) for r in rels if r.stated]
-    claims.extend(Claim(*c) for c in facet_claims(sentence, ms, said) if Claim(*c) not in claims)
-    for r in rels:
-        claim = Claim(None if r.head == SELF else r.head, r.type, r.tail)
-        if claim not in claims:
-            claims.append(claim)
-    return rels, claims, retyped
-
-
-def _team(m: Mention) -> bool:
-    """Whether ``m`` was said as a team ("the data team", read as project "data")."""
-    return m.surface.lower().endswith(" team")
-
-
-def _before(pattern: re.Pattern[str], sentence: str, at: int, reach: int) -> bool:
-    """Whether ``pattern`` (anchored at its end) matches the ``reach`` characters before
-    ``at``: a bounded look back, so a long sentence of many names stays linear."""
-    return pattern.search(sentence, max(0, at - reach), at) is not None
-
-
-def _hosted(sentence: str, between: str, head: Mention, tail: Mention) -> bool:
-    """Whether a service is said to be put on a platform ("host X on Y")."""
-    if between not in ("on", "to") or head.type != "project" or tail.type != "tech":
-        return False
-    return HOSTED.search(sentence[: tail.start].lower()[-TOOL_CHARS:]) is not None
-
-
-def _my(sentence: str, m: Mention) -> bool:
-    """Whether ``m`` is the user said as "my" ("my sister Ana"), not as "I"."""
-    return m.name == SELF and sentence[m.start : m.start + 2].lower() == "my"
-
-
-def _is_self(m: Mention | None) -> bool:
-    return m is not None and m.name == SELF
-
-
-def _with_self(a: Mention, b: Mention) -> bool:
-    """Whether one of two mentions is the user and the other a person."""
-    return {a.type, b.type} == {"person"} and SELF in (a.name, b.name) and a.name != b.name
-
-
-def _fronted_home(sentence: str, ms: list[Mention]) -> tuple[Mention, str, Mention] | None:
-    """(the user, "lives_in", the place) for "Living in Lisbon, I ..."."""
-    for k, place in enumerate(ms[:-1]):
-        if place.type != "place" or not _FRONTED_HOME.match(sentence[: place.start]):
-            continue
-        speaker = next((m for m in ms[k + 1 :] if m.name == SELF), None)
-        if speaker is not None and _THEN_I.match(sentence[place.end : speaker.start]):
-            return speaker, "lives_in", place
-        return None
-    return None
-
-
-def _ranked_below(sentence: str, ms: list[Mention], claims: list[Claim]) -> None:
-    """ "Prefers X over Y" also claims that Y ranks below (a claim only, for
-    supersession: a later "prefers Y" ends it, as "prefers Y over X" ends "prefers X")."""
-    for a, b in zip(ms, ms[1:], strict=False):
-        if _between(sentence, a, b) not in RANKED_BELOW:
-            continue
-        for c in list(claims):
-            if c.predicate == "prefers" and c.object == a.name:
-                below = Claim(c.subject, "ranks_below", b.name)
-                if below not in claims:
-                    claims.append(below)
-
-
-def _migration_subject(before: list[Mention]) -> Mention | None:
-    for m in reversed(before):
-        if m.type in ("project", "tech"):
-            return m
-    return before[0] if before else None
-
-
-_FOR = re.compile(r"\b(for|on|in)\s+(the\s+|our\s+)?$")
-
-
-def _beneficiary(sentence: str, after: list[Mention]) -> Mention | None:
-    """What a subject-less migration was for: "We replaced Memcached with Redis for the
-    session cache"."""
-    for m in after:
-        if m.type == "project" and re.search(
-            r"\b(for|on|in)\s+(the\s+|our\s+)?$", sentence[: m.start]
-        ):
-            return m
-    return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # What a guessed reading of a name's type weighs against one read for sure, where
-# readings are weighed (extract._extend_tools within a text; tier2/entities.GUESS_VOTE
+# readings are weighed (senses.settle_types within a text; tier2/entities.GUESS_VOTE
 # is the same weight across a store's texts).
 GUESS_WEIGHT = 1 / 3
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hermes_memory.text import changes
-from hermes_memory.text.extract import TOOK_OVER
 from hermes_memory.text.reading import Claim
+from hermes_memory.text.relations import TOOK_OVER
 
 # A subject holds one value at a time for these (a new one replaces the old).
 FUNCTIONAL = frozenset({"lives_in", "works_at", "reports_to"})
