@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory.api.adjust import ASSISTANT_ROLES
-from hermes_memory.api.recall import changed_statements
+from hermes_memory.api.changed import changed_statements
 from hermes_memory.clock import parse_time
 from hermes_memory.errors import ValidationError
 from hermes_memory.text.temporal import shown_date

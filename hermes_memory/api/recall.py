@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hermes_memory import guard
-from hermes_memory.api import adjust, feedback, graph_recall, scoring, standing
+from hermes_memory.api import adjust, changed, feedback, graph_recall, scoring, standing
 from hermes_memory.api.candidates import (
     Candidate,
     PassageScorer,
@@ -26,9 +26,7 @@ from hermes_memory.api.candidates import (
 from hermes_memory.api.voice import blend, voice_of
 from hermes_memory.clock import DAY, to_iso
 from hermes_memory.errors import CuratedFileError
-from hermes_memory.text.excerpt import clip
 from hermes_memory.text.temporal import query_window
-from hermes_memory.tier2 import endings
 from hermes_memory.tier2.fts import presence_counter, query_terms, terms_missing, words_present
 
 if TYPE_CHECKING:
@@ -193,7 +191,7 @@ def recall(
     if cfg.fold_restatements:
         order = fold_restatements(order, pool)
     order = order[:limit]
-    _mark_changed(api, pool, order, when)
+    changed.mark_changed(api, pool, order, when)
     # A boosted similarity may pass 1 in the ranking, so that two boosted matches keep
     # their order instead of tying (and going by recency); what is shown is capped at 1.
     shown = {
@@ -449,49 +447,6 @@ def evidence_gaps(query: str, results: list[dict[str, Any]]) -> list[str]:
     elif max(r["similarity"] for r in results) < LOW_CONFIDENCE:
         gaps.append(f"low confidence: best similarity {max(r['similarity'] for r in results):.2f}")
     return gaps
-
-
-def _mark_changed(api: MemoryAPI, pool: dict[str, Candidate], order: list[str], at: float) -> None:
-    """A turn stating what a later turn or fact changed carries it, as
-    ``since_changed``: what superseded the facts formed from it ("Change of plan: the
-    beta moves to January 10th."), then the relations it stated that ended
-    ("ledger-service uses CockroachDB"). The agent is not to take it as the state of
-    things now."""
-    turns = [key.split(":", 1)[1] for key in order if key.startswith("episode:")]
-    for uuid, said in changed_statements(api, turns, at).items():
-        pool[f"episode:{uuid}"].provenance["since_changed"] = said
-
-
-CHANGED_CHARS = 120  # what superseded a turn's fact, as its since_changed shows it
-
-
-def changed_statements(api: MemoryAPI, turns: list[str], at: float) -> dict[str, list[str]]:
-    """For each of ``turns`` (uuids) that stated what had changed by ``at``: what
-    superseded the facts formed from it (cut to CHANGED_CHARS: the person's own words
-    come first), then its ended relations."""
-    # An assistant repeating the date a changed statement gave ("Got it: ... beta due
-    # November 20th") carries what changed it, as the person's turn does.
-    echoes = api.timeline.echoes(api.owner, turns, sorted(adjust.ASSISTANT_ROLES))
-    asked = sorted(set(turns) | set(echoes.values()))
-    found_for = api.facts.superseded_statements(api.owner, asked, at)
-    for turn, before in echoes.items():
-        if before in found_for and turn not in found_for:
-            found_for[turn] = found_for[before]
-    wanted = set(turns)
-    superseded = {uuid: facts for uuid, facts in found_for.items() if uuid in wanted}
-    changed: dict[str, list[str]] = {}
-    for found in (
-        {uuid: [_brief(f) for f in facts] for uuid, facts in superseded.items()},
-        endings.ended_statements(api.db, api.owner, turns, at),
-    ):
-        for uuid, statements in found.items():
-            said = changed.setdefault(uuid, [])
-            said.extend(s for s in statements if s not in said)
-    return changed
-
-
-def _brief(text: str) -> str:
-    return clip(" ".join(text.split()), CHANGED_CHARS)
 
 
 def _render(comp: scoring.Components, cand: Candidate, lexical: float) -> dict[str, Any]:
