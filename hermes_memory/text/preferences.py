@@ -36,7 +36,10 @@ _COMPARED = re.compile(
 def object_starts(sentence: str) -> set[int]:
     """Where the objects of the sentence's preferences start: after a liking's verb,
     and after what a preference ranks its object over."""
-    starts = {m.end() for m in _PREF_VERBS.finditer(sentence) if _a_verb(sentence, m)}
+    found = list(_PREF_VERBS.finditer(sentence))
+    if not found:  # no liking's verb, so nothing ranked either (most sentences)
+        return set()
+    starts = {m.end() for m in found if _a_verb(sentence, m)}
     return starts | {m.end() for m in _COMPARED.finditer(sentence)}
 
 
