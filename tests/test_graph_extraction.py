@@ -548,6 +548,26 @@ def test_compounds_and_subscripts_name_no_component(text: str) -> None:
     assert extract(text).entities == {}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use connection pooling to manage database connections.",  # a verb after "to"
+        "Cache hot keys and reduce database load.",  # after "and"
+        "**Optimize Database Indexes**: add the missing ones.",  # a title-case label's verb
+        "Tests must not touch your actual database.",  # which one, not what
+        "Check the official website and the operating system.",
+    ],
+)
+def test_an_instructions_verb_or_a_which_one_word_names_no_component(text: str) -> None:
+    assert not any(t == "project" for t in extract(text).entities.values())
+
+
+def test_components_named_beside_verbs_stay() -> None:
+    found = extract("We send events to payments service and the billing service retries.")
+    assert {"payments", "billing"} <= set(found.entities)
+    assert "support" in extract("Ask the support team.").entities
+
+
 def test_identifiers_still_name_components_beside_compounds() -> None:
     found = extract("The image-resizer and the order-processing service use user_store.")
     assert {"image-resizer", "order-processing", "user_store"} <= set(found.entities)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from hermes_memory.text.kinds import ROLE_NOUNS
-from hermes_memory.text.lexicon import NP_STOP, NUMBER_WORDS, STARTERS, past_of_step
+from hermes_memory.text.lexicon import IMPERATIVES, NP_STOP, NUMBER_WORDS, STARTERS, past_of_step
 from hermes_memory.text.reading import Mention
 
 PROJECT_HEADS = frozenset(
@@ -22,13 +22,18 @@ ORG_HEADS = frozenset(
 COMPONENTS = frozenset(["gateway", "frontend", "backend", "scheduler", "monolith"])
 HEADS = PROJECT_HEADS | ORG_HEADS
 _KEEP_HEAD = frozenset({"app", "bot", "site", "website", "client"})
+# What an instruction's verb follows when it is one ("to reduce database load").
+_BEFORE_A_VERB = frozenset({"to", "and", "or"})
 # Words that say which one, not what it is: "the new job", "a big client", "for new
 # services" name nothing.
 _WHICH_ONE = frozenset(
     "new old big small main current previous next last first same other whole entire "
     "existing potential important different separate single lightweight simple basic "
     "large internal external public private custom legacy full slow fast multiple "
-    "various numerous".split()
+    "various numerous actual additional extra further logical official optional specific "
+    "particular certain proper overall underlying relevant reliable dedicated typical own "
+    # "operating system" is no component called "operating"
+    "operating".split()
 )
 # A word a name is made of: letters, with hyphens inside.
 PLAIN = re.compile(r"[^\W\d_][\w-]*")
@@ -41,10 +46,11 @@ _NOT_MODIFIERS = NP_STOP | _AUXILIARIES | NUMBER_WORDS
 
 def component_at(
     toks: list[tuple[str, int, int]], i: int, table: dict[str, tuple[str, str]]
-) -> tuple[Mention, int] | None:
+) -> tuple[Mention | None, int] | None:
     """The component named at token ``i`` ("billing service" -> project "billing", the
-    words as said its alias), and the token after it; None when there is none. ``table``
-    holds the names already known: "Kafka upgrade" names Kafka, not a component."""
+    words as said its alias), and the token after it; None when there is none, and
+    ``(None, j)`` when the words up to ``j`` are a verb and its object. ``table`` holds
+    the names already known: "Kafka upgrade" names Kafka, not a component."""
     word = toks[i][0]
     low = word.lower()
     if low not in COMPONENTS and not any(
@@ -66,6 +72,13 @@ def component_at(
         return None  # "we're adding cache ...": the end of a contraction
     if prev in _AUXILIARIES and low.endswith("ing"):
         return None  # "the team is adding cache versioning": a verb, not "the billing service"
+    if low in IMPERATIVES and (
+        prev in _BEFORE_A_VERB or (word[:1].isupper() and not prev[:1].isalnum())
+    ):
+        # "to reduce database load", "and disable unnecessary services", "**Optimize
+        # Database Indexes**": a verb and its object, read past whole
+        at = next(j for j in range(i + 1, i + 3) if toks[j][0].lower() in HEADS)
+        return (None, at + 1) if all(PLAIN.fullmatch(w) for w, _, _ in toks[i + 1 : at]) else None
     for n in (1, 2):  # modifiers before the head noun
         if i + n >= len(toks):
             break
