@@ -53,9 +53,9 @@ def component_at(
     the names already known: "Kafka upgrade" names Kafka, not a component."""
     word = toks[i][0]
     low = word.lower()
-    if low not in COMPONENTS and not any(
-        toks[j][0].lower() in HEADS for j in range(i + 1, min(i + 3, len(toks)))
-    ):
+    reach = range(i + 1, min(i + 3, len(toks)))
+    head_at = next((j for j in reach if toks[j][0].lower() in HEADS), None)
+    if low not in COMPONENTS and head_at is None:
         return None  # no head noun in reach: most words, checked first for speed
     plain = PLAIN.fullmatch(word) and low not in NOT_NAMES
     if (not plain and low not in COMPONENTS) or past_of_step(word):
@@ -77,8 +77,10 @@ def component_at(
     ):
         # "to reduce database load", "and disable unnecessary services", "**Optimize
         # Database Indexes**": a verb and its object, read past whole
-        at = next(j for j in range(i + 1, i + 3) if toks[j][0].lower() in HEADS)
-        return (None, at + 1) if all(PLAIN.fullmatch(w) for w, _, _ in toks[i + 1 : at]) else None
+        if head_at is None:
+            return None
+        object_words = toks[i + 1 : head_at]
+        return (None, head_at + 1) if all(PLAIN.fullmatch(w) for w, _, _ in object_words) else None
     for n in (1, 2):  # modifiers before the head noun
         if i + n >= len(toks):
             break

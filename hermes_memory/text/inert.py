@@ -8,6 +8,7 @@ import re
 from hermes_memory.text.components import COMPONENTS, HEADS
 from hermes_memory.text.gazetteer import LONGEST
 from hermes_memory.text.lexicon import ROLES, STARTERS
+from hermes_memory.text.titles import OPEN_QUOTES
 
 # Tokens no reader of mentions.py can open a name on: a number ("15", "2024-01-01",
 # "10:30"), a capitalised sentence opener ("The", "I"), and a token with no capital
@@ -17,7 +18,6 @@ from hermes_memory.text.lexicon import ROLES, STARTERS
 # was asked, about ten times); each reader still decides every other token.
 _NUMBER = re.compile(r"\d+(?:[-.:/]\d+)*")
 _JOINED = re.compile(r"[a-z0-9][-_]")
-_QUOTES = frozenset({'"', "“"})
 _OPENER_WORD = re.compile(r"[A-Z][a-z]*")
 # Tokens are judged a block at a time: what a long sentence holds past the names
 # extraction keeps of it (MAX_MENTIONS) is not judged at all.
@@ -39,7 +39,7 @@ def inert_tokens(
     headed = {start + j - k for j, low in enumerate(lows) if low in HEADS for k in (1, 2)}
     return [
         (
-            (low == w and w not in _QUOTES and _JOINED.search(w) is None)
+            (low == w and w not in OPEN_QUOTES and _JOINED.search(w) is None)
             or _NUMBER.fullmatch(w) is not None
             or ((low in STARTERS or low in ROLES) and _OPENER_WORD.fullmatch(w) is not None)
         )

@@ -14,7 +14,8 @@ import re
 
 from hermes_memory.text.lexicon import IMPERATIVES, NOMINAL, STARTERS
 
-_OPEN = frozenset({'"', "“"})
+# What opens a quoted title; text/inert.py skips no token of these.
+OPEN_QUOTES = frozenset({'"', "“"})
 _CLOSE = frozenset({'"', "”"})
 _SMALL = frozenset(
     "of the a an and or in on to for with at by from as is are my your our his her their "
@@ -26,7 +27,7 @@ MAX_WORDS = 9
 def quoted_title(toks: list[tuple[str, int, int]], i: int) -> tuple[int, int, int] | None:
     """Where the title opened by the quote at ``toks[i]`` starts and ends in the
     sentence, and the index after its closing quote; None when it is no title."""
-    if toks[i][0] not in _OPEN or i + 1 >= len(toks):
+    if toks[i][0] not in OPEN_QUOTES or i + 1 >= len(toks):
         return None
     j = i + 1
     words = 0
