@@ -1461,3 +1461,27 @@ def test_a_bakers_shop_supplier_and_accountant() -> None:
     books = extract("Our accountant, Sofie Claes, will prepare the accounts by May 20th.")
     assert _rels(books) == {("the user", "knows", "Sofie Claes")}
     assert not extract("Our team is moving to Kafka.").relations
+
+
+def test_a_step_that_addresses_someone_names_them() -> None:
+    # the verb opening the step is no part of the name; whom it addresses is a person
+    for line, who in (
+        ("Ask Priya to review the PR.", "Priya"),
+        ("Remind Ana about the demo on Friday.", "Ana"),
+        ("Ping Marco Rossi when the build is green.", "Marco Rossi"),
+        ("- Contact Gary at the store for updates.", "Gary"),
+    ):
+        assert extract(line).entities == {who: "person"}, line
+    # a department or a thing after such a verb is no one
+    for line in ("Contact Support for a refund.", "Email Notifications are off."):
+        assert extract(line).entities == {}, line
+
+
+def test_a_products_part_after_its_makers_ai() -> None:
+    moved = extract("We moved the training jobs to Vertex AI Pipelines.")
+    assert moved.entities == {"Vertex AI Pipelines": "tech"}
+
+
+def test_a_lower_case_step_is_no_component_but_a_subject_is() -> None:
+    assert extract("open Services and click restart.").entities == {}
+    assert extract("build pipeline failed again").entities == {"build": "project"}

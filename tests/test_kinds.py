@@ -129,6 +129,7 @@ def test_no_token_skipped_up_front_would_open_a_name() -> None:
     from hermes_memory.text import mentions as m
     from hermes_memory.text.components import component_at
     from hermes_memory.text.gazetteer import KNOWN
+    from hermes_memory.text.identifiers import identifier
     from hermes_memory.text.inert import inert_tokens
     from hermes_memory.text.preferences import object_starts
 
@@ -144,7 +145,7 @@ def test_no_token_skipped_up_front_would_open_a_name() -> None:
             assert m._title(text, toks, i) is None, (text, toks[i])
             assert m._known(toks, i) is None, (text, toks[i])
             assert toks[i][1] not in objects_at
-            assert m._identifier(toks, i) is None, (text, toks[i])
+            assert identifier(toks, i) is None, (text, toks[i])
             assert component_at(toks, i, KNOWN) is None, (text, toks[i])
             assert m._name(text, toks, i) is None, (text, toks[i])
         # judged a block at a time, the same: a head noun reaches back across blocks

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -538,9 +537,7 @@ class MemoryAPI:
         message_id: str | None = None,
     ) -> Envelope:
         """Index a piece of text (stored as an episode, so it stays rebuildable)."""
-        # repr() is always encodable, so a bad ``text`` still reaches validation below.
-        digest = hashlib.sha256(repr(text).encode("utf-8")).hexdigest()[:16]
-        mid = message_id or f"{source_type}:{digest}"
+        mid = message_id or semantic_ops.text_id(source_type, text)
         return self.ingest_turn(source_type, text, session_id=session_id, message_id=mid)
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> Envelope:
@@ -582,10 +579,7 @@ class MemoryAPI:
 
     def index_now(self, uuids: list[str]) -> dict[str, Any]:
         """Embed just-written items inline; a failure marks tier 3, never the write."""
-        if self.semantic is None or not self.config.tier3.embed_inline:
-            return {}
-        report = self.semantic.drain(items=uuids)
-        return {"tier3": "needs_repair" if report.failed else "ok"}
+        return semantic_ops.index_now(self, uuids)
 
     # -- internals -------------------------------------------------------------------------
     def screen(

@@ -4,6 +4,7 @@ rebuild and repair of the vector index."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -227,3 +228,17 @@ def repair(api: MemoryAPI) -> Envelope:
         }
 
     return run("tier3", ["tier2", "tier3"], work)
+
+
+def text_id(source_type: str, text: object) -> str:
+    """A message id for text indexed without one: the same text gets the same id."""
+    # repr() is always encodable, so a bad ``text`` still reaches validation after.
+    return f"{source_type}:{hashlib.sha256(repr(text).encode('utf-8')).hexdigest()[:16]}"
+
+
+def index_now(api: MemoryAPI, uuids: list[str]) -> dict[str, Any]:
+    """Embed just-written items inline; a failure marks tier 3, never the write."""
+    if api.semantic is None or not api.config.tier3.embed_inline:
+        return {}
+    report = api.semantic.drain(items=uuids)
+    return {"tier3": "needs_repair" if report.failed else "ok"}

@@ -24,6 +24,16 @@ HEADS = PROJECT_HEADS | ORG_HEADS
 _KEEP_HEAD = frozenset({"app", "bot", "site", "website", "client"})
 # What an instruction's verb follows when it is one ("to reduce database load").
 _BEFORE_A_VERB = frozenset({"to", "and", "or"})
+# Before a word in -ing, what makes it a verb taking an object ("for optimizing database
+# queries"), not a modifier ("the monitoring service").
+_BEFORE_A_GERUND = frozenset("for by when while after before without about of in on".split())
+# Steps whose object is a clause ("ensure service is up"), never a subject's words.
+_THAT_VERBS = frozenset("ensure verify check confirm make see note assume".split())
+# What follows a sentence's subject, not a verb's object.
+_PREDICATE = re.compile(
+    r"[a-z]+ed|is|was|are|were|has|had|have|will|would|can|could|should|must|keeps|needs|"
+    r"runs|fails|broke|went|got|seems|looks"
+)
 # Words that say which one, not what it is: "the new job", "a big client", "for new
 # services" name nothing.
 _WHICH_ONE = frozenset(
@@ -32,9 +42,13 @@ _WHICH_ONE = frozenset(
     "large internal external public private custom legacy full slow fast multiple "
     "various numerous actual additional extra further logical official optional specific "
     "particular certain proper overall underlying relevant reliable dedicated typical own "
+    "another correct corresponding efficient asynchronous synchronous affected recent "
+    "average example sample similar popular accurate intermittent better faster quicker "
     # "operating system" is no component called "operating"
     "operating".split()
 )
+# Compounds opening so say how a thing works, not which one ("in-memory", "self-hosted").
+_HOW = frozenset("in on off out up self non pre post".split())
 # A word a name is made of: letters, with hyphens inside.
 PLAIN = re.compile(r"[^\W\d_][\w-]*")
 NOT_NAMES = NP_STOP | STARTERS
@@ -70,11 +84,24 @@ def component_at(
         return None  # "a new job", "a data team": some one, not one the memory can name
     if prev in ("'", "’"):
         return None  # "we're adding cache ...": the end of a contraction
+    stem = low[:-3]
+    if (
+        low.endswith("ing")
+        and prev in _BEFORE_A_GERUND
+        and not IMPERATIVES.isdisjoint((stem, stem + "e", stem[:-1]))  # fix, optimize, log
+    ):
+        return None  # "by optimizing database queries": a verb and its object
     if prev in _AUXILIARIES and low.endswith("ing"):
         return None  # "the team is adding cache versioning": a verb, not "the billing service"
-    if low in IMPERATIVES and (
-        prev in _BEFORE_A_VERB or (word[:1].isupper() and not prev[:1].isalnum())
-    ):
+    # "build pipeline failed" is said of a component; "ensure services are up" is a step
+    subject = (
+        head_at == i + 1
+        and low not in _THAT_VERBS
+        and not toks[i + 1][0].endswith("s")
+        and i + 2 < len(toks)
+        and _PREDICATE.fullmatch(toks[i + 2][0]) is not None
+    )
+    if low in IMPERATIVES and (prev in _BEFORE_A_VERB or not prev[:1].isalnum()) and not subject:
         # "to reduce database load", "and disable unnecessary services", "**Optimize
         # Database Indexes**": a verb and its object, read past whole
         if head_at is None:
@@ -90,8 +117,9 @@ def component_at(
             break
         if any(w.lower() in table for w, _, _ in mods):
             return None  # "Kafka upgrade", "React app": the known name is the entity
-        if mods[-1][0].lower() in _WHICH_ONE or mods[0][0].endswith("ly"):
-            return None  # "how to properly cache it": an adverb names nothing
+        last = mods[-1][0].lower()
+        if last in _WHICH_ONE or mods[0][0].endswith("ly") or last.split("-")[0] in _HOW:
+            return None  # "how to properly cache it", "an in-memory cache": it names nothing
         name = " ".join(w for w, _, _ in mods)
         if head in ORG_HEADS:
             if not all(w[:1].isupper() for w, _, _ in mods):

@@ -13,10 +13,10 @@ from hermes_memory.text.bounds import MAX_SENTENCE_TOKENS
 from hermes_memory.text.components import (
     ORG_HEADS,
     PLAIN,
-    PROJECT_HEADS,
     component_at,
 )
 from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LANGUAGES, LONGEST
+from hermes_memory.text.identifiers import NUMBERED, identifier, product_end
 from hermes_memory.text.inert import INERT_BLOCK, inert_tokens
 from hermes_memory.text.kinds import (
     ACRONYM,
@@ -50,7 +50,7 @@ from hermes_memory.text.kinds import (
     role_in_capitals,
     weighed_against_tool,
 )
-from hermes_memory.text.letters import ELIDED_SURNAME, SURNAME
+from hermes_memory.text.letters import ELIDED_SURNAME
 from hermes_memory.text.lexicon import (
     DAY_NUMBER,
     DEMONYMS,
@@ -90,11 +90,6 @@ _OBJECT_END = NP_STOP | frozenset(
     "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
     "still though anyway more less better best then also either".split()
 )
-# Words that number the stages of something ("Phase 2", "Sprint 4").
-_NUMBERED = frozenset(
-    "phase step part sprint week chapter stage level round day milestone section article "
-    "clause lesson page".split()
-)
 # A light verb alone ("I love having you here") names no preference.
 _LIGHT_GERUNDS = frozenset(
     "having being doing making taking getting seeing going using trying".split()
@@ -109,6 +104,8 @@ _GERUND_OR_ADVERB = re.compile(
 # A gerund or a past tense opening a sentence before a name is no part of it ("Using
 # Docker"; "Watched Breaking Bad" from a writer who also writes "watched").
 _VERB_FORM = re.compile(r"[A-Z][a-z]+(?:ing|ed)")
+# Verbs whose object is someone: "Ask Priya ..." opens with a step and names a person.
+_ADDRESSED = frozenset("ask tell ping remind thank invite contact email cc notify".split())
 # Capitalised words that open a project's name, and all-capital words that are file formats
 # and units rather than names ("writes CSV files to S3").
 _PROJECT_WORDS = frozenset({"Project", "Operation", "Initiative"})
@@ -156,7 +153,7 @@ def find_mentions(
             _title(sentence, toks, i)
             or _known(toks, i)
             or (_preference_object(toks, i) if toks[i][1] in objects_at else None)
-            or _identifier(toks, i)
+            or identifier(toks, i)
             or component_at(toks, i, table)
             or _name(sentence, toks, i, common)
         )
@@ -199,7 +196,7 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
             return None  # "Paris Hilton", "Denver Broncos": a name that opens with a place
         if hit[1] in ("tech", "org"):
             # "Grafana Cloud", "Apple Music", "OnePlus 9 Pro": the maker's product
-            k = _product_end(toks, nxt, 3, lambda k: name_goes_on(toks, k))
+            k = product_end(toks, nxt, 3, lambda k: name_goes_on(toks, k))
             if k > nxt:
                 said = " ".join([hit[0]] + [w for w, _, _ in toks[nxt:k]])
                 return Mention(said, "tech", words[0][1], toks[k - 1][2], said), k
@@ -209,110 +206,22 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
     return None
 
 
-def _product_end(
-    toks: list[tuple[str, int, int]], j: int, most: int, goes_on: Callable[[int], bool]
-) -> int:
-    """Where a product's name ends that may go on at ``j`` with up to ``most`` further
-    words (``goes_on``) and then a model number."""
-    k = j
-    while k < len(toks) and k - j < most and goes_on(k):
-        k += 1
-    return model_end(toks, k)
-
-
-# Names shaped like identifiers: a service or component in kebab or snake case whose last
-# part is what it is ("payments-api", "ledger-service", "auth_worker"), and a product
-# name with a capital inside it ("CockroachDB", "ArgoCD", "MLflow") the gazetteer lacks.
-_ID_HEADS = PROJECT_HEADS | frozenset(
-    "svc worker workers queue gateway proxy server client cli ui db store cache lambda "
-    "function functions cron daemon backend frontend engine core sdk".split()
-)
-_KEBAB = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
-# The last form is led by an acronym: "MLflow", "SQLAlchemy"; not "RESTful", "SSHing".
-_INNER_CAPITAL = re.compile(
-    r"[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*[A-Z]{1,4}|[A-Z][a-z]+[A-Z][a-z]+"
-    r"|[A-Z]{2,}(?!(?:ful|ing|ed|ly)\b)[a-z]{3,}"
-)
-
-
-# A service named by its web address ("Booking.com", "Render.com", "Socket.io"); a capital
-# opens it, so a URL's host ("github.com/...") is none.
-_DOMAIN_NAME = re.compile(r"[A-Z][A-Za-z0-9-]*\.(?:com|net|org|io|ai|co|dev|app|de|nl|fr|eu)")
-
-
 def _opens(toks: list[tuple[str, int, int]], i: int) -> bool:
     """Whether token ``i`` opens its sentence or list item (nothing but markup before)."""
     return i == 0 or not toks[i - 1][0][:1].isalnum()
 
 
-def _identifier(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
-    word, start, end = toks[i]
-    if _KEBAB.fullmatch(word) and _names_a_component(toks, i):
-        return Mention(word, "project", start, end, word), i + 1
-    if _DOMAIN_NAME.fullmatch(word):
-        return Mention(word, "tech", start, end, word), i + 1
-    if (m := _MODEL_NAME.fullmatch(word)) and m.group(1).lower() not in _NOT_MODELS:
-        # "ResNet-50", "Sentinel-2", "GPT-4", "SHA-256": a product or a standard
-        return Mention(word, "tech", start, end, word, True), i + 1
-    if i > 0 and _INNER_CAPITAL.fullmatch(word) and not SURNAME.fullmatch(word):
-        # "MacBook Air", "OnePlus Nord 2T", "OnePlus 9 Pro"
-        k = _product_end(toks, i + 1, 2, lambda k: _continues_product(toks[k][0]))
-        name = " ".join(w for w, _, _ in toks[i:k])
-        return Mention(name, "tech", start, toks[k - 1][2], name), k
-    return None
+# What a product's part is called after its maker's "AI" ("Vertex AI Pipelines").
+_AI_PARTS = PRODUCT_HEADS | frozenset("pipeline platform search workbench foundry agent".split())
 
 
-# A name and its model number in one word ("ResNet-50", "Llama-3.1", "MIL-STD-810G"); not
-# a numbered label ("UI-01") or a span of years ("Mid-2024").
-_MODEL_NAME = re.compile(r"([A-Z][A-Za-z]*)(?:-[A-Za-z]+)*-[1-9]\d*(?:\.\d+)*[A-Za-z]?")
-_NOT_MODELS = (
-    STARTERS
-    | _NUMBERED
-    | frozenset("mid pre post late early top type room gate size grade".split())
-)
-# Who uses a product, after its name: not part of it ("the CockroachDB team").
-_GROUPS = frozenset("team teams group groups users community folks".split())
+def _product_part(word: str) -> bool:
+    low = word.lower()
+    return low in _AI_PARTS or (low.endswith("s") and low[:-1] in _AI_PARTS)
 
 
-def _continues_product(word: str) -> bool:
-    return name_word(word) and word.lower() not in _GROUPS
-
-
-def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
-    """Whether a kebab- or snake-case word is a component's name rather than a compound
-    ("on-call", "long-term", "step-by-step", "x-axis", "problem-solving"): snake case is
-    never prose; a kebab word is a name when it ends in what a component is ("-api",
-    "-service") or does ("-renderer", "-collector"), or when it follows "the" and is
-    followed by a verb ("the webhook-relay forwards ...")."""
-    word = toks[i][0]
-    if _TWO_LETTERS.search(word) is None:
-        return False  # "a_1", "x_2", "y_3x_1": a formula's subscripts, no component
-    if "_" in word:
-        return True
-    parts = word.split("-")
-    if parts[0] in _PREFIXES or len(parts[0]) == 1 or not _PARTICLES.isdisjoint(parts):
-        return False  # "self-service", "in-app", "x-axis", "step-by-step", "end-to-end"
-    if parts[-1] in _ID_HEADS:
-        return True
-    if any(p.isdigit() for p in parts) or parts[-1].endswith(("ing", "ed")):
-        return False  # "problem-solving", "lazy-loaded": an adjective
-    if len(parts[-1]) > 4 and parts[-1].endswith(("er", "or")):
-        return True
-    det = i > 0 and toks[i - 1][0].lower() in {"the", "our", "their", "my", "your"}
-    return det and i + 1 < len(toks) and _VERB_NEXT.fullmatch(toks[i + 1][0]) is not None
-
-
-# Small words of a phrase joined into one word ("step-by-step", "out-of-the-box").
-_PARTICLES = frozenset("by of the to and or in on at for with off out up vs".split())
-_TWO_LETTERS = re.compile(r"[a-z]{2}")
-# Kebab words that are English compounds, not names ("two-factor", "pre-order").
-_PREFIXES = frozenset(
-    "a an e re pre post co non un anti self cross multi semi sub super inter over under "
-    "one two three four five half well long short high low real full part end".split()
-)
 # A release number after a name makes it software ("Workbox 7.0.0", "Vite v5.2").
 _RELEASE = re.compile(r"v?\d+\.\d+(?:\.\d+)*")
-_VERB_NEXT = re.compile(r"[a-z]+(?:s|ed)|is|was|has|had|will|can|should|must")
 
 
 def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
@@ -355,6 +264,9 @@ def _name(
         if w == "AI" and words and toks[j][1] == toks[j - 1][2] + 1:
             words.append(toks[j])  # "Vertex AI", "Mistral AI": the name's last word
             j += 1
+            if j < len(toks) and name_word(toks[j][0]) and _product_part(toks[j][0]):
+                words.append(toks[j])  # "Vertex AI Pipelines", "Azure AI Search": its part
+                j += 1
             break
         if not name_word(w):
             break
@@ -395,6 +307,17 @@ def _name(
     at_open = len(before) == start and _OPENER.fullmatch(before) is not None
     if at_open and words[-1][0] == "AI":
         return None, j  # "Strong AI features", "Uses AI to ...": a label's words, no name
+    if at_open and len(words) > 1 and words[0][0].lower() in _ADDRESSED:
+        rest = words[1:]
+        plural = rest[-1][0].removesuffix("s")
+        if (
+            rest[0][0].lower() in DEPARTMENTS
+            or _abstract(rest)
+            or NOMINAL.fullmatch(plural)
+            or (common and common(rest[0][0]))
+        ):
+            return None, j  # "Contact Support", "Email Notifications": no one addressed
+        return None, i + 1  # "Ask Priya to review it", "Remind Ana ...": someone, read alone
     if at_open and words[0][0].lower() in IMPERATIVES:
         return None, j  # "Ensure users can ...", "Remove Outliers": a step, not a name
     if past_of_step(words[0][0]) and (at_open or _AFTER_COLON.search(before)):
@@ -420,7 +343,7 @@ def _name(
         return Mention(name, "concept", start, words[-1][2], name), j  # "British English"
     if len(words) == 1 and at_open and name.lower() in EXCLAMATIONS:
         return None  # "Beautiful, they did it in a garden"
-    if len(words) == 1 and name.lower() in _NUMBERED and j < len(toks) and toks[j][0].isdigit():
+    if len(words) == 1 and name.lower() in NUMBERED and j < len(toks) and toks[j][0].isdigit():
         return None, j + 1  # "Phase 2", "Step 3": a stage of something, no name
     titled = _of_end(toks, j)
     if titled > j:  # "Game of Thrones", "the University of Toronto": one name, no person
@@ -463,8 +386,8 @@ def _name(
     named = named_as(before[-40:], [t[0] for t in toks[j : j + 2]])
     if words[0][0] in _PROJECT_WORDS and len(words) > 1:
         kind = "project"  # "Project Atlas"
-    elif words[-1][0] == "AI" and len(words) > 1:
-        kind = "tech"  # "train in Vertex AI": a product, not a place
+    elif "AI" in (w for w, _, _ in words[1:]):
+        kind = "tech"  # "train in Vertex AI (Pipelines)": a product, not a place
     elif named is not None:
         kind = named  # "their member app, Tidewater", "their vendor, Mindbody,"
     elif MADE.search(low[-40:]) and not ACRONYM.fullmatch(name):
