@@ -4,6 +4,7 @@ before asking its readers (text/mentions.py) whether a name starts there."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from hermes_memory.text.components import COMPONENTS, HEADS
 from hermes_memory.text.gazetteer import LONGEST
@@ -35,9 +36,27 @@ def inert_tokens(
     else:
         end = len(toks) if stop is None else stop
         part, ahead = toks[start:end], toks[start : end + 2]  # a head noun's reach: 2
-    lows = [w.lower() for w, _, _ in ahead]
-    headed = {start + j - k for j, low in enumerate(lows) if low in HEADS for k in (1, 2)}
+    headed = {
+        start + j - k for j, (w, _, _) in enumerate(ahead) if w.lower() in HEADS for k in (1, 2)
+    }
     return [
+        (_known_inert(w) if len(w) <= _CACHED_CHARS else _inert_word(w))
+        and j not in headed
+        and at not in objects_at
+        for j, (w, at, _) in enumerate(part, start)
+    ]
+
+
+# Code and formulas repeat their tokens ("{", "\\", "a_1"): each short one is judged
+# once (a long one, a hash or a blob, is judged each time rather than kept).
+_CACHED_CHARS = 40
+
+
+def _inert_word(w: str) -> bool:
+    """Whether ``w`` opens no name wherever it stands (no head noun after it, no
+    preference verb before it)."""
+    low = w.lower()
+    return (
         (
             (low == w and w not in OPEN_QUOTES and _JOINED.search(w) is None)
             or _NUMBER.fullmatch(w) is not None
@@ -45,7 +64,7 @@ def inert_tokens(
         )
         and low not in LONGEST
         and low not in COMPONENTS
-        and j not in headed
-        and at not in objects_at
-        for j, ((w, at, _), low) in enumerate(zip(part, lows, strict=False), start)
-    ]
+    )
+
+
+_known_inert = lru_cache(maxsize=1 << 16)(_inert_word)
