@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 
 from hermes_memory.text.kinds import ROLE_NOUNS
-from hermes_memory.text.lexicon import IMPERATIVES, NP_STOP, NUMBER_WORDS, STARTERS, past_of_step
+from hermes_memory.text.lexicon import (
+    IMPERATIVES,
+    NP_STOP,
+    NUMBER_WORDS,
+    STARTERS,
+    gerund_of_step,
+    past_of_step,
+)
 from hermes_memory.text.reading import Mention
 
 PROJECT_HEADS = frozenset(
@@ -84,24 +91,15 @@ def component_at(
         return None  # "a new job", "a data team": some one, not one the memory can name
     if prev in ("'", "’"):
         return None  # "we're adding cache ...": the end of a contraction
-    stem = low[:-3]
-    if (
-        low.endswith("ing")
-        and prev in _BEFORE_A_GERUND
-        and not IMPERATIVES.isdisjoint((stem, stem + "e", stem[:-1]))  # fix, optimize, log
-    ):
+    if prev in _BEFORE_A_GERUND and gerund_of_step(word):
         return None  # "by optimizing database queries": a verb and its object
     if prev in _AUXILIARIES and low.endswith("ing"):
         return None  # "the team is adding cache versioning": a verb, not "the billing service"
-    # "build pipeline failed" is said of a component; "ensure services are up" is a step
-    subject = (
-        head_at == i + 1
-        and low not in _THAT_VERBS
-        and not toks[i + 1][0].endswith("s")
-        and i + 2 < len(toks)
-        and _PREDICATE.fullmatch(toks[i + 2][0]) is not None
-    )
-    if low in IMPERATIVES and (prev in _BEFORE_A_VERB or not prev[:1].isalnum()) and not subject:
+    if (
+        low in IMPERATIVES
+        and (prev in _BEFORE_A_VERB or not prev[:1].isalnum())
+        and not _subject(toks, i, head_at)
+    ):
         # "to reduce database load", "and disable unnecessary services", "**Optimize
         # Database Indexes**": a verb and its object, read past whole
         if head_at is None:
@@ -138,3 +136,15 @@ def component_at(
             said = " ".join(w for w, _, _ in toks[i : i + n + 1])
             return Mention(name_l, "project", toks[i][1], toks[i + n][2], said), i + n + 1
     return None
+
+
+def _subject(toks: list[tuple[str, int, int]], i: int, head_at: int | None) -> bool:
+    """Whether the verb at ``i`` and the head noun after it are a sentence's subject
+    ("build pipeline failed" is said of a component; "ensure services are up" is a step)."""
+    return (
+        head_at == i + 1
+        and toks[i][0].lower() not in _THAT_VERBS
+        and not toks[i + 1][0].endswith("s")
+        and i + 2 < len(toks)
+        and _PREDICATE.fullmatch(toks[i + 2][0]) is not None
+    )

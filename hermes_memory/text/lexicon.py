@@ -150,6 +150,20 @@ def past_of_step(word: str) -> bool:
     )
 
 
+def gerund_of_step(word: str) -> bool:
+    """Whether ``word`` is the -ing form of an instruction's verb ("fixing",
+    "optimizing", "logging"), as ``past_of_step`` reads the past tense."""
+    w = word.lower()
+    if len(w) < 5 or not w.endswith("ing"):
+        return False
+    stem = w[:-3]
+    return (
+        stem in IMPERATIVES  # fixing
+        or stem + "e" in IMPERATIVES  # optimizing
+        or (stem[-1:] == stem[-2:-1] and stem[:-1] in IMPERATIVES)  # logging
+    )
+
+
 # Endings of abstract nouns that no person's name has ("Mathematical Induction", "Data
 # Integrity", "Performance"): a capitalised phrase ending so is a concept. Endings that
 # surnames share count only when long (-ance, -ence, -ment: "Lawrence", "Clement") or
