@@ -1485,3 +1485,38 @@ def test_a_products_part_after_its_makers_ai() -> None:
 def test_a_lower_case_step_is_no_component_but_a_subject_is() -> None:
     assert extract("open Services and click restart.").entities == {}
     assert extract("build pipeline failed again").entities == {"build": "project"}
+
+
+def test_names_written_across_a_slash_are_listed_together() -> None:
+    jobs = extract("I worked at IBM/Shopify before that.")
+    assert _rels(jobs) >= {("the user", "works_at", "IBM"), ("the user", "works_at", "Shopify")}
+    # the firm written against a known one is a firm too, and the move ends past both
+    moved = extract("Marta moved from Oracle/Sun to Stripe.")
+    assert moved.entities["Sun"] == "org"
+    assert [r for r in _rels(moved) if r[1] == "works_at"] == [("Marta", "works_at", "Stripe")]
+    # each name across the slash is moved off; neither uses the new one
+    ours = extract("We migrated from MySQL/MariaDB to Postgres.")
+    assert {(c.predicate, c.object) for c in ours.claims} == {
+        ("migrated_from", "MySQL"),
+        ("migrated_from", "MariaDB"),
+        ("migrated_to", "PostgreSQL"),
+    }
+    assert not ours.relations
+    stopped = extract("Priya stopped using Vim/Emacs.")
+    assert {(c.subject, c.predicate, c.object) for c in stopped.claims} == {
+        ("Priya", "stopped_using", "Vim"),
+        ("Priya", "stopped_using", "Emacs"),
+    }
+
+
+def test_a_step_names_the_known_name_it_takes() -> None:
+    for line, names in (
+        ("Install Redis first.", {"Redis": "tech"}),
+        # the rest of a step's title case names nothing
+        ("Check Redis Configuration now.", {"Redis": "tech"}),
+        ("Try Google AI Studio for prototyping.", {"Google AI Studio": "tech"}),
+        ("We index documents with Azure AI Search.", {"Azure AI Search": "tech"}),
+    ):
+        assert extract(line).entities == names, line
+    # how a system works says which one, not its name
+    assert "automatic scaling" not in extract("We use the automatic scaling system.").entities

@@ -20,7 +20,8 @@ _TIME_WORDS = re.compile(
 )
 _VERSION = re.compile(r"\b[vV]?\d+(\.\d+)*\b")
 RELATIVE = re.compile(r"^,?\s*(?:which|that|who)\s+")
-COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or)$")
+# "/" joins two names written against each other ("worked at IBM/Shopify").
+COORD = re.compile(r"^(,?\s*and|,|\s*plus|\s*&|,?\s*or|/)$")
 
 
 _DETERMINERS = re.compile(r"\b(the|a|an|our|my|their|his|her|its|both|also|all)\b")

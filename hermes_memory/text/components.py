@@ -51,6 +51,7 @@ _WHICH_ONE = frozenset(
     "particular certain proper overall underlying relevant reliable dedicated typical own "
     "another correct corresponding efficient asynchronous synchronous affected recent "
     "average example sample similar popular accurate intermittent better faster quicker "
+    "automatic automated manual "
     # "operating system" is no component called "operating"
     "operating".split()
 )

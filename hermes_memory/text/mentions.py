@@ -180,7 +180,12 @@ def _title(sentence: str, toks: list[tuple[str, int, int]], i: int) -> tuple[Men
     return Mention(said, "concept", start, end, said), nxt
 
 
-def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+def _known(
+    toks: list[tuple[str, int, int]], i: int, parts_only: bool = False
+) -> tuple[Mention, int] | None:
+    """The known name at ``i`` and the token after it; with ``parts_only`` a maker's
+    product goes on only in words that name a product's part ("Redis Server", not
+    "Redis Configuration")."""
     for n in range(min(LONGEST.get(toks[i][0].lower(), 0), len(toks) - i), 0, -1):
         words = toks[i : i + n]
         key = " ".join(w for w, _, _ in words).lower()
@@ -195,8 +200,15 @@ def _known(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | No
         if n == 1 and hit[1] == "place" and name_goes_on(toks, nxt):
             return None  # "Paris Hilton", "Denver Broncos": a name that opens with a place
         if hit[1] in ("tech", "org"):
-            # "Grafana Cloud", "Apple Music", "OnePlus 9 Pro": the maker's product
-            k = product_end(toks, nxt, 3, lambda k: name_goes_on(toks, k))
+            # "Grafana Cloud", "Apple Music", "OnePlus 9 Pro": the maker's product;
+            # "Azure AI Search": its AI product's part
+            k = nxt + 2 if _ai_part(toks, nxt) else nxt
+            k = product_end(
+                toks,
+                k,
+                3,
+                lambda k: name_goes_on(toks, k) and (not parts_only or _product_part(toks[k][0])),
+            )
             if k > nxt:
                 said = " ".join([hit[0]] + [w for w, _, _ in toks[nxt:k]])
                 return Mention(said, "tech", words[0][1], toks[k - 1][2], said), k
@@ -213,6 +225,16 @@ def _opens(toks: list[tuple[str, int, int]], i: int) -> bool:
 
 # What a product's part is called after its maker's "AI" ("Vertex AI Pipelines").
 _AI_PARTS = PRODUCT_HEADS | frozenset("pipeline platform search workbench foundry agent".split())
+
+
+def _ai_part(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether "AI" and a product's part follow at ``j`` ("Azure AI Search")."""
+    return (
+        j + 1 < len(toks)
+        and toks[j][0] == "AI"
+        and name_word(toks[j + 1][0])
+        and _product_part(toks[j + 1][0])
+    )
 
 
 def _product_part(word: str) -> bool:
@@ -319,6 +341,13 @@ def _name(
             return None, j  # "Contact Support", "Email Notifications": no one addressed
         return None, i + 1  # "Ask Priya to review it", "Remind Ana ...": someone, read alone
     if at_open and words[0][0].lower() in IMPERATIVES:
+        if i + 1 < len(toks) and (step := _known(toks, i + 1, parts_only=True)):
+            # "Install Redis first", "Check Redis Configuration": the step's known
+            # name; the rest of a step's title case names nothing
+            end = max(step[1], j)
+            while name_goes_on(toks, end):
+                end += 1
+            return step[0], end
         return None, j  # "Ensure users can ...", "Remove Outliers": a step, not a name
     if past_of_step(words[0][0]) and (at_open or _AFTER_COLON.search(before)):
         # "- Added Sentry", "Strategies: Used Wireshark to ...": what was done, not who
@@ -390,6 +419,8 @@ def _name(
         kind = "tech"  # "train in Vertex AI (Pipelines)": a product, not a place
     elif named is not None:
         kind = named  # "their member app, Tidewater", "their vendor, Mindbody,"
+    elif (paired := _slashed_kind(toks, i)) is not None:
+        kind = paired  # "worked at Oracle/Sun": a name written against a firm's is one
     elif MADE.search(low[-40:]) and not ACRONYM.fullmatch(name):
         kind = "project"  # "I'm building Tidewater", "Bob maintains Atlas"
     elif shaped:
@@ -465,6 +496,17 @@ def _name(
         # "to Weights & Biases": a firm's name, no one's; "Settings & Privacy" a topic
         kind, guessed = ("concept" if _abstract(words) else "org"), True
     return Mention(name, kind, words[0][1], words[-1][2], name, guessed), j
+
+
+def _slashed_kind(toks: list[tuple[str, int, int]], i: int) -> str | None:
+    """The kind of a known tool or firm written against the name at ``i`` across a
+    slash ("IBM/Shopify", "Postgres/Timescale"), or None."""
+    if i < 2 or toks[i - 1][0] != "/" or toks[i - 1][1] != toks[i - 2][2]:
+        return None
+    if toks[i][1] != toks[i - 1][2]:
+        return None
+    kind = KNOWN.get(toks[i - 2][0].lower(), ("", ""))[1]
+    return kind if kind in ("tech", "org") else None
 
 
 _WORKS_FOR = re.compile(r"\bwork(?:s|ed|ing)? for\s+$")

@@ -199,18 +199,20 @@ def sentence_relations(
     # clause is about and where the clause closes.
     nested: dict[int, tuple[Mention, int]] = {}
     for k, tail in enumerate(ms):
-        prefix = sentence[: tail.start].lower()
+        # "moved from Oracle/Sun to Stripe": names across a slash stand in one place
+        opens, last = _slashed(sentence, ms, k)
+        prefix = sentence[: ms[opens].start].lower()
         if STOPPED.search(prefix[-80:]):
             # Whoever stopped: "Priya stopped using Vim" ends Priya's use, not ours.
-            before = [m for m in ms[:k] if m.type in ("project", "tech", "person", "org")]
+            before = [m for m in ms[:opens] if m.type in ("project", "tech", "person", "org")]
             add(None if ours or not before else before[-1], "stopped_using", tail)
             continue
         if MIGRATION.search(prefix) or REPLACED.search(prefix):
             # "OCR needs X, so we're moving off Expo": the clause's own subject is ours
-            ours_move = _WE_MOVE.search(sentence, ms[k - 1].end if k else 0, tail.start)
-            src = None if ours_move else _migration_subject(ms[:k])
-            src = src or _beneficiary(sentence, ms[k + 1 :])
-            nxt = ms[k + 1] if k + 1 < len(ms) else None
+            ours_move = _WE_MOVE.search(sentence, ms[opens - 1].end if opens else 0, tail.start)
+            src = None if ours_move else _migration_subject(ms[:opens])
+            src = src or _beneficiary(sentence, ms[last + 1 :])
+            nxt = ms[last + 1] if last + 1 < len(ms) else None
             move = MIGRATION.search(prefix)
             if (src is not None and src.type in ("project", "tech")) or (
                 move is not None and moves_a_thing(move.group(0))
@@ -220,9 +222,9 @@ def sentence_relations(
                 # not a person or a place
                 ours_thing = src is not None and src.type in ("project", "tech")
                 tail = run_on(tail, retyped, places=ours_thing)
-                if nxt is not None and _between(sentence, tail, nxt) == "to":
+                if nxt is not None and _between(sentence, ms[last], nxt) == "to":
                     nxt = run_on(nxt, retyped, places=ours_thing)
-            onward = nxt is not None and _between(sentence, tail, nxt) == "to"
+            onward = nxt is not None and _between(sentence, ms[last], nxt) == "to"
             if (
                 onward and nxt is not None and nxt.type in ("tech", "org") and move is not None
                 and move.group(1).lower().startswith(("switch", "migrat", "port"))
@@ -248,7 +250,10 @@ def sentence_relations(
                 continue
             add(src, "migrated_from", tail)
             # "off Expo to a bare React Native project": words of the new one's kind between
-            onto = nxt is not None and _ONWARD_THE.sub("", _between(sentence, tail, nxt)) in _ONWARD
+            onto = (
+                nxt is not None
+                and _ONWARD_THE.sub("", _between(sentence, ms[last], nxt)) in _ONWARD
+            )
             if nxt is not None and onto:
                 if tail.type in ("tech", "org") and nxt.guessed:  # "from Airflow to Dagster"
                     nxt = replace(nxt, type="tech", guessed=False)
@@ -493,6 +498,17 @@ def _ranked_below(sentence: str, ms: list[Mention], claims: list[Claim]) -> None
                 below = Claim(c.subject, "ranks_below", b.name)
                 if below not in claims:
                     claims.append(below)
+
+
+def _slashed(sentence: str, ms: list[Mention], k: int) -> tuple[int, int]:
+    """The first and last index of the names written across slashes with ``ms[k]``
+    ("Oracle/Sun", "MySQL/MariaDB"); ``(k, k)`` for a name alone."""
+    first, last = k, k
+    while first and sentence[ms[first - 1].end : ms[first].start].strip() == "/":
+        first -= 1
+    while last + 1 < len(ms) and sentence[ms[last].end : ms[last + 1].start].strip() == "/":
+        last += 1
+    return first, last
 
 
 def _migration_subject(before: list[Mention]) -> Mention | None:

@@ -198,4 +198,9 @@ from __future__ import annotations
 # pipeline failed"); a verb's -ing after a preposition ("by optimizing database
 # queries") and a describing word ("another", "efficient", "an in-memory cache") name
 # none; "Vertex AI Pipelines" is one product.
-EXTRACTOR_VERSION = 35
+# 36: a step names the known name it takes ("Install Redis first", "Check Sentry for
+# errors" named nothing; "Check Redis Configuration" names Redis alone); names written
+# across a slash are listed together ("worked at IBM/Shopify", "moved from Oracle/Sun to
+# Stripe", "migrated from MySQL/MariaDB to Postgres": MariaDB used Postgres); "Azure AI
+# Search" is one product; "automatic", "automated" and "manual" say which one.
+EXTRACTOR_VERSION = 36
