@@ -1520,3 +1520,15 @@ def test_a_step_names_the_known_name_it_takes() -> None:
         assert extract(line).entities == names, line
     # how a system works says which one, not its name
     assert "automatic scaling" not in extract("We use the automatic scaling system.").entities
+
+
+def test_a_managed_cloud_service_is_a_tool_and_holds_what_follows() -> None:
+    pods = extract("The API pods run on EKS and pull images from ECR.")
+    assert pods.entities == {"EKS": "tech", "ECR": "tech"}
+    # the pods pull the images, not EKS: a preposition's object is no verb's subject
+    assert not pods.relations
+    # what a service holds is no product of its own
+    assert extract("- **IAM Roles**: grant least privilege.").entities == {"IAM": "tech"}
+    assert extract("The REST API is slow.").entities == {"REST": "tech"}
+    for line in ("Get some rest tonight.", "Encryption at Rest is on."):
+        assert "REST" not in extract(line).entities, line

@@ -6,6 +6,14 @@ Extend by adding rows.
 
 from __future__ import annotations
 
+# Managed cloud services: the capitalised words after one name what it holds ("IAM
+# Role", "SNS Topic", "EC2 Instance"), not a product of its own.
+CLOUD_SERVICES = frozenset(
+    (
+        "EC2 ECS EKS ECR Fargate SQS SNS SES RDS DynamoDB CloudFront CloudWatch IAM VPC "
+        "EBS EFS KMS CDK GKE GCS AKS"
+    ).split()
+)
 _TECH = {
     "PostgreSQL": ["postgres", "postgresql", "psql", "pg"],
     "MySQL": ["mysql"],
@@ -140,6 +148,9 @@ _TECH = {
             "MLflow Twilio SendGrid Mailgun Algolia Meilisearch Typesense Protobuf ZeroMQ"
         ).split()
     },
+    # Managed cloud services said as acronyms: alone, an acronym is typed a body ("runs
+    # on EKS" made EKS an organisation).
+    **{name: [name.lower()] for name in CLOUD_SERVICES},
 }
 # Protocols and standards of computing, written as acronyms: without the list an acronym
 # alone is typed an organisation ("NASA"), and "HTTP" or "JWT" is none.
@@ -147,7 +158,7 @@ STANDARDS = frozenset(
     (
         "HTTP", "HTTPS", "SSL", "TLS", "SQL", "NoSQL", "JWT", "OAuth", "SAML", "SSO", "RBAC",
         "CORS", "CSRF", "XSS", "SSH", "DNS", "TCP", "UDP", "SMTP", "IMAP", "FTP", "SFTP",
-        "VPN", "CDN", "SDK", "CLI", "NLP", "OCR", "WebSocket", "WebRTC", "OpenAPI",
+        "VPN", "CDN", "SDK", "CLI", "NLP", "OCR", "WebSocket", "WebRTC", "OpenAPI", "REST",
     )
 )  # fmt: skip
 _TECH.update((name, [name.lower()]) for name in STANDARDS)
@@ -365,7 +376,7 @@ KNOWN: dict[str, tuple[str, str]] = _build()
 AMBIGUOUS = frozenset(
     ["go", "ts", "es", "tf", "pg", "fly", "spark", "rust", "swift", "vault", "consul", "envoy"]
     + ["helm", "notion", "slack", "meta", "apple", "amazon", "windows", "flask", "celery"]
-    + ["tableau", "looker"]
+    + ["tableau", "looker", "rest"]
     + ["react", "angular", "node", "java", "ruby", "rails", "git", "kube", "rabbit", "mongo"]
     + ["snowflake", "sentry", "jira", "es", "tf", "pg", "ts", "node", "git"]
     # places that are words too ("roast turkey", "fine china", "a guinea pig")

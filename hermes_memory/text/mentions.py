@@ -15,7 +15,7 @@ from hermes_memory.text.components import (
     PLAIN,
     component_at,
 )
-from hermes_memory.text.gazetteer import AMBIGUOUS, KNOWN, LANGUAGES, LONGEST
+from hermes_memory.text.gazetteer import AMBIGUOUS, CLOUD_SERVICES, KNOWN, LANGUAGES, LONGEST
 from hermes_memory.text.identifiers import NUMBERED, identifier, product_end
 from hermes_memory.text.inert import INERT_BLOCK, inert_tokens
 from hermes_memory.text.kinds import (
@@ -194,6 +194,8 @@ def _known(
             continue
         if n == 1 and key in AMBIGUOUS and not words[0][0][:1].isupper():
             continue
+        if n == 1 and key in AMBIGUOUS and hit[0].isupper() and not words[0][0].isupper():
+            continue  # "Encryption at Rest": REST is written in capitals
         if n == 1 and key in IMPERATIVES and _opens(toks, i) and not name_follows(toks, i + 1):
             continue  # "Go to the console": an instruction's verb; "Go is fast" is a name
         nxt = i + n
@@ -209,6 +211,8 @@ def _known(
                 3,
                 lambda k: name_goes_on(toks, k) and (not parts_only or _product_part(toks[k][0])),
             )
+            if k > nxt and hit[0] in CLOUD_SERVICES:
+                return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), k
             if k > nxt:
                 said = " ".join([hit[0]] + [w for w, _, _ in toks[nxt:k]])
                 return Mention(said, "tech", words[0][1], toks[k - 1][2], said), k

@@ -89,6 +89,7 @@ _THIRD_PERSON = re.compile(rf"(?:^|,\s*|\b(?:and|but|so|where|because)\s+){_PRON
 _MY_RELATIONS = frozenset({"knows", "reports_to", "works_at"})
 # "Farah suggested we cache it in Redis": the clause after is ours, not Farah's.
 _OUR_SUBJECT = re.compile(r"\b(?:we|i|you)\b")
+_OBJECT_OF = re.compile(r"\b(?:on|onto|in|into|to|from|with|by|via|at)\s+(?:the\s+)?$", re.I)
 _PRONOUN_OPENER = re.compile(rf"\W*{_PRONOUN}", re.I)
 # A verb joined to a sentence that opened on the user's side: still their doing.
 _OUR_CLAUSE = re.compile(r".*\b(?:and|but|then)\s+(?=[a-z]+(?:ed|s)?\b)")
@@ -169,7 +170,14 @@ def sentence_relations(
     if ms and ms[0].name == SELF and ms[0].start < 3 and not reported and not _my(sentence, ms[0]):
         subject: Mention | None = ms[0]  # "I moved to Berlin and work at Spotify"
     else:
-        subject = others[0] if others and others[0].start < 40 else None
+        # not the object of a preposition ("The API pods run on EKS and pull from ECR")
+        subject = (
+            others[0]
+            if others
+            and others[0].start < 40
+            and not _OBJECT_OF.search(sentence, 0, others[0].start)
+            else None
+        )
     # The sentence opens on the user's side ("We ...", "The user ..."), unless those
     # words begin a name ("The user service ...", "The team service ...").
     opener = _WE.match(sentence.lower())
@@ -341,6 +349,12 @@ def sentence_relations(
             continue
         elif unnamed and _CONNECTOR.match(between):
             continue
+        elif (
+            subject is None
+            and _CONNECTOR.match(between)
+            and _OBJECT_OF.search(sentence, 0, head.start)
+        ):
+            continue  # "The pods run on EKS and pull from ECR": the pods pull, not EKS
         elif subject is not None and subject is not head:
             joined = _CONNECTOR.match(between) or _LATER_VERB.match(between)
             kind_of = _KIND_OF.match(between)

@@ -202,5 +202,8 @@ from __future__ import annotations
 # errors" named nothing; "Check Redis Configuration" names Redis alone); names written
 # across a slash are listed together ("worked at IBM/Shopify", "moved from Oracle/Sun to
 # Stripe", "migrated from MySQL/MariaDB to Postgres": MariaDB used Postgres); "Azure AI
-# Search" is one product; "automatic", "automated" and "manual" say which one.
+# Search" is one product; "automatic", "automated" and "manual" say which one. Managed
+# cloud services are tools ("runs on EKS" made EKS an organisation; "IAM Roles" is IAM),
+# REST is a standard, and a preposition's object is no later verb's subject ("The pods
+# run on EKS and pull from ECR": EKS depended on ECR).
 EXTRACTOR_VERSION = 36
