@@ -1532,3 +1532,10 @@ def test_a_managed_cloud_service_is_a_tool_and_holds_what_follows() -> None:
     assert extract("The REST API is slow.").entities == {"REST": "tech"}
     for line in ("Get some rest tonight.", "Encryption at Rest is on."):
         assert "REST" not in extract(line).entities, line
+
+
+def test_a_formulas_commands_name_nothing() -> None:
+    assert extract("The change is \\Delta x = 5, so \\theta_i grows with \\Omega.").entities == {}
+    # a line of formula alone is not read at all, and a name beside one still is
+    assert extract("\\[ S_{0} = a_1 + (k+0) d_1 \\cdot x_0 - \\frac{c}{a} \\]").entities == {}
+    assert extract("Priya derived \\Delta from the logs.").entities == {"Priya": "person"}

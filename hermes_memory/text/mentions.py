@@ -125,6 +125,9 @@ _BOLD_LABEL = re.compile(
 _OPENER = re.compile(r"[\s>#*_+•·\-]*(?:\d+[.)])?(?:[^\n]{0,40}:)?[\s*_\"'“‘(]*")
 # A label's colon just before a word: what follows opens a clause ("Fixes: Added ...").
 _AFTER_COLON = re.compile(r":\s*[\"'“‘*_]*$")
+# A name needs two letters in a row ("Go", "jq"), not a formula's command ("\cdot"), or a
+# letter and a digit ("S3", "k6"); a sentence without them is not tokenized at all.
+_WORDY = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]{2}|[^\W\d_]\d")
 # "O'Brien" is one word; any other apostrophe ends one.
 _TOKEN = re.compile(rf"{ELIDED_SURNAME}|[^\W_][\w.+#-]*[\w+#]|[^\W_]|'s\b|[^\w\s]")
 
@@ -134,6 +137,8 @@ def find_mentions(
 ) -> list[Mention]:
     """The names in ``sentence``, in order (at most ``limit``). ``common`` tells whether
     a capitalised word is one the writer also uses as a common word (text/casing.py)."""
+    if _WORDY.search(sentence) is None:
+        return []  # "\[ S_{0} = a_1 + d_1 \cdot x_0 \]": no word a name is made of
     table = KNOWN
     found_toks = islice(_TOKEN.finditer(sentence), MAX_SENTENCE_TOKENS)
     toks = [(m.group(), m.start(), m.end()) for m in found_toks]
@@ -146,8 +151,8 @@ def find_mentions(
     while i < len(toks):
         if i >= len(inert):
             inert += inert_tokens(toks, objects_at, len(inert), i + INERT_BLOCK)
-        if inert[i]:
-            i += 1
+        if inert[i] or (i and toks[i - 1][0] == "\\" and toks[i - 1][2] == toks[i][1]):
+            i += 1  # nothing, or a formula's command ("\Delta", "\theta_i")
             continue
         found = (
             _title(sentence, toks, i)
