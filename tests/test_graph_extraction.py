@@ -946,7 +946,7 @@ def test_where_software_is_hosted_and_tools_written_in_lower_case() -> None:
     found = extract("We host the marketing site on Netlify.")
     assert found.entities["Netlify"] == "tech"
     assert ("marketing site", "uses", "Netlify") in _rels(found)
-    assert extract("We run the workers on Fargate.").entities == {"Fargate": "tech"}
+    assert extract("We run the workers on Northflank.").entities == {"Northflank": "tech"}
     found = extract("The analytics pipeline uses dbt and Snowflake.")
     assert {("analytics", "uses", "dbt"), ("analytics", "uses", "Snowflake")} <= _rels(found)
     # A tool's name that is also a word is one only when written as a name.
@@ -968,7 +968,7 @@ def test_a_title_in_quotes_is_one_name_and_no_person() -> None:
 
 def test_running_late_to_someone_is_no_platform() -> None:
     assert extract("We are running late to Sarah's party.").entities == {"Sarah": "person"}
-    assert extract("We run the workers on Fargate.").entities == {"Fargate": "tech"}
+    assert extract("We run the workers on Northflank.").entities == {"Northflank": "tech"}
 
 
 def test_a_change_log_line_opens_with_what_was_done_not_who() -> None:
@@ -994,17 +994,17 @@ def test_an_entity_takes_the_type_most_of_its_texts_give(api: MemoryAPI) -> None
         return found[name]
 
     turns = [
-        "Fargate is great for this.",  # read alone: a guess, a person
-        "I talked to Fargate yesterday.",  # a guess again
+        "Northflank is great for this.",  # read alone: a guess, a person
+        "I talked to Northflank yesterday.",  # a guess again
         # A tool, for sure: one sure reading outweighs two guesses (GUESS_VOTE).
-        "We run the workers on Fargate.",
-        "We deploy the api on Fargate.",
+        "We run the workers on Northflank.",
+        "We deploy the api on Northflank.",
     ]
     for i, said in enumerate(turns):
         unwrap(api.ingest_turn("user", said, session_id="s1", message_id=f"m{i}"))
         if i < 2:
-            assert kind("Fargate") == "person"
-    assert kind("Fargate") == "tech"
+            assert kind("Northflank") == "person"
+    assert kind("Northflank") == "tech"
     audited = api.db.query("SELECT diff FROM audit_log WHERE action = 'entity_update'")
     assert sum('"new": {"entity_type": "tech"' in r["diff"] for r in audited) == 1
     # Guessed often enough, a name keeps its type against one sure reading; a tie
@@ -1539,3 +1539,12 @@ def test_a_formulas_commands_name_nothing() -> None:
     # a line of formula alone is not read at all, and a name beside one still is
     assert extract("\\[ S_{0} = a_1 + (k+0) d_1 \\cdot x_0 - \\frac{c}{a} \\]").entities == {}
     assert extract("Priya derived \\Delta from the logs.").entities == {"Priya": "person"}
+
+
+def test_a_works_name_after_what_it_is_is_a_title() -> None:
+    book = extract("Jake recommended the book Atomic Habits.")
+    assert book.entities == {"Jake": "person", "Atomic Habits": "concept"}
+    assert extract("Her new album Midnights is great.").entities == {"Midnights": "concept"}
+    # someone spoken to after a work is still a person
+    sung = extract("That's a gorgeous song, Caroline.")
+    assert sung.entities == {"Caroline": "person"}

@@ -394,10 +394,10 @@ def test_reading_again_makes_concepts_of_the_people_only_an_assistant_named(
 def test_reading_again_gives_an_entity_the_type_its_texts_now_give(
     api: MemoryAPI, clock: FrozenClock
 ) -> None:
-    said = "We deploy the api on Fargate. Priya set it up."
+    said = "We deploy the api on Northflank. Priya set it up."
     unwrap(api.ingest_turn("user", said, session_id="s1", message_id="m1"))
-    with api.db.transaction() as conn:  # an older extractor took Fargate for a person
-        conn.execute("UPDATE entities SET entity_type = 'person' WHERE name = 'Fargate'")
+    with api.db.transaction() as conn:  # an older extractor took Northflank for a person
+        conn.execute("UPDATE entities SET entity_type = 'person' WHERE name = 'Northflank'")
         conn.execute("UPDATE mentions SET entity_type = NULL")
         conn.execute("UPDATE entities SET derived_by = ? WHERE derived_by IS NOT NULL", (OLD,))
     tier2_health.set_derived_status(api.db, "relations", "ok", 0.0, extractor=OLD)
@@ -406,6 +406,6 @@ def test_reading_again_gives_an_entity_the_type_its_texts_now_give(
     consolidate.run(Maintenance(api), clock())
 
     kinds = {e["name"]: e["entity_type"] for e in unwrap(api.entity_query(limit=50))}
-    assert kinds == {"Fargate": "tech", "Priya": "person"}
+    assert kinds == {"Northflank": "tech", "Priya": "person"}
     votes = api.db.query("SELECT entity_type FROM mentions WHERE entity_type IS NULL")
     assert votes == []

@@ -249,6 +249,17 @@ _ANIMALS = (
     r"|labrador|poodle|terrier|spaniel|retriever|collie|dachshund|corgi|husky|pug|bulldog"
     r"|greyhound|whippet|schnauzer|chihuahua|rottweiler|labradoodle|cockapoo|tabby"
 )
+# A work's name follows what it is ("the book Atomic Habits", "her new album Midnights",
+# "a game called Hades"): a title, no person ("a gorgeous song, Caroline" is said to her).
+_WORKS = (
+    "book|novel|memoir|movie|film|show|series|sitcom|song|album|podcast|game|musical|"
+    "documentary|poem|painting|play"
+)
+WORK_BEFORE = _before(
+    r"\b(?:the|a|an|my|his|her|their|our|your|this|that)\s+(?:[\w-]+\s+)?"
+    rf"(?:{_WORKS})s?\s+(?:(?:named|called|titled)\s+)?$",
+    " ".join(w + s for w in _WORKS.split("|") for s in ("", "s")) + " named called titled",
+)
 # An animal's name follows what it is ("our dog Biscuit", "a puppy named Coco").
 PET_BEFORE = _before(
     rf"\b(?:{_ANIMALS})s?,?\s+(?:(?:named|called)\s+)?$",

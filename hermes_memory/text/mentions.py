@@ -43,6 +43,7 @@ from hermes_memory.text.kinds import (
     TOOL_CONTEXT,
     TOOL_NEXT,
     TRAVEL,
+    WORK_BEFORE,
     WORKED_WITH,
     name_follows,
     named_as,
@@ -111,6 +112,7 @@ _ADDRESSED = frozenset("ask tell ping remind thank invite contact email cc notif
 _PROJECT_WORDS = frozenset({"Project", "Operation", "Initiative"})
 _NOT_NAMES = NP_STOP | STARTERS
 _CONTEXT_CHARS = 120
+_WORK_CHARS = 40
 # A markdown heading, and a bold label opening a line: guessed names are not read in them.
 _HEADING = re.compile(r"\s*#{1,6}\s")
 # Its bold span may end in the colon, or stand alone on its line ("**Limit Display
@@ -428,6 +430,8 @@ def _name(
         kind = "tech"  # "train in Vertex AI (Pipelines)": a product, not a place
     elif named is not None:
         kind = named  # "their member app, Tidewater", "their vendor, Mindbody,"
+    elif WORK_BEFORE.search(low[-_WORK_CHARS:]):
+        kind = "concept"  # "the book Atomic Habits", "her new album Midnights"
     elif (paired := _slashed_kind(toks, i)) is not None:
         kind = paired  # "worked at Oracle/Sun": a name written against a firm's is one
     elif MADE.search(low[-40:]) and not ACRONYM.fullmatch(name):
