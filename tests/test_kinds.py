@@ -177,6 +177,7 @@ _BEFORE_EXAMPLES = {
     "WORKED_WITH": ["query it with ", "monitoring the cluster through "],
     "MADE": ["i'm building ", "bob maintains the "],
     "PET_BEFORE": ["our dog ", "a puppy named ", "two guinea pigs, "],
+    "WORK_BEFORE": ["the book ", "her new album ", "a game called "],
 }
 
 
