@@ -89,6 +89,8 @@ _THIRD_PERSON = re.compile(rf"(?:^|,\s*|\b(?:and|but|so|where|because)\s+){_PRON
 _MY_RELATIONS = frozenset({"knows", "reports_to", "works_at"})
 # "Farah suggested we cache it in Redis": the clause after is ours, not Farah's.
 _OUR_SUBJECT = re.compile(r"\b(?:we|i|you)\b")
+# Words before a sentence's first name that make it an object, not the subject ("run on
+# EKS"); narrower than _AFTER_PREPOSITION, which also takes "for", "of" and "using".
 _OBJECT_OF = re.compile(r"\b(?:on|onto|in|into|to|from|with|by|via|at)\s+(?:the\s+)?$", re.I)
 _PRONOUN_OPENER = re.compile(rf"\W*{_PRONOUN}", re.I)
 # A verb joined to a sentence that opened on the user's side: still their doing.
