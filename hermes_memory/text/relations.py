@@ -177,7 +177,7 @@ def sentence_relations(
             others[0]
             if others
             and others[0].start < 40
-            and not _OBJECT_OF.search(sentence, 0, others[0].start)
+            and not _before(_OBJECT_OF, sentence, others[0].start, 16)
             else None
         )
     # The sentence opens on the user's side ("We ...", "The user ..."), unless those
@@ -354,7 +354,7 @@ def sentence_relations(
         elif (
             subject is None
             and _CONNECTOR.match(between)
-            and _OBJECT_OF.search(sentence, 0, head.start)
+            and _before(_OBJECT_OF, sentence, head.start, 16)
         ):
             continue  # "The pods run on EKS and pull from ECR": the pods pull, not EKS
         elif subject is not None and subject is not head:
