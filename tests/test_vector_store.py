@@ -239,6 +239,25 @@ def test_past_the_exact_size_an_index_is_built_tuned_and_used(
     assert "WARN" not in capfd.readouterr().err
 
 
+def test_the_tuner_measures_against_the_exact_top_10(tmp_path: Path) -> None:
+    from hermes_memory.tier3 import ann_index
+
+    dim, n = 32, 1500
+    store = VectorStore(tmp_path, dim, exact_max_rows=100_000)
+    data = clustered(n, 4, dim)
+    store.upsert(rows([f"i{k}" for k in range(n)]), data)
+    table = store.table()
+    queries, truth = ann_index.measured_on(table, n, dim)
+    assert len(queries) == ann_index.SAMPLES
+    ids = table.search().select(["id"]).limit(None).to_arrow().column("id").to_pylist()
+    unit = data / np.linalg.norm(data, axis=1, keepdims=True)
+    for q, want in zip(queries, truth, strict=True):
+        assert want == {ids[k] for k in np.argsort(-(unit @ q))[:10]}
+    # A batch search numbers its rows by query: each query gets its own top 10.
+    found = ann_index._batch_ids(table.search(queries[:5]), queries[:5])
+    assert found == truth[:5]
+
+
 def test_below_the_exact_size_no_index_is_built(tmp_path: Path) -> None:
     from hermes_memory.tier3 import ann_index
 
