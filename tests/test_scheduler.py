@@ -203,9 +203,14 @@ def test_daemon_stops_cleanly_on_sigterm(home: Path) -> None:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "HERMES_MEMORY_CRON__EMBED_SCHEDULE": "* * * * *"},
     )  # fmt: skip
-    time.sleep(4)
+    assert proc.stderr is not None
+    # Signalled once its loop runs: a signal during start-up (a loaded machine's slow
+    # imports) would meet Python's default handler, not the daemon's.
+    started = next((line for line in proc.stderr if "daemon: started" in line), "")
+    time.sleep(2)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=30)
+    assert started, err
     assert proc.returncode == 0, err
     assert "stopped after" in out
     with _open(home) as api:
