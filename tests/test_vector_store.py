@@ -256,6 +256,7 @@ def test_the_tuner_measures_against_the_exact_top_10(tmp_path: Path) -> None:
     # A batch search numbers its rows by query: each query gets its own top 10.
     found = ann_index._batch_ids(table.search(queries[:5]), queries[:5])
     assert found == truth[:5]
+    assert ann_index._batch_ids(table.search(queries[:1]), queries[:1]) == truth[:1]
 
 
 def test_below_the_exact_size_no_index_is_built(tmp_path: Path) -> None:

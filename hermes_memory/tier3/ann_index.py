@@ -206,11 +206,12 @@ def tune(table: Any, partitions: int, rows: int, dim: int) -> tuple[int, int, fl
 
 def _batch_ids(query: Any, queries: np.ndarray) -> list[set[str]]:
     """The ids each of ``queries`` found, searched in one batch (LanceDB numbers each
-    result row by its query)."""
+    result row by its query, unless there is only one)."""
     found: list[set[str]] = [set() for _ in range(len(queries))]
     result = query.metric("cosine").limit(10).select(["id", "_distance"]).to_arrow()
-    for at, key in zip(
-        result.column("query_index").to_pylist(), result.column("id").to_pylist(), strict=True
-    ):
+    keys = result.column("id").to_pylist()
+    if "query_index" not in result.column_names:
+        return [set(keys)]
+    for at, key in zip(result.column("query_index").to_pylist(), keys, strict=True):
         found[at].add(key)
     return found
