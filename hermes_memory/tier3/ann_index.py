@@ -163,9 +163,9 @@ def measured_on(table: Any, rows: int, dim: int) -> tuple[np.ndarray, list[set[s
     rng = np.random.default_rng(SEED)
     offsets = sorted({int(i) for i in rng.choice(rows, size=min(rows, SAMPLES), replace=False)})
     near = table.take_offsets(offsets).select(["vector"]).to_arrow()
-    top = RunningTop(moved_queries(normalised(np.array(vectors_of(near, dim))), rng))
+    top = RunningTop(moved_queries(normalised(vectors_of(near, dim)), rng))
     for batch in scan_pages(table, ["vector"], rows):
-        top.add(normalised(np.array(vectors_of(batch, dim))))
+        top.add(normalised(vectors_of(batch, dim)))
     queries, tops = top.measured()
     wanted = sorted(set().union(*tops))
     ids = table.take_offsets(wanted).select(["id"]).to_arrow().column("id").to_pylist()
