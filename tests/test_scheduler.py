@@ -14,7 +14,7 @@ import pytest
 
 from hermes_memory import FrozenClock, MemoryAPI, load_config
 from hermes_memory.clock import parse_time
-from hermes_memory.cron import ledger, scheduler
+from hermes_memory.cron import consolidate, ledger, scheduler
 from hermes_memory.tier3.embedder import HashingEmbedder
 
 
@@ -116,8 +116,12 @@ from hermes_memory import MemoryAPI, load_config
 from hermes_memory.cron import consolidate, scheduler
 from hermes_memory.tier3.embedder import HashingEmbedder
 original = consolidate.merges.merge_fact
+hold = len(sys.argv) > 2  # stop inside the second batch until killed
+calls = 0
 def slow(*a, **k):
-    time.sleep(0.002)
+    global calls
+    calls += 1
+    time.sleep(60 if hold and calls > consolidate.BATCH else 0.002)
     return original(*a, **k)
 consolidate.merges.merge_fact = slow
 api = MemoryAPI(load_config(sys.argv[1], env={}), embedder=HashingEmbedder())
@@ -142,18 +146,18 @@ def _live(home: Path) -> set[str]:
 def test_consolidate_killed_mid_run_loses_nothing_and_completes(home: Path, tmp_path: Path) -> None:
     _plant_duplicates(home, 600)
     before = _live(home)
-    proc = subprocess.Popen([sys.executable, "-c", _SLOW_CONSOLIDATE, str(home)],
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_CONSOLIDATE, str(home), "hold"],
                             stdout=subprocess.PIPE, text=True)  # fmt: skip
     with _open(home) as api:
         deadline = time.time() + 60
         while time.time() < deadline:
             merged = api.db.scalar("SELECT COUNT(*) FROM audit_log WHERE action = 'fact_merge'")
-            if merged >= 200:
+            if merged >= consolidate.BATCH:  # the first batch is committed; the second holds
                 break
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        assert 200 <= merged < 600, "the kill landed mid-run"
+        assert merged == consolidate.BATCH, "the kill landed mid-run, inside the second batch"
         assert api.db.scalar("PRAGMA integrity_check") == "ok"
         run = api.db.query_one("SELECT status FROM job_runs ORDER BY id DESC LIMIT 1")
         assert run is not None and run["status"] == "running"
