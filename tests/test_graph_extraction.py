@@ -1548,3 +1548,48 @@ def test_a_works_name_after_what_it_is_is_a_title() -> None:
     # someone spoken to after a work is still a person
     sung = extract("That's a gorgeous song, Caroline.")
     assert sung.entities == {"Caroline": "person"}
+
+
+def test_a_means_to_an_end_uses_nothing_its_end_names() -> None:
+    # an SDK is written for a language, and code in one does not make the language a user
+    sdk = extract("I use the AWS SDK for Python to interact with the SNS API.")
+    assert not {r for r in _rels(sdk) if r[0] == "Python"}
+    assert not _rels(extract("I wrote a script in Python to call the SNS API."))
+    # a tool put to work on something acts on it, it does not use it
+    for line in (
+        "I'm using Docker to deploy my Flask app.",
+        "I'm using Pillow to ensure compliance with Instagram's size limits.",
+    ):
+        assert not [r for r in _rels(extract(line)) if r[0] != "the user"], line
+    # talking to a service, or shipping onto one, is still its use
+    assert ("redis-py", "uses", "Redis") in _rels(
+        extract("I'm using the redis-py library to interact with my Redis server.")
+    )
+    assert ("GitHub Actions", "uses", "Elastic Beanstalk") in _rels(
+        extract("The pipeline uses GitHub Actions to deploy to Elastic Beanstalk.")
+    )
+    # a language still runs on something
+    assert ("Kotlin", "uses", "JVM") in _rels(extract("Kotlin runs on the JVM."))
+
+
+def test_a_company_joined_is_worked_at_and_a_person_joined_is_no_company() -> None:
+    for line, firm in (
+        ("Priya is joining Stripe in March.", "Stripe"),
+        ("Nadia joins Initech next week.", "Initech"),
+        ("I joined Google in 2019.", "Google"),
+    ):
+        found = extract(line)
+        assert found.entities[firm] == "org", line
+        assert any(r[1:] == ("works_at", firm) for r in _rels(found)), line
+    for line in ("I'm joining Sarah for dinner.", "Mark joined Sarah and Tom at the park."):
+        found = extract(line)
+        assert found.entities["Sarah"] == "person", line
+        assert not any(r[1] == "works_at" for r in _rels(found)), line
+    # a new clause after a time is no list of the two people around it
+    moved = extract("I left Acme last year and I'm now joining Globex.")
+    assert [r for r in _rels(moved) if r[1] == "works_at"] == [("the user", "works_at", "Globex")]
+
+
+def test_see_opens_a_step_not_a_name() -> None:
+    assert extract("See API reference for details.").entities == {}
+    assert extract("See Redis docs for the eviction policy.").entities == {"Redis": "tech"}

@@ -162,6 +162,12 @@ STANDARDS = frozenset(
     )
 )  # fmt: skip
 _TECH.update((name, [name.lower()]) for name in STANDARDS)
+# Programming languages and runtimes: a library or an SDK is written for one ("the AWS
+# SDK for Python"), code is written in one; neither uses what that code calls.
+PROGRAMMING_LANGUAGES = frozenset(
+    ("Python", "Rust", "Go", "Java", "Kotlin", "Swift", "Ruby", "TypeScript", "JavaScript",
+     "Node.js", "Deno")
+)  # fmt: skip
 _ORG = {
     "AWS": ["aws", "amazon web services"],
     "GCP": ["gcp", "google cloud"],

@@ -58,9 +58,9 @@ def _before(pattern: str, last: str, stems: tuple[str, ...] = (), listed: bool =
 # The words just before a name that make it an organisation ("works at", "joined") or a
 # place ("moved to", "based in").
 ORG_CONTEXT = _before(
-    r"\b(works? (at|for)|joined|at|customer is|client is|for|"
+    r"\b(works? (at|for)|join(?:ed|ing|s)|at|customer is|client is|for|"
     r"(?:a |the |my |our )?contract with|signed with|hired by)\s+$",
-    "at for joined is with by",
+    "at for joined joining joins is with by",
 )
 # Leaving for a place, not working for a body ("wants to leave for Rotterdam").
 LEAVING_FOR = _before(

@@ -127,7 +127,7 @@ IMPERATIVES = frozenset(
     "prioritise process profile prove provide publish pull push put read rebuild record "
     "reduce refactor refer refresh register reinstall release reload remember remove rename "
     "repeat replace report request research reset resolve restart restore retrieve return "
-    "reuse review revise rewrite run save scale schedule search secure seek select send "
+    "reuse review revise rewrite run save scale schedule search secure see seek select send "
     "separate set setup share show simplify simulate solve sort specify split start stop "
     "store structure submit substitute subtract summarize summarise switch take test think "
     "track train transfer translate try turn type uninstall unit update upgrade upload use "
@@ -144,7 +144,7 @@ def past_of_step(word: str) -> bool:
     stem = w[:-2]
     return (
         stem in IMPERATIVES  # added, fixed
-        or w[:-1] in IMPERATIVES  # used, removed
+        or (w[:-1] in IMPERATIVES and not w.endswith("eed"))  # used, removed; not "seed"
         or (stem[-1:] == stem[-2:-1] and stem[:-1] in IMPERATIVES)  # stopped, planned
         or (w.endswith("ied") and w[:-3] + "y" in IMPERATIVES)  # applied
     )

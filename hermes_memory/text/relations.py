@@ -17,7 +17,9 @@ from hermes_memory.text.changes import facet_claims, moves_a_thing, run_on
 from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate, listed_after
 from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import words_between as _words_between
+from hermes_memory.text.gazetteer import PROGRAMMING_LANGUAGES
 from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
+from hermes_memory.text.lexicon import IMPERATIVES
 from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Mention, Relation
 from hermes_memory.text.triggers import (
@@ -123,6 +125,18 @@ _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
 # A name read as the kind of some work ("Rust work", "Python scripts").
 _KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|projects?|stuff)\b")
+# An infinitive of purpose after a name ("Pillow to ensure compliance with Instagram",
+# "Docker to deploy my Flask app"): the name is a means to the verb's end, which states
+# no use of what follows, unless the verb is one of using or talking to something
+# ("redis-py to interact with my Redis server", "a webhook to notify a Slack channel",
+# "the Dockerfile to use Alpine") or of moving a thing onto it ("GitHub Actions to
+# deploy to Elastic Beanstalk"; not "Docker to deploy my Flask app").
+_PURPOSE = re.compile(r"^to\s+([a-z]+)\b")
+_USES_THROUGH = frozenset(
+    "use run work interact talk communicate call query connect access fetch read write "
+    "publish pull send notify sync store cache persist stream ingest load".split()
+)
+_MOVES_ONTO = re.compile(r"^to (?:deploy|push|ship|upload|migrate|move)\b.*\b(?:to|into|on|onto)$")
 # A clause of its own about the sentence's subject, a thing: "... and it reads from".
 _IT_AGAIN = re.compile(r"\b(?:and|but|so|because)\s+it\s+(?=[a-z])")
 
@@ -329,6 +343,16 @@ def sentence_relations(
                 me_, other = (head, tail) if head.name == SELF else (tail, head)
                 add(me_, "knows", other, stated=False)
             continue
+        purpose = _PURPOSE.match(between)
+        if purpose is not None and (
+            head.name in PROGRAMMING_LANGUAGES  # "a script in Python to call the SNS API"
+            or (
+                purpose.group(1) in IMPERATIVES
+                and purpose.group(1) not in _USES_THROUGH
+                and not _MOVES_ONTO.match(between)
+            )
+        ):
+            continue
         relative = RELATIVE.match(between)
         pronoun = _THIRD_PERSON.search(between)
         ours_again = ours and not _is_self(subject) and not reported and _OUR_CLAUSE.search(between)
@@ -385,8 +409,14 @@ def sentence_relations(
         if between in _MEMBERS and _team(head):
             between = "team " + between  # "the data team is Priya": its members
         rel = trigger(between, head, tail)
-        if rel == ("uses", True) and between == "for" and _KIND_OF_WORK.match(sentence, tail.end):
-            continue  # "Zed for Rust work": the work uses it, not the language
+        if (
+            rel == ("uses", True)
+            and between == "for"
+            and (_KIND_OF_WORK.match(sentence, tail.end) or tail.name in PROGRAMMING_LANGUAGES)
+        ):
+            # "Zed for Rust work": the work uses it, not the language; "the AWS SDK for
+            # Python": written for the language, not used by it
+            continue
         if between.startswith(("'s", "’s")) and (rel is None or rel[0] != "reports_to"):
             if KIN_OF.fullmatch(between):
                 add(head, "knows", tail)  # "Kenji's daughter Emi"

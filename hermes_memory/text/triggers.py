@@ -42,7 +42,7 @@ _KIN_NAMED = rf"(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}"
 
 # Who someone works for: a company, even one named by its product ("I work at Datadog").
 EMPLOYED = (
-    r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|joined|employed (at|by)|"
+    r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|join(?:ed|ing|s)\b|employed (at|by)|"
     r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)|"
     # a contractor's client: "I'm starting a contract with Harbor Fitness"
     r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for"
