@@ -343,6 +343,8 @@ def sentence_relations(
                 me_, other = (head, tail) if head.name == SELF else (tail, head)
                 add(me_, "knows", other, stated=False)
             continue
+        if head.name in PROGRAMMING_LANGUAGES and _KIND_OF_WORK.match(sentence, head.end):
+            continue  # "my Python project using mypy": the project uses it, not the language
         purpose = _PURPOSE.match(between)
         if purpose is not None and (
             head.name in PROGRAMMING_LANGUAGES  # "a script in Python to call the SNS API"

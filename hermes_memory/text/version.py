@@ -215,7 +215,8 @@ from __future__ import annotations
 # Instagram), unless the end is using or talking to it or shipping onto it ("redis-py
 # to interact with my Redis server"); a library written for a language is not the
 # language's ("the AWS SDK for Python" made Python use the SDK), nor is a call made
-# from code in one ("a script in Python to call the SNS API"). A company is joined as
+# from code in one ("a script in Python to call the SNS API") or what a project in one
+# uses ("my Python project using mypy" made Python use mypy). A company is joined as
 # well as worked at ("is joining Stripe", "joins Initech"), a person one joins for
 # something, somewhere or with someone is none ("I joined Sarah for dinner" made Sarah
 # a company the user worked at); two people with a time between them are no list ("I
