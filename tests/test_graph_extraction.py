@@ -1560,6 +1560,7 @@ def test_a_means_to_an_end_uses_nothing_its_end_names() -> None:
     # a tool put to work on something acts on it, it does not use it
     for line in (
         "I'm using Docker to deploy my Flask app.",
+        "I'm using a Docker container to deploy my Detector class.",
         "I'm using Pillow to ensure compliance with Instagram's size limits.",
     ):
         assert not [r for r in _rels(extract(line)) if r[0] != "the user"], line

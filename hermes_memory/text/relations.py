@@ -130,8 +130,12 @@ _KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|pro
 # no use of what follows, unless the verb is one of using or talking to something
 # ("redis-py to interact with my Redis server", "a webhook to notify a Slack channel",
 # "the Dockerfile to use Alpine") or of moving a thing onto it ("GitHub Actions to
-# deploy to Elastic Beanstalk"; not "Docker to deploy my Flask app").
-_PURPOSE = re.compile(r"^to\s+([a-z]+)\b")
+# deploy to Elastic Beanstalk"; not "Docker to deploy my Flask app", nor "a Docker
+# container to deploy my Detector class").
+_PURPOSE = re.compile(
+    r"^(?:(?:container|image|library|client|sdk|module|class|script|tool|package|plugin|cli)"
+    r"\s+)?to\s+([a-z]+)\b"
+)
 _USES_THROUGH = frozenset(
     "use run work interact talk communicate call query connect access fetch read write "
     "publish pull send notify sync store cache persist stream ingest load".split()

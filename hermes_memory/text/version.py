@@ -211,15 +211,16 @@ from __future__ import annotations
 # time). A work's name after what it is is a title ("the book Atomic Habits" was a
 # person).
 # 37: a means to an end uses nothing its end names ("Docker to deploy my Flask app",
-# "Pillow to ensure compliance with Instagram" made Docker use Flask and Pillow use
-# Instagram), unless the end is using or talking to it or shipping onto it ("redis-py
-# to interact with my Redis server"); a library written for a language is not the
-# language's ("the AWS SDK for Python" made Python use the SDK), nor is a call made
-# from code in one ("a script in Python to call the SNS API") or what a project in one
-# uses ("my Python project using mypy" made Python use mypy). A company is joined as
-# well as worked at ("is joining Stripe", "joins Initech"), a person one joins for
-# something, somewhere or with someone is none ("I joined Sarah for dinner" made Sarah
-# a company the user worked at); two people with a time between them are no list ("I
-# left Acme last year and I'm now joining Globex" made Acme work at Globex). "See"
-# opens a step ("See API reference" was a component "See").
+# "Pillow to ensure compliance with Instagram", "a Docker container to deploy my
+# Detector class" made Docker use Flask and Pillow use Instagram), unless the end is
+# using or talking to it or shipping onto it ("redis-py to interact with my Redis
+# server"); a library written for a language is not the language's ("the AWS SDK for
+# Python" made Python use the SDK), nor is a call made from code in one ("a script in
+# Python to call the SNS API") or what a project in one uses ("my Python project using
+# mypy" made Python use mypy). A company is joined as well as worked at ("is joining
+# Stripe", "joins Initech"), a person one joins for something, somewhere or with
+# someone is none ("I joined Sarah for dinner" made Sarah a company the user worked
+# at); two people with a time between them are no list ("I left Acme last year and I'm
+# now joining Globex" made Acme work at Globex). "See" opens a step ("See API
+# reference" was a component "See").
 EXTRACTOR_VERSION = 37
