@@ -1555,6 +1555,8 @@ def test_a_means_to_an_end_uses_nothing_its_end_names() -> None:
     sdk = extract("I use the AWS SDK for Python to interact with the SNS API.")
     assert not {r for r in _rels(sdk) if r[0] == "Python"}
     assert not _rels(extract("I wrote a script in Python to call the SNS API."))
+    calls = extract("I'm writing the AWS SDK for Python calls for the SNS topics.")
+    assert not [r for r in calls.relations if r.stated and r.head == "Python"]
     # nor is what a project in one uses ("my Python project using mypy")
     assert not _rels(extract("I'm improving the typing in my Python project using mypy."))
     # a tool put to work on something acts on it, it does not use it

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from hermes_memory.text.gazetteer import STANDARDS
+from hermes_memory.text.gazetteer import PROGRAMMING_LANGUAGES, STANDARDS
 from hermes_memory.text.kinds import KIN
 from hermes_memory.text.mentions import ENTITY_TYPES
 from hermes_memory.text.reading import Mention
@@ -216,6 +216,8 @@ def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, boo
         a, b = (tail, head) if reverse else (head, tail)
         if rel in ("uses", "depends_on") and a.name in STANDARDS:
             continue  # "JWT authentication in my Node.js app": a standard uses nothing
+        if rel == "depends_on" and a.name in PROGRAMMING_LANGUAGES:
+            continue  # "the SDK for Python calls for SNS": code in it calls, not the language
         if rel == "uses" and a.type == "person" and not _PERSON_USES.search(between):
             continue  # "head to Best Buy", "I'm in Denver": no use
         if admits(rel, a, b):
