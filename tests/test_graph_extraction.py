@@ -1600,3 +1600,23 @@ def test_a_company_joined_is_worked_at_and_a_person_joined_is_no_company() -> No
 def test_see_opens_a_step_not_a_name() -> None:
     assert extract("See API reference for details.").entities == {}
     assert extract("See Redis docs for the eviction policy.").entities == {"Redis": "tech"}
+
+
+def test_a_tool_in_a_component_is_its_use_and_a_verb_is_a_whole_word() -> None:
+    assert _rels(extract("I'm implementing JWT authentication in my backend.")) == {
+        ("backend", "uses", "JWT")
+    }
+    assert _rels(extract("We keep Redis in the checkout-service for sessions.")) == {
+        ("checkout-service", "uses", "Redis")
+    }
+    # a part said to be one is still a part, and a person in a team a member
+    assert ("inventory", "part_of", "logistics") in _rels(
+        extract("The inventory service is part of the logistics platform.")
+    )
+    assert ("Priya", "part_of", "platform") in _rels(extract("Priya is in the platform team."))
+    # "specifically" holds no "call", nor "consumer" a "consumes"
+    found = extract("I'm optimizing my Flask application, specifically the frontend modal.")
+    assert not [r for r in found.relations if r.stated]
+    assert ("Kafka", "part_of", "billing") in _rels(
+        extract("The Kafka consumer is part of the billing platform.")
+    )

@@ -141,6 +141,8 @@ _USES_THROUGH = frozenset(
     "publish pull send notify sync store cache persist stream ingest load".split()
 )
 _MOVES_ONTO = re.compile(r"^to (?:deploy|push|ship|upload|migrate|move)\b.*\b(?:to|into|on|onto)$")
+# What says a thing is one of a whole's parts, not a tool it holds ("in my backend").
+_MEMBERSHIP = re.compile(r"\b(?:part|member) of\b|\bbelongs? to\b")
 # A clause of its own about the sentence's subject, a thing: "... and it reads from".
 _IT_AGAIN = re.compile(r"\b(?:and|but|so|because)\s+it\s+(?=[a-z])")
 
@@ -461,6 +463,13 @@ def sentence_relations(
             and between in ("at", "with")
         ):
             head, rel = subject, ("works_at", False)  # "I joined the data team at Acme"
+        if (
+            rel == ("part_of", False)
+            and head.type == "tech"
+            and tail.type == "project"
+            and not _MEMBERSHIP.search(between)
+        ):
+            rel = ("uses", True)  # "JWT authentication in my backend": the backend uses it
         stated = rel is not None
         listed = between.endswith((" and", " or", ","))  # "Linear for tickets and Notion"
         untyped = rel is None and bool(between) and not listed and head.type != "person"

@@ -77,7 +77,8 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"\b(run|managed|led) by", "manages", True),
     (r"\bowns?\b|\bowner of|maintainer of|\b(took|takes|taken|taking) over$", "owns", False),
     (
-        r"depends? on|relies? on|reads? (\w+ ){0,2}from|talks? to|calls?|consumes?|needs?|"
+        r"depends? on|relies? on|reads? (\w+ ){0,2}from|talks? to|"
+        r"\bcalls?\b|\bconsumes?\b|\bneeds?\b|"  # not "specifically", "consumer"
         r"forwards? (\w+ )?to|pulls? (\w+ )?from|fetch\w* (\w+ )?from|queries",
         "depends_on",
         False,

@@ -222,5 +222,7 @@ from __future__ import annotations
 # someone is none ("I joined Sarah for dinner" made Sarah a company the user worked
 # at); two people with a time between them are no list ("I left Acme last year and I'm
 # now joining Globex" made Acme work at Globex). "See" opens a step ("See API
-# reference" was a component "See").
+# reference" was a component "See"). A tool in a component is its use ("JWT
+# authentication in my backend" was JWT part_of backend); a verb of depending is a whole
+# word ("specifically" held a "call", "consumer" a "consumes").
 EXTRACTOR_VERSION = 37
