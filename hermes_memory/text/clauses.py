@@ -57,7 +57,11 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
         again = _SAME_PREPOSITION.fullmatch(gap)
         if again is None and not kin and not COORD.match(_LIST_ITEM.sub("", gap) or "x"):
             continue
-        if a.type == b.type == "person" and not kin and _TIME_WORDS.search(_raw(sentence, a, b)):
+        if (
+            a.type == b.type == "person"
+            and not kin
+            and _TIME_WORDS.search(sentence[a.end : b.start].lower())  # what ``gap`` drops
+        ):
             continue  # "I left Acme last year and I'm now joining Globex": a new clause
         if again is None and a.type == "place" and region_of(sentence, ms, k):
             continue
@@ -89,10 +93,6 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
                 continue
             if extra not in rels and extra.head != extra.tail:
                 rels.append(extra)
-
-
-def _raw(sentence: str, a: Mention, b: Mention) -> str:
-    return sentence[a.end : b.start].lower()
 
 
 def listed_after(sentence: str, ms: list[Mention], first: Mention) -> list[Mention]:
