@@ -149,6 +149,11 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     bob = api.fact_store("Bob now owns the billing-service", valid_at="2025-07-01")["data"]
     alice = api.fact_store("Alice owns the billing-service", valid_at="2024-07-01")["data"]
     carol = api.fact_store("Carol also owns the billing-service", valid_at="2025-08-01")["data"]
+    left = api.fact_store("I resigned from Initech", valid_at="2025-02-01")["data"]
+    work = api.fact_store("I work at Initech", valid_at="2024-02-01")["data"]
+    boss = api.fact_store("Dana is my manager", valid_at="2024-02-01")["data"]
+    api.fact_store("Dana is no longer my manager", valid_at="2025-02-01")
+    assert api.fact_get(work["uuid"])["data"]["invalid_at"] is None
 
     report = consolidate.run(Maintenance(api), clock())
     old = api.fact_get(lisbon["uuid"])["data"]
@@ -166,6 +171,8 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     # a co-owner added later ("also") ends nobody, and nobody ends the new holder
     assert api.fact_get(bob["uuid"])["data"]["invalid_at"] is None
     assert api.fact_get(carol["uuid"])["data"]["invalid_at"] is None
+    assert api.fact_get(work["uuid"])["data"]["superseded_by"] == left["uuid"]
+    assert api.fact_get(boss["uuid"])["data"]["invalid_at"] == "2025-02-01T00:00:00Z"
     assert api.fact_query("Lisbon", include_archived=True)["data"][0]["uuid"] == lisbon["uuid"]
     assert report.counts["conflicts_resolved"] >= 1
     audit = api.db.query("SELECT actor FROM audit_log WHERE action = 'fact_supersede'")

@@ -13,7 +13,7 @@ from hermes_memory.text.bounds import MAX_SENTENCE_TOKENS, MAX_SENTENCES, READ_C
 from hermes_memory.text.casing import counts_in, lookup_in, word_counts
 from hermes_memory.text.extract import extract
 from hermes_memory.text.reading import Claim, Extraction
-from hermes_memory.text.supersession import contradicts
+from hermes_memory.text.supersession import contradicts, ended_by
 from hermes_memory.text.temporal import MAX_DATES, query_window, resolve_dates, with_dates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -1595,6 +1595,38 @@ def test_a_company_joined_is_worked_at_and_a_person_joined_is_no_company() -> No
     # a new clause after a time is no list of the two people around it
     moved = extract("I left Acme last year and I'm now joining Globex.")
     assert [r for r in _rels(moved) if r[1] == "works_at"] == [("the user", "works_at", "Globex")]
+
+
+def test_a_workplace_or_manager_left_is_a_claim_that_ends_the_tie() -> None:
+    for line, who in (
+        ("I resigned from Initech last month.", None),
+        ("I was laid off from Initech in June.", None),
+        ("I've finally quit my job at Initech.", None),
+        ("I used to work at Initech.", None),
+        ("Priya left Initech in May.", "Priya"),
+    ):
+        found = extract(line)
+        assert found.entities["Initech"] == "org", line
+        assert Claim(who, "left", "Initech") in found.claims, line
+        assert not any(r[1] in ("works_at", "knows") for r in _rels(found)), line
+    # leaving for another firm is working there; the two firms are no co-mention
+    moved = extract("I left Google for Meta in 2021.")
+    assert _rels(moved) == {("the user", "works_at", "Meta")}
+    assert Claim(None, "left", "Google") in moved.claims
+    # wanting to leave, not having left, a relative's leaving: no claim of the user's
+    for line in ("I want to quit Initech.", "I haven't left Initech.", "My sister left Initech."):
+        assert not any(c.predicate == "left" for c in extract(line).claims), line
+    # a person left something or somewhere is still a person
+    for line in ("I left Tom a voicemail.", "I left Tom and Ana at home."):
+        assert extract(line).entities["Tom"] == "person", line
+    assert ended_by(Claim(None, "left", "Initech")) == (frozenset({"works_at"}), True)
+    # a manager one has no more; a name before a negated verb is still a name
+    for line in ("Ana is no longer my manager.", "Ana isn't my manager anymore."):
+        assert Claim(None, "stopped_reporting_to", "Ana") in extract(line).claims, line
+    assert not any(
+        c.predicate == "stopped_reporting_to" for c in extract("Ana is my manager.").claims
+    )
+    assert extract("Priya hasn't replied yet.").entities == {"Priya": "person"}
 
 
 def test_see_opens_a_step_not_a_name() -> None:

@@ -178,6 +178,7 @@ _BEFORE_EXAMPLES = {
     "MADE": ["i'm building ", "bob maintains the "],
     "PET_BEFORE": ["our dog ", "a puppy named ", "two guinea pigs, "],
     "WORK_BEFORE": ["the book ", "her new album ", "a game called "],
+    "LEFT_WORK": ["i left ", "she resigned from ", "i was laid off from ", "quitting "],
 }
 
 

@@ -73,6 +73,29 @@ def test_a_new_home_ends_the_old_one(api: MemoryAPI) -> None:
     assert lisbon["invalid_at"] == T0 + 60 * DAY
 
 
+def test_leaving_a_workplace_or_a_manager_ends_the_tie(api: MemoryAPI) -> None:
+    _say(api, "I work at Initech as a data engineer.", T0, 1)
+    _say(api, "Priya works at Initech too.", T0, 2)
+    _say(api, "I resigned from Initech last month.", T0 + 30 * DAY, 3)
+    [mine] = _relation(api, "the user", "works_at", "Initech")
+    assert mine["invalid_at"] == T0 + 30 * DAY
+    [old] = api.db.query("SELECT superseded_by FROM facts WHERE content LIKE 'I work at%'")
+    assert old["superseded_by"] is not None
+    [hers] = _relation(api, "Priya", "works_at", "Initech")
+    assert hers["invalid_at"] is None  # the user left, not Priya
+    # Wanting to leave, or a relative leaving, ends nothing.
+    _say(api, "Priya wants to quit Initech.", T0 + 31 * DAY, 4)
+    _say(api, "My sister left Initech.", T0 + 32 * DAY, 5)
+    assert _relation(api, "Priya", "works_at", "Initech")[0]["invalid_at"] is None
+    # A manager one has no more: the tie ends, and the fact that stated it.
+    _say(api, "Dana is my manager.", T0 + 40 * DAY, 6)
+    _say(api, "Dana isn't my manager anymore.", T0 + 50 * DAY, 7)
+    [boss] = _relation(api, "the user", "reports_to", "Dana")
+    assert boss["invalid_at"] == T0 + 50 * DAY
+    [old] = api.db.query("SELECT superseded_by FROM facts WHERE content = 'Dana is my manager.'")
+    assert old["superseded_by"] is not None
+
+
 def test_a_new_holder_ends_the_others_hold(api: MemoryAPI) -> None:
     _say(api, "Sam owns the ingestion-job's alerting.", T0, 1)
     _say(api, "Dana owns the billing-service.", T0, 2)

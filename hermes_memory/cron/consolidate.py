@@ -19,7 +19,15 @@ from hermes_memory.cron.progress import QUIET, Progress
 from hermes_memory.cron.report import JobReport
 from hermes_memory.text import changes
 from hermes_memory.text.relations import TOOK_OVER
-from hermes_memory.text.supersession import ENDS_USE, FUNCTIONAL, HELD_ONCE, OPPOSITE, USE
+from hermes_memory.text.supersession import (
+    ENDS_TIE,
+    ENDS_USE,
+    FUNCTIONAL,
+    HELD_ONCE,
+    OPPOSITE,
+    TIED,
+    USE,
+)
 from hermes_memory.tier2 import merges, upkeep
 from hermes_memory.tier2.facts import mark_superseded
 
@@ -131,13 +139,17 @@ def _resolve_conflicts(m: Maintenance, now: float, progress: Progress, report: J
     _read_claims(m, progress, report)
     rows = upkeep.claims_of_valid_facts(m.db)
     functional: dict[tuple[Any, ...], list[tuple[sqlite3.Row, str]]] = defaultdict(list)
+    # (subject, object) -> its claims a later one may end: "uses" ("stopped using"),
+    # "works_at" and "reports_to" ("left", "stopped_reporting_to")
     users: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
-    enders: list[tuple[tuple[Any, ...], sqlite3.Row]] = []
+    enders: list[tuple[tuple[Any, ...], sqlite3.Row, frozenset[str]]] = []
     likings: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)
     facets: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)  # text/changes.py
     holds: dict[tuple[Any, ...], list[sqlite3.Row]] = defaultdict(list)  # owns, took_over
     for r in rows:
         owner = tuple(r[c] for c in _OWNER)
+        if r["predicate"] in USE or r["predicate"] in TIED:
+            users[(*owner, r["subject"], r["object"])].append(r)
         if r["predicate"] in HELD_ONCE:
             holds[(*owner, r["object"])].append(r)
         if r["predicate"].startswith((changes.USE, changes.CHANGED)):
@@ -148,9 +160,9 @@ def _resolve_conflicts(m: Maintenance, now: float, progress: Progress, report: J
         elif r["predicate"] in FUNCTIONAL:
             functional[(*owner, r["subject"], r["predicate"])].append((r, r["object"]))
         elif r["predicate"] in ENDS_USE:
-            enders.append(((*owner, r["subject"], r["object"]), r))
-        elif r["predicate"] in USE:
-            users[(*owner, r["subject"], r["object"])].append(r)
+            enders.append(((*owner, r["subject"], r["object"]), r, USE))
+        elif r["predicate"] in ENDS_TIE:
+            enders.append(((*owner, r["subject"], r["object"]), r, ENDS_TIE[r["predicate"]]))
     plans: list[tuple[sqlite3.Row, sqlite3.Row, str]] = []  # (old, new, reason)
     for (*_, predicate), chain in functional.items():
         for i, (old, value) in enumerate(chain):
@@ -199,10 +211,11 @@ def _resolve_conflicts(m: Maintenance, now: float, progress: Progress, report: J
                 other = old["subject"] != new["subject"] and old["id"] != new["id"]
                 if other and old["t"] <= new["t"]:
                     plans.append((old, new, f"{new['subject']} took over {thing}"))
-    for key, ender in enders:
+    for key, ender, ended in enders:
+        said = "no longer uses" if ended is USE else ender["predicate"].replace("_", " ")
         for old in users.get(key, []):
-            if old["id"] != ender["id"] and old["t"] <= ender["t"]:
-                plans.append((old, ender, f"no longer uses {key[-1]}"))
+            if old["predicate"] in ended and old["id"] != ender["id"] and old["t"] <= ender["t"]:
+                plans.append((old, ender, f"{said} {key[-1]}"))
     report.add("claims_checked", len(rows))
     for start in range(0, len(plans), BATCH):
         progress.check()

@@ -20,6 +20,7 @@ from hermes_memory.text.anaphora import antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
 from hermes_memory.text.changes import stack_claims
+from hermes_memory.text.employment import ended_ties
 from hermes_memory.text.kinds import pet_named
 from hermes_memory.text.mentions import find_mentions
 from hermes_memory.text.reading import Claim, Extraction, Mention, Relation
@@ -113,6 +114,12 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
             related_before[key] = sentence_relations(sentence, related, resolved=lead is not None)
         rels, claims, retyped = related_before[key]
         rels, claims = list(rels), list(claims)  # the memo's own stay as read
+        ended, moved, replaced = ended_ties(sentence, related, SELF)
+        if ended:  # "I left Google for Meta": no co-mention of the two, a new workplace
+            rels = [r for r in rels if r.stated or frozenset((r.head, r.tail)) not in replaced]
+            claims = [c for c in claims if frozenset((c.subject, c.object)) not in replaced]
+            rels += [r for r in moved if r not in rels]
+            claims += [c for c in ended if c not in claims]
         if me:  # a speaker's own stack ("the warehouse is Snowflake"), the speaker's side
             claims += [
                 c for c in (Claim(*t) for t in stack_claims(sentence, kept)) if c not in claims
@@ -128,7 +135,8 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         if me and me != SELF:
             rels = [_as_speaker(r, me) for r in rels]
             claims = [replace(c, subject=me) if c.subject is None else c for c in claims]
-        if me and selves and any(me in (r.head, r.tail) for r in rels):
+        mine = any(me in (r.head, r.tail) for r in rels) or any(c.subject is None for c in ended)
+        if me and selves and mine:
             # the user is in the graph only by what they state
             kept.insert(0, replace(selves[0], name=me, surface=me))
         if me == SELF:  # "my brother Tomas": the user's; a named speaker's are theirs

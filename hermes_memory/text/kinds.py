@@ -62,6 +62,13 @@ ORG_CONTEXT = _before(
     r"(?:a |the |my |our )?contract with|signed with|hired by)\s+$",
     "at for joined joining joins is with by",
 )
+# Leaving a workplace: "I left Acme", "quit Initech", "was laid off from Globex". Its
+# name is a body, a guess ("I left Tom a note" is read apart: what follows the name).
+LEFT_WORK = _before(
+    r"\b(?:left|quit(?:s|ting)?|leav(?:e|es|ing)|resign(?:s|ed|ing)? from|"
+    r"stepped down from|(?:laid off|let go|fired) (?:from|by))\s+$",
+    "left quit quits quitting leave leaves leaving from by",
+)
 # Leaving for a place, not working for a body ("wants to leave for Rotterdam").
 LEAVING_FOR = _before(
     r"\b(?:leav(?:e|es|ing)|left|bound|head(?:s|ed|ing)?|set(?:s|ting)? off|sail(?:s|ed|ing)?)"
@@ -400,6 +407,8 @@ def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
         return not after.isalpha() or not after.islower() or after in NP_STOP
     if j + 1 < len(toks) and toks[j + 1][0] == ":":
         return nxt in REPORTING
+    if nxt.endswith("n") and j + 2 < len(toks) and toks[j + 1][0] in ("'", "’"):
+        return toks[j + 2][0].lower() == "t"  # "Priya isn't", "Ana doesn't": a negated verb
     return nxt in NAME_NEXT or (nxt.isalpha() and nxt.endswith(("s", "ed")))
 
 

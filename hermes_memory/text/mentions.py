@@ -27,6 +27,7 @@ from hermes_memory.text.kinds import (
     HEADER_TAILS,
     HOSTED,
     LEAVING_FOR,
+    LEFT_WORK,
     MADE,
     OF_KINDS,
     ORG_CONTEXT,
@@ -453,6 +454,8 @@ def _name(
         for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN)
     ):
         kind = "tech"
+    elif LEFT_WORK.search(low) and _left_a_body(toks, j):
+        kind, guessed = "org", True  # "I left Acme last year", "resigned from Initech"
     elif PLACE_CONTEXT.search(low) and (
         not re.search(r"\b(with|for)\s+$", before) or LEAVING_FOR.search(low)
     ):
@@ -536,6 +539,24 @@ def _company_after(toks: list[tuple[str, int, int]], j: int) -> bool:
     if nxt in ("for", "at", "on"):
         return False
     return not (nxt == "and" and j + 1 < len(toks) and toks[j + 1][0][:1].isupper())
+
+
+# What follows a name someone left when it is a person left something or somewhere
+# ("left Tom a note", "left Sarah alone", "left Ana with the kids"), or a thing of the
+# name's ("leaving Earth's orbit").
+_LEFT_SOMEONE = frozenset(
+    "a an the my his her their our your some it them him alone behind with 's ’s".split()
+)
+
+
+def _left_a_body(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether the words after a name someone left leave it a workplace: not when the
+    name is given or left something ("left Tom a note") or joined by another
+    ("left Tom and Ana at home")."""
+    nxt = toks[j][0].lower() if j < len(toks) else ""
+    if nxt == "and" and j + 1 < len(toks):
+        return not toks[j + 1][0][:1].isupper()
+    return nxt not in _LEFT_SOMEONE
 
 
 # Where someone is from, not whom something came from ("I'm from Porto", "we're

@@ -1,8 +1,9 @@
 """Which statements a new one supersedes (pure rules over claims): "we migrated from
-X" ends "we use X", a new home ends the old one, a new holder ends another's hold, a
-disliking ends a preference. ``contradicts`` decides whether a new statement
-invalidates an old one; ``ended_by`` and ``ends_holders`` say which stored claims a
-new one ends; ``recorded`` picks the claims stored for it (``fact_claims``)."""
+X" ends "we use X", leaving a workplace or a manager ends the tie, a new home ends the old
+one, a new holder ends another's hold, a disliking ends a preference. ``contradicts``
+decides whether a new statement invalidates an old one; ``ended_by`` and
+``ends_holders`` say which stored claims a new one ends; ``recorded`` picks the claims
+stored for it (``fact_claims``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ FUNCTIONAL = frozenset({"lives_in", "works_at", "reports_to"})
 # Statements that end an earlier "uses X".
 ENDS_USE = frozenset({"migrated_from", "stopped_using"})
 USE = frozenset({"uses", "migrated_to", "depends_on"})
+# Statements that end an earlier tie of the same subject to the same object: "I left X"
+# ends working there, "X is no longer my manager" reporting to X (text/employment.py).
+ENDS_TIE: dict[str, frozenset[str]] = {
+    "left": frozenset({"works_at"}),
+    "stopped_reporting_to": frozenset({"reports_to"}),
+}
+TIED = frozenset().union(*ENDS_TIE.values())
 # Likings of one thing by one subject, and what each ends when it comes later: a
 # disliking or a "prefers X over <it>" ends a preference for it, a preference ends
 # either. (Two likings of different things both hold: "prefers tea" does not end
@@ -32,7 +40,7 @@ OPPOSITE: dict[str, frozenset[str]] = {
 # thing has one owner at a time, so the new holder ends the others' claims to it.
 HELD_ONCE = frozenset({"owns", TOOK_OVER})
 # The claims stored for supersession (``fact_claims``).
-RECORDED = FUNCTIONAL | ENDS_USE | USE | frozenset(OPPOSITE) | HELD_ONCE
+RECORDED = FUNCTIONAL | ENDS_USE | frozenset(ENDS_TIE) | USE | frozenset(OPPOSITE) | HELD_ONCE
 
 
 def recorded(claims: Iterable[Claim]) -> list[tuple[str | None, str, str]]:
@@ -59,6 +67,8 @@ def ended_by(new: Claim) -> tuple[frozenset[str], bool] | None:
     preferring it ends the disliking or the ranking below."""
     if new.predicate in ENDS_USE:
         return USE, True
+    if new.predicate in ENDS_TIE:
+        return ENDS_TIE[new.predicate], True
     if new.predicate in OPPOSITE:
         return OPPOSITE[new.predicate], True
     if new.predicate in FUNCTIONAL:

@@ -48,9 +48,11 @@ EMPLOYED = (
     r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for"
 )
 # A role held somewhere is work there: "I'm a second-year PhD student at TU Delft",
+# "I got promoted to staff engineer at Northwind",
 # "Marcus Bell is the head of product at Harbor Fitness" (not its manager).
 ROLE_AT = (
-    r"^(?:['’]m|am|is|['’]s|was|['’]ve been|ha(?:ve|s) been) (?:an? |the )?(?:[\w-]+ ){0,3}"
+    r"^(?:['’]m|am|is|['’]s|was|['’]ve been|ha(?:ve|s) been|became|(?:got |was |been )?promoted"
+    r" to|started as|joined as) (?:an? |the )?(?:[\w-]+ ){0,3}"
     r"(?:student|researcher|postdoc|professor|lecturer|intern|engineer|developer|designer"
     r"|scientist|analyst|nurse|teacher|consultant|manager|doctor|director|lead|recruiter"
     r"|architect|founder|co-founder|cto|ceo|cfo|coo|vp|head)(?: of [\w-]+)? (?:at|for|with)$"

@@ -225,4 +225,8 @@ from __future__ import annotations
 # reference" was a component "See"). A tool in a component is its use ("JWT
 # authentication in my backend" was JWT part_of backend); a verb of depending is a whole
 # word ("specifically" held a "call", "consumer" a "consumes").
-EXTRACTOR_VERSION = 37
+# 38: a workplace left is a body ("I left Acme", "resigned from Initech" made each a
+# person) and a claim, "left", that ends working there ("I work at Initech" held on
+# after "I resigned from Initech"); leaving one firm for another is working at the
+# second ("I left Google for Meta" was a co-mention of the two firms).
+EXTRACTOR_VERSION = 38
