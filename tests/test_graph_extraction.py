@@ -1627,6 +1627,28 @@ def test_a_workplace_or_manager_left_is_a_claim_that_ends_the_tie() -> None:
         c.predicate == "stopped_reporting_to" for c in extract("Ana is my manager.").claims
     )
     assert extract("Priya hasn't replied yet.").entities == {"Priya": "person"}
+    # a service held no more; the holder opening the sentence is still a name
+    gave_up = extract("Bob no longer owns the billing-service.")
+    assert gave_up.entities == {"Bob": "person", "billing-service": "project"}
+    assert gave_up.claims == [Claim("Bob", "stopped_holding", "billing-service")]
+    assert ended_by(gave_up.claims[0]) == (
+        frozenset({"owns", "manages", "works_on", "took_over"}),
+        True,
+    )
+
+
+def test_a_negated_use_or_liking_claims_its_opposite_or_nothing(api: MemoryAPI) -> None:
+    for line, claim in (
+        ("We don't use Kafka anymore.", Claim(None, "stopped_using", "Kafka")),
+        ("We're not using Kafka or Redis any more.", Claim(None, "stopped_using", "Redis")),
+        ("I don't like Jira.", Claim(None, "dislikes", "Jira")),
+    ):
+        assert claim in extract(line).claims, line
+    for line in ("We don't use Kafka.", "I'm not sure how to integrate it with my Redis client."):
+        assert extract(line).claims == [], line
+    used = unwrap(api.fact_store("We use Kafka for the order events."))
+    ended = api.fact_store("We don't use Kafka anymore.")["meta"]["graph"]
+    assert ended["superseded"] == [used["uuid"]]
 
 
 def test_see_opens_a_step_not_a_name() -> None:

@@ -94,6 +94,11 @@ def test_leaving_a_workplace_or_a_manager_ends_the_tie(api: MemoryAPI) -> None:
     assert boss["invalid_at"] == T0 + 50 * DAY
     [old] = api.db.query("SELECT superseded_by FROM facts WHERE content = 'Dana is my manager.'")
     assert old["superseded_by"] is not None
+    # A service one holds no more: Bob's hold ends, Carol's stays.
+    _say(api, "Bob owns the billing-service; Carol owns the ledger-service.", T0 + 60 * DAY, 8)
+    _say(api, "Bob no longer owns the billing-service.", T0 + 70 * DAY, 9)
+    assert _relation(api, "Bob", "owns", "billing-service")[0]["invalid_at"] == T0 + 70 * DAY
+    assert _relation(api, "Carol", "owns", "ledger-service")[0]["invalid_at"] is None
 
 
 def test_a_new_holder_ends_the_others_hold(api: MemoryAPI) -> None:

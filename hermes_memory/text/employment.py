@@ -1,8 +1,9 @@
 """Ties at work that end (pure): a workplace left ("I left Acme", "Priya resigned from
 Initech", "I used to work at Globex") and a manager one no longer has ("Ana is no
-longer my manager"). Each is a claim, never a graph edge, that ends the same tie
-stated before (``supersession.ended_by``): working there, reporting to them. "Left
-Google for Meta" also states where the leaver works now."""
+longer my manager"), a service one holds no more ("Bob no longer owns the
+billing-service"). Each is a claim, never a graph edge, that ends the same tie stated
+before (``supersession.ended_by``): working there, reporting to them, owning, leading or
+working on it. "Left Google for Meta" also states where the leaver works now."""
 
 from __future__ import annotations
 
@@ -38,6 +39,15 @@ _NO_LONGER_MINE = re.compile(
 )
 
 
+# A hold on a service given up, said after the holder's name: "Bob no longer owns the
+# billing-service", "Ana no longer maintains it".
+_NO_LONGER_HOLDS = re.compile(
+    r"\s+no longer\s+(?:owns|maintains|manages|leads|runs|works on|is responsible for)\s+"
+    r"(?:the |our |their |his |her )?$",
+    re.I,
+)
+
+
 def ended_ties(
     sentence: str, mentions: list[Mention], self_name: str
 ) -> tuple[list[Claim], list[Relation], set[frozenset[str]]]:
@@ -53,6 +63,13 @@ def ended_ties(
         if place.type == "person" and place.name != self_name:
             if _NO_LONGER_MINE.match(sentence, place.end):
                 claims.append(Claim(None, "stopped_reporting_to", place.name))
+            held = ms[k + 1] if k + 1 < len(ms) else None
+            if (
+                held is not None
+                and held.type in ("project", "tech")
+                and _NO_LONGER_HOLDS.fullmatch(sentence, place.end, held.start)
+            ):
+                claims.append(Claim(place.name, "stopped_holding", held.name))
             continue
         if place.type != "org":
             continue

@@ -393,6 +393,8 @@ def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     reads like a verb of it."""
     while j < len(toks) and toks[j][0].lower() in VERB_ADVERBS:
         j += 1
+    if j + 1 < len(toks) and toks[j][0].lower() == "no" and toks[j + 1][0].lower() == "longer":
+        j += 2  # "Bob no longer owns ..."
     if j >= len(toks):
         return False
     nxt = toks[j][0].lower()

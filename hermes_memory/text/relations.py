@@ -51,6 +51,10 @@ _HANDOVER = re.compile(r"\bnow\b|\bnew owner\b|\b(took|takes|taken|taking) over\
 _NOT_HANDOVER = re.compile(
     r"\b(also|too|as well|co-?owns?|might|may|could|would|will|should|if|maybe)\b"
 )
+_NEGATED = re.compile(r"\b(?:not|never|cannot|\w+n['’]t)\b")
+_ANYMORE = re.compile(r"\bany ?more\b")
+STOP = "stopped_using"
+_UNLIKED = {"prefers": ("dislikes", False)}
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
 # What a team's name and its members stand apart by ("the data team is Priya").
 _MEMBERS = frozenset({"is", "are", "includes", "include", "consists of"})
@@ -235,7 +239,7 @@ def sentence_relations(
         if STOPPED.search(prefix[-80:]):
             # Whoever stopped: "Priya stopped using Vim" ends Priya's use, not ours.
             before = [m for m in ms[:opens] if m.type in ("project", "tech", "person", "org")]
-            add(None if ours or not before else before[-1], "stopped_using", tail)
+            add(None if ours or not before else before[-1], STOP, tail)
             continue
         if MIGRATION.search(prefix) or REPLACED.search(prefix):
             # "OCR needs X, so we're moving off Expo": the clause's own subject is ours
@@ -489,7 +493,10 @@ def sentence_relations(
         first = others[0]  # "We use X": a claim of the speaker's side, for supersession
         lead = sentence[: first.start].lower()
         verb = ("uses", False) if _CHOOSES.search(lead[-40:]) else trigger(lead, None, first)
-        if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in"):
+        if verb is not None and _NEGATED.search(lead[-40:]):  # "we don't use Kafka" uses none
+            over = verb[0] == "uses" and _ANYMORE.search(sentence, first.end)  # ends it
+            verb = (STOP, False) if over else _UNLIKED.get(verb[0])  # "I don't like X"
+        if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in", STOP):
             for m in (first, *listed_after(sentence, others, first)):
                 add(None, verb[0], m)  # "We use Prometheus and Grafana"
     _ranked_below(sentence, ms, claims)

@@ -19,10 +19,12 @@ FUNCTIONAL = frozenset({"lives_in", "works_at", "reports_to"})
 ENDS_USE = frozenset({"migrated_from", "stopped_using"})
 USE = frozenset({"uses", "migrated_to", "depends_on"})
 # Statements that end an earlier tie of the same subject to the same object: "I left X"
-# ends working there, "X is no longer my manager" reporting to X (text/employment.py).
+# ends working there, "X is no longer my manager" reporting to X, "Bob no longer owns X"
+# Bob's hold on X (text/employment.py).
 ENDS_TIE: dict[str, frozenset[str]] = {
     "left": frozenset({"works_at"}),
     "stopped_reporting_to": frozenset({"reports_to"}),
+    "stopped_holding": frozenset({"owns", "manages", "works_on", TOOK_OVER}),
 }
 TIED = frozenset().union(*ENDS_TIE.values())
 # Likings of one thing by one subject, and what each ends when it comes later: a
