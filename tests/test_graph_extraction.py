@@ -1631,6 +1631,13 @@ def test_a_workplace_or_manager_left_is_a_claim_that_ends_the_tie() -> None:
     gave_up = extract("Bob no longer owns the billing-service.")
     assert gave_up.entities == {"Bob": "person", "billing-service": "project"}
     assert gave_up.claims == [Claim("Bob", "stopped_holding", "billing-service")]
+    # a service handed to someone is theirs (not a tool the service uses); a plan is not yet
+    handed = extract("Kenji handed the search-api over to Lena.")
+    assert handed.entities["Lena"] == "person"
+    assert _rels(handed) == {("Lena", "owns", "search-api")}
+    assert Claim("Kenji", "stopped_holding", "search-api") in handed.claims
+    planned = extract("I'm handing off the billing-service to Omar next week.")
+    assert planned.entities["Omar"] == "person" and _rels(planned) == set()
     assert ended_by(gave_up.claims[0]) == (
         frozenset({"owns", "manages", "works_on", "took_over"}),
         True,

@@ -99,6 +99,11 @@ def test_leaving_a_workplace_or_a_manager_ends_the_tie(api: MemoryAPI) -> None:
     _say(api, "Bob no longer owns the billing-service.", T0 + 70 * DAY, 9)
     assert _relation(api, "Bob", "owns", "billing-service")[0]["invalid_at"] == T0 + 70 * DAY
     assert _relation(api, "Carol", "owns", "ledger-service")[0]["invalid_at"] is None
+    # A service handed over: the new holder owns it, the old one's hold ends.
+    _say(api, "Kenji owns the search-api.", T0 + 80 * DAY, 10)
+    _say(api, "Kenji handed the search-api over to Lena.", T0 + 90 * DAY, 11)
+    assert _relation(api, "Kenji", "owns", "search-api")[0]["invalid_at"] == T0 + 90 * DAY
+    assert _relation(api, "Lena", "owns", "search-api")[0]["invalid_at"] is None
 
 
 def test_a_new_holder_ends_the_others_hold(api: MemoryAPI) -> None:

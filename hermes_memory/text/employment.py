@@ -1,13 +1,15 @@
 """Ties at work that end (pure): a workplace left ("I left Acme", "Priya resigned from
-Initech", "I used to work at Globex") and a manager one no longer has ("Ana is no
-longer my manager"), a service one holds no more ("Bob no longer owns the
-billing-service"). Each is a claim, never a graph edge, that ends the same tie stated
-before (``supersession.ended_by``): working there, reporting to them, owning, leading or
-working on it. "Left Google for Meta" also states where the leaver works now."""
+Initech", "I used to work at Globex"), a manager one no longer has ("Ana is no longer
+my manager"), a service one holds no more ("Bob no longer owns the billing-service") or
+hands to someone ("Kenji handed the search-api over to Lena"). Each ending is a claim,
+never a graph edge, that ends the same tie stated before (``supersession.ended_by``):
+working there, reporting to them, owning, leading or working on it. "Left Google for
+Meta" also states where the leaver works now, and a handover who holds the service."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from hermes_memory.text.clauses import between
 from hermes_memory.text.reading import Claim, Mention, Relation
@@ -48,18 +50,57 @@ _NO_LONGER_HOLDS = re.compile(
 )
 
 
-def ended_ties(
-    sentence: str, mentions: list[Mention], self_name: str
-) -> tuple[list[Claim], list[Relation], set[frozenset[str]]]:
-    """The claims of ``sentence`` that end a tie at work ("left", "stopped_reporting_to";
-    subject None for ``self_name``, the user), the new workplace each leaver went to
-    ("left Google for Meta": works_at Meta), and the pairs of names whose co-mention
-    that reading replaces."""
-    claims: list[Claim] = []
-    rels: list[Relation] = []
-    replaced: set[frozenset[str]] = set()
+# A service handed to someone: "Kenji handed the search-api over to Lena", "I'm handing
+# off the billing-service to Omar".
+_HANDED = re.compile(
+    r"\b(?:hand(?:s|ed|ing)?(?:\s+(?:over|off))?|transferr?(?:s|ed|ing)?(?:\s+ownership\s+of)?)"
+    r"\s+(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?$",
+    re.I,
+)
+_HANDED_TO = re.compile(r"\s+(?:(?:over|off)\s+)?to\s+", re.I)
+# Said of what is not done yet, around the verb: "if I quit", "I'm handing it off next
+# week", "we'll transfer it".
+_NOT_YET = re.compile(
+    r"\b(?:if|will|shall|going to|gonna|plan\w*|want\w*|might|may|could|should|would|maybe"
+    r"|next|tomorrow|soon|about to)\b|['’]ll\b|\?",
+    re.I,
+)
+
+
+@dataclass
+class EndedTies:
+    """What ``ended_ties`` reads: its claims and relations, the pairs of names whose
+    other reading they replace, and the names they show to be people."""
+
+    claims: list[Claim] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    replaced: set[frozenset[str | None]] = field(default_factory=set)
+    people: set[str] = field(default_factory=set)
+
+
+def ended_ties(sentence: str, mentions: list[Mention], self_name: str) -> EndedTies:
+    """The claims of ``sentence`` that end a tie at work ("left", "stopped_reporting_to",
+    "stopped_holding", a handover's "took_over"; subject None for ``self_name``, the
+    user), the ties that begin with them ("left Google for Meta": works_at Meta; "handed
+    the search-api over to Lena": Lena owns it), and what they replace."""
+    out = EndedTies()
+    claims, rels = out.claims, out.relations
     ms = sorted(mentions, key=lambda m: m.start)
     for k, place in enumerate(ms):
+        verb = _handed(sentence, ms[k - 1], place) if k else None
+        if verb is not None:
+            thing = ms[k - 1]  # "handed the search-api over to Lena": Lena, read as a tool
+            out.replaced.add(frozenset((thing.name, place.name)))
+            out.people.add(place.name)
+            if _NOT_YET.search(sentence, max(0, verb.start() - 40), place.end + 24):
+                continue  # "I'm handing it off to Omar next week": no hold yet
+            rels.append(Relation(place.name, "owns", thing.name, True))
+            claims.append(Claim(place.name, "took_over", thing.name))
+            giver = _leaver(sentence, ms[: k - 1], verb.start())
+            if giver is not None:
+                subject = None if giver.name == self_name else giver.name
+                claims.append(Claim(subject, "stopped_holding", thing.name))
+            continue
         if place.type == "person" and place.name != self_name:
             if _NO_LONGER_MINE.match(sentence, place.end):
                 claims.append(Claim(None, "stopped_reporting_to", place.name))
@@ -77,15 +118,24 @@ def ended_ties(
         if verb is None:
             continue
         leaver = _leaver(sentence, ms[:k], verb.start())
-        if leaver is None:
-            continue
+        if leaver is None or _NOT_YET.search(sentence, max(0, verb.start() - 40), verb.start()):
+            continue  # "If I quit Initech, ..."
         claims.append(Claim(None if leaver.name == self_name else leaver.name, "left", place.name))
         nxt = ms[k + 1] if k + 1 < len(ms) else None
         if nxt is not None and nxt.type == "org" and between(sentence, place, nxt) == "for":
             rels.append(Relation(leaver.name, "works_at", nxt.name, True))
             claims.append(Claim(claims[-1].subject, "works_at", nxt.name))
-            replaced.add(frozenset((place.name, nxt.name)))
-    return claims, rels, replaced
+            out.replaced.add(frozenset((place.name, nxt.name)))
+    return out
+
+
+def _handed(sentence: str, thing: Mention, to: Mention) -> re.Match[str] | None:
+    """The verb that hands ``thing``, a service, to ``to``, a person or a guessed name."""
+    if thing.type not in ("project", "tech") or not (to.type == "person" or to.guessed):
+        return None
+    if not _HANDED_TO.fullmatch(sentence, thing.end, to.start):
+        return None
+    return _HANDED.search(sentence, max(0, thing.start - 40), thing.start)
 
 
 def _leaver(sentence: str, before: list[Mention], verb: int) -> Mention | None:

@@ -114,12 +114,13 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
             related_before[key] = sentence_relations(sentence, related, resolved=lead is not None)
         rels, claims, retyped = related_before[key]
         rels, claims = list(rels), list(claims)  # the memo's own stay as read
-        ended, moved, replaced = ended_ties(sentence, related, SELF)
-        if ended:  # "I left Google for Meta": no co-mention of the two, a new workplace
-            rels = [r for r in rels if r.stated or frozenset((r.head, r.tail)) not in replaced]
-            claims = [c for c in claims if frozenset((c.subject, c.object)) not in replaced]
-            rels += [r for r in moved if r not in rels]
-            claims += [c for c in ended if c not in claims]
+        ended = ended_ties(sentence, related, SELF)
+        if ended.claims or ended.replaced:  # "left Google for Meta": no co-mention
+            rels = [r for r in rels if frozenset((r.head, r.tail)) not in ended.replaced]
+            claims = [c for c in claims if frozenset((c.subject, c.object)) not in ended.replaced]
+            rels += [r for r in ended.relations if r not in rels]
+            claims += [c for c in ended.claims if c not in claims]
+            retyped = {n: t for n, t in retyped.items() if n not in ended.people}
         if me:  # a speaker's own stack ("the warehouse is Snowflake"), the speaker's side
             claims += [
                 c for c in (Claim(*t) for t in stack_claims(sentence, kept)) if c not in claims
@@ -135,7 +136,9 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         if me and me != SELF:
             rels = [_as_speaker(r, me) for r in rels]
             claims = [replace(c, subject=me) if c.subject is None else c for c in claims]
-        mine = any(me in (r.head, r.tail) for r in rels) or any(c.subject is None for c in ended)
+        mine = any(me in (r.head, r.tail) for r in rels) or any(
+            c.subject is None for c in ended.claims
+        )
         if me and selves and mine:
             # the user is in the graph only by what they state
             kept.insert(0, replace(selves[0], name=me, surface=me))
