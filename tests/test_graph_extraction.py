@@ -1636,6 +1636,9 @@ def test_a_workplace_or_manager_left_is_a_claim_that_ends_the_tie() -> None:
     assert handed.entities["Lena"] == "person"
     assert _rels(handed) == {("Lena", "owns", "search-api")}
     assert Claim("Kenji", "stopped_holding", "search-api") in handed.claims
+    replaced = extract("Lena replaced Tom as the on-call lead for the checkout-service.")
+    assert _rels(replaced) == {("Lena", "manages", "checkout-service")}
+    assert Claim("Tom", "stopped_holding", "checkout-service") in replaced.claims
     planned = extract("I'm handing off the billing-service to Omar next week.")
     assert planned.entities["Omar"] == "person" and _rels(planned) == set()
     assert ended_by(gave_up.claims[0]) == (

@@ -104,6 +104,10 @@ def test_leaving_a_workplace_or_a_manager_ends_the_tie(api: MemoryAPI) -> None:
     _say(api, "Kenji handed the search-api over to Lena.", T0 + 90 * DAY, 11)
     assert _relation(api, "Kenji", "owns", "search-api")[0]["invalid_at"] == T0 + 90 * DAY
     assert _relation(api, "Lena", "owns", "search-api")[0]["invalid_at"] is None
+    _say(api, "Tom leads the checkout-service.", T0 + 100 * DAY, 12)
+    _say(api, "Lena replaced Tom as the lead for the checkout-service.", T0 + 110 * DAY, 13)
+    assert _relation(api, "Tom", "manages", "checkout-service")[0]["invalid_at"] == T0 + 110 * DAY
+    assert _relation(api, "Lena", "manages", "checkout-service")[0]["invalid_at"] is None
 
 
 def test_a_new_holder_ends_the_others_hold(api: MemoryAPI) -> None:

@@ -1,10 +1,11 @@
 """Ties at work that end (pure): a workplace left ("I left Acme", "Priya resigned from
 Initech", "I used to work at Globex"), a manager one no longer has ("Ana is no longer
 my manager"), a service one holds no more ("Bob no longer owns the billing-service") or
-hands to someone ("Kenji handed the search-api over to Lena"). Each ending is a claim,
-never a graph edge, that ends the same tie stated before (``supersession.ended_by``):
-working there, reporting to them, owning, leading or working on it. "Left Google for
-Meta" also states where the leaver works now, and a handover who holds the service."""
+hands to someone ("Kenji handed the search-api over to Lena", "Lena replaced Tom as the
+lead for the checkout-service"). Each ending is a claim, never a graph edge, that ends
+the same tie stated before (``supersession.ended_by``): working there, reporting to
+them, owning, leading or working on it. "Left Google for Meta" also states where the
+leaver works now, and a handover who holds the service."""
 
 from __future__ import annotations
 
@@ -67,6 +68,17 @@ _NOT_YET = re.compile(
 )
 
 
+# Someone replaced in a role on a service: "Lena replaced Tom as the on-call lead for the
+# checkout-service" (the role's last word says the hold: owner, lead, maintainer).
+_REPLACED_AS = re.compile(r"\s+(?:has\s+|just\s+)?replaced\s+", re.I)
+_AS_ROLE = re.compile(
+    r"\s+as\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,3}?(owner|lead|manager|maintainer|engineer"
+    r"|developer)\s+(?:of|for|on)\s+(?:the\s+)?",
+    re.I,
+)
+_ROLE_HOLDS = {"owner": "owns", "lead": "manages", "manager": "manages"}
+
+
 @dataclass
 class EndedTies:
     """What ``ended_ties`` reads: its claims and relations, the pairs of names whose
@@ -95,11 +107,23 @@ def ended_ties(sentence: str, mentions: list[Mention], self_name: str) -> EndedT
             if _NOT_YET.search(sentence, max(0, verb.start() - 40), place.end + 24):
                 continue  # "I'm handing it off to Omar next week": no hold yet
             rels.append(Relation(place.name, "owns", thing.name, True))
-            claims.append(Claim(place.name, "took_over", thing.name))
+            claims += [
+                Claim(place.name, "owns", thing.name),
+                Claim(place.name, "took_over", thing.name),
+            ]
             giver = _leaver(sentence, ms[: k - 1], verb.start())
             if giver is not None:
                 subject = None if giver.name == self_name else giver.name
                 claims.append(Claim(subject, "stopped_holding", thing.name))
+            continue
+        if k > 1 and (role := _replaced_as(sentence, ms[k - 2], ms[k - 1], place)):
+            new, old = ms[k - 2], ms[k - 1]  # "Lena replaced Tom as the lead for X"
+            out.replaced |= {frozenset((new.name, old.name)), frozenset((old.name, place.name))}
+            if not _NOT_YET.search(sentence, max(0, new.start - 40), place.end + 24):
+                hold = _ROLE_HOLDS.get(role.lower(), "works_on")
+                rels.append(Relation(new.name, hold, place.name, True))
+                claims += [Claim(new.name, hold, place.name)]
+                claims.append(Claim(old.name, "stopped_holding", place.name))
             continue
         if place.type == "person" and place.name != self_name:
             if _NO_LONGER_MINE.match(sentence, place.end):
@@ -127,6 +151,16 @@ def ended_ties(sentence: str, mentions: list[Mention], self_name: str) -> EndedT
             claims.append(Claim(claims[-1].subject, "works_at", nxt.name))
             out.replaced.add(frozenset((place.name, nxt.name)))
     return out
+
+
+def _replaced_as(sentence: str, new: Mention, old: Mention, thing: Mention) -> str | None:
+    """The role in which ``new`` replaced ``old`` on ``thing``, a service, or None."""
+    if new.type != "person" or old.type != "person" or thing.type not in ("project", "tech"):
+        return None
+    if not _REPLACED_AS.fullmatch(sentence, new.end, old.start):
+        return None
+    role = _AS_ROLE.fullmatch(sentence, old.end, thing.start)
+    return role.group(1) if role else None
 
 
 def _handed(sentence: str, thing: Mention, to: Mention) -> re.Match[str] | None:

@@ -230,7 +230,8 @@ from __future__ import annotations
 # after "I resigned from Initech"); leaving one firm for another is working at the
 # second ("I left Google for Meta" was a co-mention of the two firms). "Ana is no longer
 # my manager" ends reporting to her, "Bob no longer owns X" his hold on X, and "Kenji
-# handed X over to Lena" is Lena's hold (it was "X uses Lena", a tool); a promotion or
+# handed X over to Lena" is Lena's hold (it was "X uses Lena", a tool), as is "Lena
+# replaced Tom as the lead for X" (it was Tom's, and "Lena migrated_from Tom"); a promotion or
 # a start at a firm is work there; a name before a negated verb or "no longer" is a name
 # ("Priya isn't", "Bob no longer owns" named no one). A negated use or liking claims
 # none ("We don't use Kafka" claimed its use, "I don't like Jira" a preference), or its
