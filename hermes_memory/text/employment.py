@@ -96,61 +96,82 @@ def ended_ties(sentence: str, mentions: list[Mention], self_name: str) -> EndedT
     user), the ties that begin with them ("left Google for Meta": works_at Meta; "handed
     the search-api over to Lena": Lena owns it), and what they replace."""
     out = EndedTies()
-    claims, rels = out.claims, out.relations
     ms = sorted(mentions, key=lambda m: m.start)
-    for k, place in enumerate(ms):
-        verb = _handed(sentence, ms[k - 1], place) if k else None
-        if verb is not None:
-            thing = ms[k - 1]  # "handed the search-api over to Lena": Lena, read as a tool
-            out.replaced.add(frozenset((thing.name, place.name)))
-            out.people.add(place.name)
-            if _NOT_YET.search(sentence, max(0, verb.start() - 40), place.end + 24):
-                continue  # "I'm handing it off to Omar next week": no hold yet
-            rels.append(Relation(place.name, "owns", thing.name, True))
-            claims += [
-                Claim(place.name, "owns", thing.name),
-                Claim(place.name, "took_over", thing.name),
-            ]
-            giver = _leaver(sentence, ms[: k - 1], verb.start())
-            if giver is not None:
-                subject = None if giver.name == self_name else giver.name
-                claims.append(Claim(subject, "stopped_holding", thing.name))
+    for k, m in enumerate(ms):
+        if k and _handover(sentence, ms, k, self_name, out):
             continue
-        if k > 1 and (role := _replaced_as(sentence, ms[k - 2], ms[k - 1], place)):
-            new, old = ms[k - 2], ms[k - 1]  # "Lena replaced Tom as the lead for X"
-            out.replaced |= {frozenset((new.name, old.name)), frozenset((old.name, place.name))}
-            if not _NOT_YET.search(sentence, max(0, new.start - 40), place.end + 24):
-                hold = _ROLE_HOLDS.get(role.lower(), "works_on")
-                rels.append(Relation(new.name, hold, place.name, True))
-                claims += [Claim(new.name, hold, place.name)]
-                claims.append(Claim(old.name, "stopped_holding", place.name))
+        if k > 1 and _replacement(sentence, ms, k, out):
             continue
-        if place.type == "person" and place.name != self_name:
-            if _NO_LONGER_MINE.match(sentence, place.end):
-                claims.append(Claim(None, "stopped_reporting_to", place.name))
+        if m.type == "person" and m.name != self_name:
+            if _NO_LONGER_MINE.match(sentence, m.end):  # "Ana is no longer my manager"
+                out.claims.append(Claim(None, "stopped_reporting_to", m.name))
             held = ms[k + 1] if k + 1 < len(ms) else None
             if (
                 held is not None
                 and held.type in ("project", "tech")
-                and _NO_LONGER_HOLDS.fullmatch(sentence, place.end, held.start)
+                and _NO_LONGER_HOLDS.fullmatch(sentence, m.end, held.start)
             ):
-                claims.append(Claim(place.name, "stopped_holding", held.name))
-            continue
-        if place.type != "org":
-            continue
-        verb = _LEFT.search(sentence, max(0, place.start - _REACH), place.start)
-        if verb is None:
-            continue
-        leaver = _leaver(sentence, ms[:k], verb.start())
-        if leaver is None or _NOT_YET.search(sentence, max(0, verb.start() - 40), verb.start()):
-            continue  # "If I quit Initech, ..."
-        claims.append(Claim(None if leaver.name == self_name else leaver.name, "left", place.name))
-        nxt = ms[k + 1] if k + 1 < len(ms) else None
-        if nxt is not None and nxt.type == "org" and between(sentence, place, nxt) == "for":
-            rels.append(Relation(leaver.name, "works_at", nxt.name, True))
-            claims.append(Claim(claims[-1].subject, "works_at", nxt.name))
-            out.replaced.add(frozenset((place.name, nxt.name)))
+                out.claims.append(Claim(m.name, "stopped_holding", held.name))
+        elif m.type == "org":
+            _left_workplace(sentence, ms, k, self_name, out)
     return out
+
+
+def _handover(sentence: str, ms: list[Mention], k: int, self_name: str, out: EndedTies) -> bool:
+    """Read "Kenji handed the search-api over to Lena" at ``ms[k]``, the receiver (read
+    as a tool, the service's use, before): whether it is one."""
+    thing, to = ms[k - 1], ms[k]
+    verb = _handed(sentence, thing, to)
+    if verb is None:
+        return False
+    out.replaced.add(frozenset((thing.name, to.name)))
+    out.people.add(to.name)
+    if _NOT_YET.search(sentence, max(0, verb.start() - 40), to.end + 24):
+        return True  # "I'm handing it off to Omar next week": no hold yet
+    out.relations.append(Relation(to.name, "owns", thing.name, True))
+    out.claims += [Claim(to.name, "owns", thing.name), Claim(to.name, "took_over", thing.name)]
+    giver = _leaver(sentence, ms[: k - 1], verb.start())
+    if giver is not None:
+        subject = None if giver.name == self_name else giver.name
+        out.claims.append(Claim(subject, "stopped_holding", thing.name))
+    return True
+
+
+def _replacement(sentence: str, ms: list[Mention], k: int, out: EndedTies) -> bool:
+    """Read "Lena replaced Tom as the lead for the checkout-service" ending at ``ms[k]``,
+    the service: whether it is one."""
+    new, old, thing = ms[k - 2], ms[k - 1], ms[k]
+    role = _replaced_as(sentence, new, old, thing)
+    if role is None:
+        return False
+    out.replaced |= {frozenset((new.name, old.name)), frozenset((old.name, thing.name))}
+    if not _NOT_YET.search(sentence, max(0, new.start - 40), thing.end + 24):
+        hold = _ROLE_HOLDS.get(role.lower(), "works_on")
+        out.relations.append(Relation(new.name, hold, thing.name, True))
+        out.claims.append(Claim(new.name, hold, thing.name))
+        out.claims.append(Claim(old.name, "stopped_holding", thing.name))
+    return True
+
+
+def _left_workplace(
+    sentence: str, ms: list[Mention], k: int, self_name: str, out: EndedTies
+) -> None:
+    """Read "I left Acme", "Priya resigned from Initech", "left Google for Meta" at
+    ``ms[k]``, the workplace left."""
+    place = ms[k]
+    verb = _LEFT.search(sentence, max(0, place.start - _REACH), place.start)
+    if verb is None:
+        return
+    leaver = _leaver(sentence, ms[:k], verb.start())
+    if leaver is None or _NOT_YET.search(sentence, max(0, verb.start() - 40), verb.start()):
+        return  # "If I quit Initech, ..."
+    subject = None if leaver.name == self_name else leaver.name
+    out.claims.append(Claim(subject, "left", place.name))
+    nxt = ms[k + 1] if k + 1 < len(ms) else None
+    if nxt is not None and nxt.type == "org" and between(sentence, place, nxt) == "for":
+        out.relations.append(Relation(leaver.name, "works_at", nxt.name, True))
+        out.claims.append(Claim(subject, "works_at", nxt.name))
+        out.replaced.add(frozenset((place.name, nxt.name)))
 
 
 def _replaced_as(sentence: str, new: Mention, old: Mention, thing: Mention) -> str | None:
