@@ -1661,6 +1661,15 @@ def test_a_negated_use_or_liking_claims_its_opposite_or_nothing(api: MemoryAPI) 
     assert ended["superseded"] == [used["uuid"]]
 
 
+def test_a_web_link_scheme_is_no_use_of_its_protocol() -> None:
+    running = extract("My frontend is running on http://localhost:5173.")
+    assert running.entities == {"frontend": "project"} and _rels(running) == set()
+    assert "HTTPS" not in extract("See https://docs.stripe.com for the Stripe API.").entities
+    # the protocol said by name is one, and a database's own scheme names the database
+    assert extract("We serve everything over HTTPS now.").entities == {"HTTPS": "tech"}
+    assert "MongoDB" in extract("Connect with mongodb://localhost:27017/shop").entities
+
+
 def test_see_opens_a_step_not_a_name() -> None:
     assert extract("See API reference for details.").entities == {}
     assert extract("See Redis docs for the eviction policy.").entities == {"Redis": "tech"}

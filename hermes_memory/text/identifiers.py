@@ -1,7 +1,8 @@
 """Names read from one word's shape: a component in kebab or snake case
 ("payments-api", "auth_worker"), a product with a capital inside ("CockroachDB",
-"MLflow"), a web address ("Booking.com") and a model number ("ResNet-50"). The
-gazetteer lacks most of them; ``mentions`` asks here before it reads by context."""
+"MLflow"), a web address ("Booking.com") and a model number ("ResNet-50"); and a
+web link's scheme, which names nothing ("http" of "http://localhost"). The gazetteer lacks
+most of them; ``mentions`` asks here before it reads by context."""
 
 from __future__ import annotations
 
@@ -14,6 +15,21 @@ from hermes_memory.text.lexicon import STARTERS
 from hermes_memory.text.name_extent import name_word
 from hermes_memory.text.products import model_end
 from hermes_memory.text.reading import Mention
+
+# The schemes of a web link: every address has one, so it says nothing of a use
+# ("postgres://" and "redis://" name the service they reach, and stay names).
+_WEB_SCHEMES = frozenset("http https ws wss ftp file".split())
+
+
+def link_scheme(toks: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether the token at ``i`` is a web link's scheme, written against "://" ("http"
+    in "http://localhost:5173"): it names no use of the protocol."""
+    if toks[i][0].lower() not in _WEB_SCHEMES or i + 3 >= len(toks):
+        return False
+    if [t[0] for t in toks[i + 1 : i + 4]] != [":", "/", "/"]:
+        return False
+    return all(toks[k][2] == toks[k + 1][1] for k in range(i, i + 3))
+
 
 # Words that number the stages of something ("Phase 2", "Sprint 4").
 NUMBERED = frozenset(

@@ -69,6 +69,24 @@ LEFT_WORK = _before(
     r"stepped down from|(?:laid off|let go|fired) (?:from|by))\s+$",
     "left quit quits quitting leave leaves leaving from by",
 )
+# What follows a name someone left when it is a person left something or somewhere
+# ("left Tom a note", "left Sarah alone", "left Ana with the kids"), or a thing of the
+# name's ("leaving Earth's orbit").
+_LEFT_SOMEONE = frozenset(
+    "a an the my his her their our your some it them him alone behind with 's ’s".split()
+)
+
+
+def left_a_body(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether the words after a name someone left (``LEFT_WORK``), from ``j``, leave
+    it a workplace: not when the name is given or left something ("left Tom a note") or
+    joined by another ("left Tom and Ana at home")."""
+    nxt = toks[j][0].lower() if j < len(toks) else ""
+    if nxt == "and" and j + 1 < len(toks):
+        return not toks[j + 1][0][:1].isupper()
+    return nxt not in _LEFT_SOMEONE
+
+
 # Leaving for a place, not working for a body ("wants to leave for Rotterdam").
 LEAVING_FOR = _before(
     r"\b(?:leav(?:e|es|ing)|left|bound|head(?:s|ed|ing)?|set(?:s|ting)? off|sail(?:s|ed|ing)?)"

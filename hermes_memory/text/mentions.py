@@ -16,7 +16,7 @@ from hermes_memory.text.components import (
     component_at,
 )
 from hermes_memory.text.gazetteer import AMBIGUOUS, CLOUD_SERVICES, KNOWN, LANGUAGES, LONGEST
-from hermes_memory.text.identifiers import NUMBERED, identifier, product_end
+from hermes_memory.text.identifiers import NUMBERED, identifier, link_scheme, product_end
 from hermes_memory.text.inert import INERT_BLOCK, inert_tokens
 from hermes_memory.text.kinds import (
     ACRONYM,
@@ -46,6 +46,7 @@ from hermes_memory.text.kinds import (
     TRAVEL,
     WORK_BEFORE,
     WORKED_WITH,
+    left_a_body,
     name_follows,
     named_as,
     owned_thing,
@@ -194,6 +195,8 @@ def _known(
     """The known name at ``i`` and the token after it; with ``parts_only`` a maker's
     product goes on only in words that name a product's part ("Redis Server", not
     "Redis Configuration")."""
+    if link_scheme(toks, i):
+        return None  # "http://localhost:5173": no use of HTTP
     for n in range(min(LONGEST.get(toks[i][0].lower(), 0), len(toks) - i), 0, -1):
         words = toks[i : i + n]
         key = " ".join(w for w, _, _ in words).lower()
@@ -454,7 +457,7 @@ def _name(
         for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN)
     ):
         kind = "tech"
-    elif LEFT_WORK.search(low) and _left_a_body(toks, j):
+    elif LEFT_WORK.search(low) and left_a_body(toks, j):
         kind, guessed = "org", True  # "I left Acme last year", "resigned from Initech"
     elif PLACE_CONTEXT.search(low) and (
         not re.search(r"\b(with|for)\s+$", before) or LEAVING_FOR.search(low)
@@ -539,24 +542,6 @@ def _company_after(toks: list[tuple[str, int, int]], j: int) -> bool:
     if nxt in ("for", "at", "on"):
         return False
     return not (nxt == "and" and j + 1 < len(toks) and toks[j + 1][0][:1].isupper())
-
-
-# What follows a name someone left when it is a person left something or somewhere
-# ("left Tom a note", "left Sarah alone", "left Ana with the kids"), or a thing of the
-# name's ("leaving Earth's orbit").
-_LEFT_SOMEONE = frozenset(
-    "a an the my his her their our your some it them him alone behind with 's ’s".split()
-)
-
-
-def _left_a_body(toks: list[tuple[str, int, int]], j: int) -> bool:
-    """Whether the words after a name someone left leave it a workplace: not when the
-    name is given or left something ("left Tom a note") or joined by another
-    ("left Tom and Ana at home")."""
-    nxt = toks[j][0].lower() if j < len(toks) else ""
-    if nxt == "and" and j + 1 < len(toks):
-        return not toks[j + 1][0][:1].isupper()
-    return nxt not in _LEFT_SOMEONE
 
 
 # Where someone is from, not whom something came from ("I'm from Porto", "we're

@@ -235,5 +235,7 @@ from __future__ import annotations
 # a start at a firm is work there; a name before a negated verb or "no longer" is a name
 # ("Priya isn't", "Bob no longer owns" named no one). A negated use or liking claims
 # none ("We don't use Kafka" claimed its use, "I don't like Jira" a preference), or its
-# end ("We don't use Kafka anymore": stopped_using; "I don't like Jira": dislikes).
+# end ("We don't use Kafka anymore": stopped_using; "I don't like Jira": dislikes). A
+# web link's scheme names nothing ("running on http://localhost:5173" made the frontend
+# use HTTP; 119 BEAM messages named HTTP or HTTPS only in a link).
 EXTRACTOR_VERSION = 38
