@@ -81,10 +81,23 @@ def left_a_body(toks: list[tuple[str, int, int]], j: int) -> bool:
     """Whether the words after a name someone left (``LEFT_WORK``), from ``j``, leave
     it a workplace: not when the name is given or left something ("left Tom a note") or
     joined by another ("left Tom and Ana at home")."""
-    nxt = toks[j][0].lower() if j < len(toks) else ""
-    if nxt == "and" and j + 1 < len(toks):
-        return not toks[j + 1][0][:1].isupper()
-    return nxt not in _LEFT_SOMEONE
+    return _next_word(toks, j) not in _LEFT_SOMEONE and not _another_name_follows(toks, j)
+
+
+def joined_a_body(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether the words after a name someone joins, from ``j``, leave it a company:
+    not when they say what for, where or with whom ("joined Sarah for dinner", "at the
+    park", "and Tom"), as one joins people."""
+    return _next_word(toks, j) not in ("for", "at", "on") and not _another_name_follows(toks, j)
+
+
+def _next_word(toks: list[tuple[str, int, int]], j: int) -> str:
+    return toks[j][0].lower() if j < len(toks) else ""
+
+
+def _another_name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether "and" and a capitalised word follow, from ``j``: "Tom and Ana", people."""
+    return _next_word(toks, j) == "and" and j + 1 < len(toks) and toks[j + 1][0][:1].isupper()
 
 
 # Leaving for a place, not working for a body ("wants to leave for Rotterdam").

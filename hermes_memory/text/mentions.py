@@ -46,6 +46,7 @@ from hermes_memory.text.kinds import (
     TRAVEL,
     WORK_BEFORE,
     WORKED_WITH,
+    joined_a_body,
     left_a_body,
     name_follows,
     named_as,
@@ -468,7 +469,7 @@ def _name(
         # ("an LGBTQ group", "an NHS hospital")
         nxt = toks[j][0] if j < len(toks) else ""
         kind, guessed = "tech", nxt[:1].islower() and nxt.lower() not in NP_STOP
-    elif _JOINED.search(low) and not _company_after(toks, j):
+    elif _JOINED.search(low) and not joined_a_body(toks, j):
         kind, guessed = "person", True  # "I joined Sarah for dinner", "joined Sarah and Tom"
     elif ORG_CONTEXT.search(low) or words[-1][0].isupper():
         kind = "org"
@@ -532,16 +533,6 @@ def _slashed_kind(toks: list[tuple[str, int, int]], i: int) -> str | None:
 
 _WORKS_FOR = re.compile(r"\bwork(?:s|ed|ing)? for\s+$")
 _JOINED = re.compile(r"\bjoin(?:ed|ing|s)?\s+$")
-
-
-def _company_after(toks: list[tuple[str, int, int]], j: int) -> bool:
-    """Whether the words after a name someone joins leave it a company: not when they
-    say what for, where or with whom ("joined Sarah for dinner", "at the park", "and
-    Tom"), as one joins people."""
-    nxt = toks[j][0].lower() if j < len(toks) else ""
-    if nxt in ("for", "at", "on"):
-        return False
-    return not (nxt == "and" and j + 1 < len(toks) and toks[j + 1][0][:1].isupper())
 
 
 # Where someone is from, not whom something came from ("I'm from Porto", "we're
