@@ -1693,3 +1693,66 @@ def test_a_tool_in_a_component_is_its_use_and_a_verb_is_a_whole_word() -> None:
     assert ("Kafka", "part_of", "billing") in _rels(
         extract("The Kafka consumer is part of the billing platform.")
     )
+
+
+def test_a_tool_or_an_in_after_a_noun_is_that_nouns_not_the_subjects() -> None:
+    # "in" after an object is where the object is, not a team the subject is in
+    assert _rels(extract("I'm trying to identify bottlenecks in my scheduling system.")) == set()
+    assert _rels(extract("I noticed a delay in my login API under load.")) == set()
+    assert _rels(extract("I'm in the platform team.")) == {("the user", "part_of", "platform")}
+    assert ("Priya", "part_of", "data") in _rels(extract("Priya is now in the data team."))
+    # a tool for connecting to a thing is the connecting's; a tool added to one is its own
+    connect = extract(
+        "I'm getting an error when trying to connect to my MongoDB database using Mongoose."
+    )
+    assert _rels(connect) == {("the user", "uses", "Mongoose")}
+    added = extract("I'm trying to add login components to my React app using Redux.")
+    assert ("React", "uses", "Redux") in _rels(added)
+    # a maker's former name stays in its products' names; the maker is still one company
+    graph = extract("I'm using the Facebook Graph API v12.0 for posting.")
+    assert graph.entities.get("Facebook Graph") == "tech" and "Meta Graph" not in graph.entities
+    assert extract("I worked at Facebook for three years.").entities.get("Meta") == "org"
+
+
+def test_like_after_a_noun_is_such_as_not_a_liking() -> None:
+    for sentence in (
+        "I'm thinking of using MongoDB and a message queue like RabbitMQ for events.",
+        "How can I handle errors like ConnectionRefusedError in my mailer?",
+        "I want to know if a lightweight laptop like the MacBook Air would work.",
+    ):
+        assert not any(r.type == "prefers" for r in extract(sentence).relations), sentence
+    assert _rels(extract("I really like Rust.")) == {("the user", "prefers", "Rust")}
+    assert _rels(extract("Priya likes Go.")) == {("Priya", "prefers", "Go")}
+    assert _rels(extract("I like Flask.")) == {("the user", "prefers", "Flask")}
+
+
+def test_someone_from_a_company_works_there_and_a_tool_for_a_name_is_no_use_of_it() -> None:
+    assert ("Sam", "works_at", "Acme Corp") in _rels(extract("I met Sam from Acme Corp today."))
+    # a sentence's first word is someone from a company when only a person does what follows
+    assert _rels(extract("Lena from Stripe called me about the invoice.")) == {
+        ("Lena", "works_at", "Stripe")
+    }
+    globex = extract("Priya from Globex told me the API is down.")
+    assert globex.entities.get("Globex") == "org" and globex.entities.get("Priya") == "person"
+    assert "Data" not in extract("Data from Google Analytics shows a drop.").entities
+    assert ("Marco", "part_of", "platform") in _rels(
+        extract("Marco from the platform team reviewed it.")
+    )
+    # what is used for a name is named before it; a library written in lower case is one
+    assert _rels(extract("I'm using the best approach for my NLP task.")) == set()
+    assert _rels(extract("I've been using spaCy for entity recognition.")) == {
+        ("the user", "uses", "spaCy")
+    }
+
+
+def test_a_job_lost_a_group_joined_or_a_trip_taken_is_no_tie_of_work_or_home() -> None:
+    lost = extract("Since I lost my job at Door Dash, things have been tough.")
+    assert _rels(lost) == set() and Claim(None, "left", "Door Dash") in lost.claims
+    left = extract("I left my job at Acme last year.")
+    assert _rels(left) == set() and [c.predicate for c in left.claims] == ["left"]
+    assert extract("I quit my job with Initech.").entities.get("Initech") == "org"
+    group = extract("I just joined a new LGBTQ activist group last week.")
+    assert not any(r.type == "works_at" for r in group.relations)
+    assert _rels(extract("I joined Stripe in May.")) == {("the user", "works_at", "Stripe")}
+    assert _rels(extract("I got the idea from that trip to England years ago.")) == set()
+    assert _rels(extract("I'm from Porto.")) == {("the user", "lives_in", "Porto")}

@@ -108,6 +108,11 @@ def test_leaving_a_workplace_or_a_manager_ends_the_tie(api: MemoryAPI) -> None:
     _say(api, "Lena replaced Tom as the lead for the checkout-service.", T0 + 110 * DAY, 13)
     assert _relation(api, "Tom", "manages", "checkout-service")[0]["invalid_at"] == T0 + 110 * DAY
     assert _relation(api, "Lena", "manages", "checkout-service")[0]["invalid_at"] is None
+    # A job lost ends the work there, and states none anew.
+    _say(api, "Gina works at Door Dash.", T0 + 120 * DAY, 14)
+    _say(api, "Gina lost her job at Door Dash this month.", T0 + 130 * DAY, 15)
+    [gina] = _relation(api, "Gina", "works_at", "Door Dash")
+    assert gina["invalid_at"] == T0 + 130 * DAY
 
 
 def test_a_new_holder_ends_the_others_hold(api: MemoryAPI) -> None:

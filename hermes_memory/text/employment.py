@@ -20,7 +20,7 @@ from hermes_memory.text.triggers import BOSS
 # might quit"): a bounded look back, anchored at the name.
 _LEFT = re.compile(
     r"\b(?:left|quit|resigned from|stepped down from|(?:laid off|let go|fired) (?:from|by)|"
-    r"(?:left|quit) (?:my|his|her|their|a) (?:job|position|role) (?:at|with)|"
+    r"(?:left|quit|lost) (?:my|his|her|their|a) (?:job|position|role) (?:at|with)|"
     r"(?:no longer|stopped|used to) work(?:s|ed|ing)? (?:at|for))\s+$",
     re.I,
 )
@@ -167,6 +167,8 @@ def _left_workplace(
         return  # "If I quit Initech, ..."
     subject = None if leaver.name == self_name else leaver.name
     out.claims.append(Claim(subject, "left", place.name))
+    # "I left my job at Acme": no work there ("job at" states it otherwise)
+    out.replaced |= {frozenset((leaver.name, place.name)), frozenset((subject, place.name))}
     nxt = ms[k + 1] if k + 1 < len(ms) else None
     if nxt is not None and nxt.type == "org" and between(sentence, place, nxt) == "for":
         out.relations.append(Relation(leaver.name, "works_at", nxt.name, True))

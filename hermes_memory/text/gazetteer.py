@@ -148,6 +148,16 @@ _TECH = {
             "MLflow Twilio SendGrid Mailgun Algolia Meilisearch Typesense Protobuf ZeroMQ"
         ).split()
     },
+    # Libraries of data, machine learning and Python written in lower case or mixed case
+    # ("using spaCy for entity recognition", "nltk", "xgboost" named nothing).
+    **{
+        name: [name.lower()]
+        for name in (
+            "spaCy NLTK XGBoost LightGBM CatBoost Keras SQLAlchemy Alembic Tweepy PyMuPDF "
+            "OpenCV Seaborn Plotly Streamlit Gradio LangChain LlamaIndex pgAdmin DBeaver"
+        ).split()
+    },
+    "Hugging Face": ["hugging face", "huggingface"],
     # Managed cloud services said as acronyms: alone, an acronym is typed a body ("runs
     # on EKS" made EKS an organisation).
     **{name: [name.lower()] for name in CLOUD_SERVICES},
@@ -378,6 +388,10 @@ def _build() -> dict[str, tuple[str, str]]:
 
 
 KNOWN: dict[str, tuple[str, str]] = _build()
+# A maker's former name, kept by the products still called after it: "Facebook Graph
+# API" is no "Meta Graph" (an alias that only spells its name otherwise, "Amazon Web
+# Services Lambda", is still "AWS Lambda").
+FORMER_NAMES = frozenset({"facebook"})
 # Aliases that are ordinary English words unless written as a name.
 AMBIGUOUS = frozenset(
     ["go", "ts", "es", "tf", "pg", "fly", "spark", "rust", "swift", "vault", "consul", "envoy"]

@@ -66,8 +66,9 @@ ORG_CONTEXT = _before(
 # name is a body, a guess ("I left Tom a note" is read apart: what follows the name).
 LEFT_WORK = _before(
     r"\b(?:left|quit(?:s|ting)?|leav(?:e|es|ing)|resign(?:s|ed|ing)? from|"
-    r"stepped down from|(?:laid off|let go|fired) (?:from|by))\s+$",
-    "left quit quits quitting leave leaves leaving from by",
+    r"stepped down from|(?:laid off|let go|fired) (?:from|by)|"
+    r"(?:left|quit|lost) (?:my|his|her|their|a) (?:job|position|role) (?:at|with))\s+$",
+    "left quit quits quitting leave leaves leaving from by at with",
 )
 # What follows a name someone left when it is a person left something or somewhere
 # ("left Tom a note", "left Sarah alone", "left Ana with the kids"), or a thing of the
@@ -432,7 +433,9 @@ def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     if nxt in SIGN_OFFS or nxt in _NOT_VERBS:
         return False
     if nxt == "from":  # "Sarah from accounting", "Marco from the platform team"
-        return any(t[0].lower() in FROM_GROUPS for t in toks[j + 1 : j + 5])
+        return any(t[0].lower() in FROM_GROUPS for t in toks[j + 1 : j + 5]) or (
+            speaks_after_name(toks, j + 1)
+        )
     if nxt in ("and", "or") and j + 1 < len(toks):
         # "Review and test ...", "Lightweight and durable": a name's "and" joins another
         # name or a pronoun ("Priya and I", "Priya and her team"), not a lowercase word
@@ -443,6 +446,32 @@ def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     if nxt.endswith("n") and j + 2 < len(toks) and toks[j + 1][0] in ("'", "’"):
         return toks[j + 2][0].lower() == "t"  # "Priya isn't", "Ana doesn't": a negated verb
     return nxt in NAME_NEXT or (nxt.isalpha() and nxt.endswith(("s", "ed")))
+
+
+# A capitalised word just before "from": someone from a company ("Priya from Globex").
+SOMEONE_FROM = re.compile(r"\b[A-Z][a-z]+ from\s+$")
+# What only a person does after "<name> from <company>" ("Lena from Stripe called me",
+# "Sam from Acme Corp will join the call"); "Data from Google Analytics shows" is a thing.
+_PERSON_ACTS = frozenset(
+    "said says told tells called calls emailed emails asked asks mentioned mentions "
+    "suggested suggests recommended recommends explained replied wrote messaged pinged "
+    "texted joined met visited introduced offered promised agreed".split()
+)
+_WILL_ACT = frozenset("join call meet attend visit email".split())
+
+
+def speaks_after_name(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether a capitalised name of up to four words at ``j`` is followed by what only
+    a person does."""
+    k = j
+    while k < len(toks) and k - j < 4 and toks[k][0][:1].isupper():
+        k += 1
+    if k == j or k >= len(toks):
+        return False
+    verb = toks[k][0].lower()
+    if verb == "will" and k + 1 < len(toks):
+        return toks[k + 1][0].lower() in _WILL_ACT
+    return verb in _PERSON_ACTS
 
 
 def weighed_against_tool(

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from itertools import islice
 
+from hermes_memory.text import gazetteer
 from hermes_memory.text.bounds import MAX_SENTENCE_TOKENS
 from hermes_memory.text.components import (
     ORG_HEADS,
@@ -37,6 +38,7 @@ from hermes_memory.text.kinds import (
     PLACE_NAME_HEADS,
     PLACE_NAME_OPENERS,
     PRODUCT_HEADS,
+    SOMEONE_FROM,
     STORED_AS,
     SUPPLIER_SWITCH,
     SWITCHED_TO,
@@ -52,6 +54,7 @@ from hermes_memory.text.kinds import (
     named_as,
     owned_thing,
     role_in_capitals,
+    speaks_after_name,
     weighed_against_tool,
 )
 from hermes_memory.text.letters import ELIDED_SURNAME
@@ -226,7 +229,8 @@ def _known(
             if k > nxt and hit[0] in CLOUD_SERVICES:
                 return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), k
             if k > nxt:
-                said = " ".join([hit[0]] + [w for w, _, _ in toks[nxt:k]])
+                maker = key.title() if key in gazetteer.FORMER_NAMES else hit[0]
+                said = " ".join([maker] + [w for w, _, _ in toks[nxt:k]])
                 return Mention(said, "tech", words[0][1], toks[k - 1][2], said), k
         if hit[1] in ("tech", "org") and nxt < len(toks) and toks[nxt][0].lower() in ORG_HEADS:
             nxt += 1  # "Acme Corp"-style suffixes stay with the name
@@ -458,6 +462,8 @@ def _name(
         for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN)
     ):
         kind = "tech"
+    elif SOMEONE_FROM.search(before) and speaks_after_name(toks, i):
+        kind, guessed = "org", True  # "Priya from Globex told me": where Priya works
     elif LEFT_WORK.search(low) and left_a_body(toks, j):
         kind, guessed = "org", True  # "I left Acme last year", "resigned from Initech"
     elif PLACE_CONTEXT.search(low) and (

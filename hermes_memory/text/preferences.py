@@ -14,11 +14,11 @@ _PREF_VERBS = re.compile(
 )
 # What comes before "like" and "into" when they are a liking ("I really like X", "I'm
 # into X"), not a preposition ("equations like x²", "divided into parts").
-_LIKE_AFTER = re.compile(
+LIKING = (
     r"(?:\b(?:i|we|you|they|he|she|really|also|still|do|don't|dont|didn't|did|would|to|"
-    r"definitely|actually|totally|genuinely|always|never|kinda|sorta|truly|so)|'d)\s+$",
-    re.I,
+    r"definitely|actually|totally|genuinely|always|never|kinda|sorta|truly|so)|['’]d)\s+"
 )
+_LIKE_AFTER = re.compile(LIKING + "$", re.I)
 _INTO_AFTER = re.compile(
     r"(?:\b(?:am|are|is|was|were|really|so|totally|very|also|big|still|more)|'m|'re|'s)\s+$",
     re.I,

@@ -19,7 +19,7 @@ from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import words_between as _words_between
 from hermes_memory.text.gazetteer import PROGRAMMING_LANGUAGES
 from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
-from hermes_memory.text.lexicon import IMPERATIVES
+from hermes_memory.text.means import a_means_to_an_end, tool_of_the_act
 from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Mention, Relation
 from hermes_memory.text.triggers import (
@@ -129,22 +129,6 @@ _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
 # A name read as the kind of some work ("Rust work", "Python scripts").
 _KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|projects?|stuff)\b")
-# An infinitive of purpose after a name ("Pillow to ensure compliance with Instagram",
-# "Docker to deploy my Flask app"): the name is a means to the verb's end, which states
-# no use of what follows, unless the verb is one of using or talking to something
-# ("redis-py to interact with my Redis server", "a webhook to notify a Slack channel",
-# "the Dockerfile to use Alpine") or of moving a thing onto it ("GitHub Actions to
-# deploy to Elastic Beanstalk"; not "Docker to deploy my Flask app", nor "a Docker
-# container to deploy my Detector class").
-_PURPOSE = re.compile(
-    r"^(?:(?:container|image|library|client|sdk|module|class|script|tool|package|plugin|cli)"
-    r"\s+)?to\s+([a-z]+)\b"
-)
-_USES_THROUGH = frozenset(
-    "use run work interact talk communicate call query connect access fetch read write "
-    "publish pull send notify sync store cache persist stream ingest load".split()
-)
-_MOVES_ONTO = re.compile(r"^to (?:deploy|push|ship|upload|migrate|move)\b.*\b(?:to|into|on|onto)$")
 # What says a thing is one of a whole's parts, not a tool it holds ("in my backend").
 _MEMBERSHIP = re.compile(r"\b(?:part|member) of\b|\bbelongs? to\b")
 # A clause of its own about the sentence's subject, a thing: "... and it reads from".
@@ -355,15 +339,11 @@ def sentence_relations(
             continue
         if head.name in PROGRAMMING_LANGUAGES and _KIND_OF_WORK.match(sentence, head.end):
             continue  # "my Python project using mypy": the project uses it, not the language
-        purpose = _PURPOSE.match(between)
-        if purpose is not None and (
-            head.name in PROGRAMMING_LANGUAGES  # "a script in Python to call the SNS API"
-            or (
-                purpose.group(1) in IMPERATIVES
-                and purpose.group(1) not in _USES_THROUGH
-                and not _MOVES_ONTO.match(between)
-            )
-        ):
+        if tool_of_the_act(sentence, between, head):  # "connect to my X using Mongoose"
+            if ours or _is_self(subject):
+                add(next((m for m in ms[:k] if _is_self(m)), None), "uses", tail)
+            continue
+        if a_means_to_an_end(between, head):  # "Docker to deploy my Flask app"
             continue
         relative = RELATIVE.match(between)
         pronoun = _THIRD_PERSON.search(between)

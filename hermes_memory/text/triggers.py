@@ -10,6 +10,7 @@ import re
 from hermes_memory.text.gazetteer import PROGRAMMING_LANGUAGES, STANDARDS
 from hermes_memory.text.kinds import KIN
 from hermes_memory.text.mentions import ENTITY_TYPES
+from hermes_memory.text.preferences import LIKING
 from hermes_memory.text.reading import Mention
 
 # relation -> (head types, tail types); the documented, extensible set.
@@ -42,7 +43,7 @@ _KIN_NAMED = rf"(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}"
 
 # Who someone works for: a company, even one named by its product ("I work at Datadog").
 EMPLOYED = (
-    r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|join(?:ed|ing|s)\b|employed (at|by)|"
+    r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|join(?:ed|ing|s)$|employed (at|by)|"
     r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)|"
     # a contractor's client: "I'm starting a contract with Harbor Fitness"
     r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for"
@@ -116,7 +117,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         # one was born or grew up: "we're originally from Cork"), nor a trip's return
         # ("I just got back from Lisbon")
         r"^(?!.*\b(?:mov|relocat|migrat|switch|originally|grew|born|raised|back|return"
-        r"|flew|fly|flying|arriv|home)\w*\b).*\bfrom\b",
+        r"|flew|fly|flying|arriv|home)\w*\b).*\bfrom$",
         "lives_in",
         False,
     ),
@@ -136,7 +137,12 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         False,
     ),
     (r"dislikes?|hates?|avoids?", "dislikes", False),
-    (r"prefers?|likes?|loves?|enjoys?|recommended|favou?rite", "prefers", False),
+    # "like" after a noun is "such as" ("a message queue like RabbitMQ"), no liking
+    (
+        rf"prefers?|\blikes\b|(?:^|{LIKING})like\b|loves?|enjoys?|recommended|favou?rite",
+        "prefers",
+        False,
+    ),
     (
         r"\bknows?\b|\bmet\b|friends? with|\bmarried\b|engaged to|\bdating\b|"
         r"^(?:[^\s,]+ ){0,5}with$|^,? ?and$",
@@ -177,6 +183,16 @@ _MY_RELATIVE = (
 _PERSON_USES = re.compile(
     r"\buses?\b|using|used|runs? on|written in|built (with|on|in)|managed with|"
     r"deployed (to|on)|hosted on|stack is|(switch|mov|migrat)\w* to|for$|with$"
+)
+# What is used for a name is named before it: the name is the purpose, not the tool.
+_USED_FOR = re.compile(r"\b(?:using|use|uses|used)\s+\S+(?:\s+\S+)*?\s+for$")
+# A person "in" a team is so by a verb of being or working ("I'm now in the platform
+# team", "Tom, who works in infra"); an "in" after another word belongs to that word
+# ("bottlenecks in my scheduling system", "a delay in my login API").
+_MEMBER_IN = re.compile(
+    r"member of|part of|belongs? to|joined|^from$|"
+    r"^,?(?: ?(?:who|which|['’]m|am|is|are|was|were|be|been|have|has|['’]ve|['’]s|"
+    r"works?|worked|working|sits?|also|still|both|all))* ?in$"
 )
 
 
@@ -223,6 +239,12 @@ def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, boo
             continue  # "the SDK for Python calls for SNS": code in it calls, not the language
         if rel == "uses" and a.type == "person" and not _PERSON_USES.search(between):
             continue  # "head to Best Buy", "I'm in Denver": no use
+        if rel == "uses" and _USED_FOR.search(between):
+            continue  # "using the best approach for my NLP task": NLP is what it is for
+        if rel == "part_of" and a.type == "person" and not _MEMBER_IN.search(between):
+            continue  # "bottlenecks in my scheduling system": not the person's team
+        if rel == "part_of" and between == "from" and a.type == "person" and b.type == "org":
+            return "works_at", reverse  # "I met Sam from Acme Corp"; a team is part_of
         if admits(rel, a, b):
             return rel, reverse
     return None

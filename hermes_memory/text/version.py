@@ -238,4 +238,20 @@ from __future__ import annotations
 # end ("We don't use Kafka anymore": stopped_using; "I don't like Jira": dislikes). A
 # web link's scheme names nothing ("running on http://localhost:5173" made the frontend
 # use HTTP; 119 BEAM messages named HTTP or HTTPS only in a link).
-EXTRACTOR_VERSION = 38
+# 39: a person is "in" a team by a verb of being or working ("I'm in the platform
+# team"); an "in" after another word is that word's ("bottlenecks in my scheduling
+# system" put the user part_of the scheduling system). A tool for sending or connecting
+# to a thing is the act's ("connect to my MongoDB database using Mongoose" made MongoDB
+# use Mongoose), and what something is used for is no use ("using the best approach for
+# my NLP task" used NLP). "Like" after a noun is "such as" ("a message queue like
+# RabbitMQ", "errors like ConnectionRefusedError" were preferences). A maker's former
+# name stays in its products' names ("Facebook Graph API" was "Meta Graph"). Someone
+# "from" a company works there ("Sam from Acme Corp" was part_of it), and a sentence's
+# first word before "from" and a company is a person when only a person does what
+# follows ("Lena from Stripe called me" named Stripe alone). A job lost or left ends
+# the work there and states none ("I lost my job at Door Dash" stated works_at);
+# joining is work only at the name joined ("joined a new LGBTQ activist group" was work
+# at LGBTQ), and "from" is a home only right before its name ("the idea from that trip
+# to England" was a home in England). Lower- and mixed-case libraries of data and
+# machine learning are known (spaCy, NLTK, XGBoost, SQLAlchemy, PyMuPDF, Hugging Face).
+EXTRACTOR_VERSION = 39
