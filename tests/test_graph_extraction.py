@@ -1724,6 +1724,10 @@ def test_like_after_a_noun_is_such_as_not_a_liking() -> None:
     assert _rels(extract("I really like Rust.")) == {("the user", "prefers", "Rust")}
     assert _rels(extract("Priya likes Go.")) == {("Priya", "prefers", "Go")}
     assert _rels(extract("I like Flask.")) == {("the user", "prefers", "Flask")}
+    # a liking's object cut short by its own object or a negation is none
+    for sentence in ("I love running my own studio.", "I hate not being on the court."):
+        assert _rels(extract(sentence)) == set(), sentence
+    assert _rels(extract("I love hiking in the mountains.")) == {("the user", "prefers", "hiking")}
 
 
 def test_someone_from_a_company_works_there_and_a_tool_for_a_name_is_no_use_of_it() -> None:

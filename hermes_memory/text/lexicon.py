@@ -212,3 +212,9 @@ ROLES = frozenset({"user", "assistant", "system", "tool", "agent", "bot", "human
 def is_role(speaker: str) -> bool:
     """Whether ``speaker`` is a chat role ("user", "assistant" ...), not a person."""
     return speaker.casefold() in ROLES
+
+
+# A light verb alone ("I love having you here") names no preference.
+LIGHT_GERUNDS = frozenset(
+    "having being doing making taking getting seeing going using trying".split()
+)

@@ -13,7 +13,6 @@ from hermes_memory.text import gazetteer
 from hermes_memory.text.bounds import MAX_SENTENCE_TOKENS
 from hermes_memory.text.components import (
     ORG_HEADS,
-    PLAIN,
     component_at,
 )
 from hermes_memory.text.gazetteer import AMBIGUOUS, CLOUD_SERVICES, KNOWN, LANGUAGES, LONGEST
@@ -63,6 +62,7 @@ from hermes_memory.text.lexicon import (
     DEMONYMS,
     EXCLAMATIONS,
     IMPERATIVES,
+    LIGHT_GERUNDS,
     LITERALS,
     MONTH_ABBREVIATIONS,
     NOMINAL,
@@ -81,26 +81,17 @@ from hermes_memory.text.name_extent import (
     name_at,
     name_goes_on,
     name_word,
+    of_end,
     particles_end,
     possessed_end,
 )
-from hermes_memory.text.preferences import object_starts
+from hermes_memory.text.preferences import object_starts, preference_object
 from hermes_memory.text.products import after_model, after_status, model_end
 from hermes_memory.text.reading import Mention
 from hermes_memory.text.titles import quoted_title, title_line
 
 ENTITY_TYPES = ("person", "project", "tech", "org", "place", "concept")
 
-# Words that end a preference's object ("I prefer spaces now", "I like tea best";
-# "these days" and "a lot" end at their first word).
-_OBJECT_END = NP_STOP | frozenset(
-    "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
-    "still though anyway more less better best then also either".split()
-)
-# A light verb alone ("I love having you here") names no preference.
-_LIGHT_GERUNDS = frozenset(
-    "having being doing making taking getting seeing going using trying".split()
-)
 # A lone capitalised word opening a sentence that reads as a gerund or an adverb
 # ("Painting has been my escape", "Unfortunately, ...", "Nightly builds fail") is not a
 # name.
@@ -165,7 +156,7 @@ def find_mentions(
         found = (
             _title(sentence, toks, i)
             or _known(toks, i)
-            or (_preference_object(toks, i) if toks[i][1] in objects_at else None)
+            or (preference_object(toks, i) if toks[i][1] in objects_at else None)
             or identifier(toks, i)
             or component_at(toks, i, table)
             or _name(sentence, toks, i, common)
@@ -266,29 +257,6 @@ def _product_part(word: str) -> bool:
 _RELEASE = re.compile(r"v?\d+\.\d+(?:\.\d+)*")
 
 
-def _preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
-    """The object of a preference verb that ends just before token ``i``."""
-    words: list[tuple[str, int, int]] = []
-    j = i
-    while j < len(toks) and len(words) < 3:
-        w = toks[j][0]
-        if not PLAIN.fullmatch(w) or w.lower() in _OBJECT_END:
-            break
-        if w.lower() in KNOWN:
-            return None
-        words.append(toks[j])
-        j += 1
-    if not words or (len(words) == 1 and words[0][0].lower() in _LIGHT_GERUNDS):
-        return None
-    if words[0][0][:1].isupper() and (k := _of_end(toks, j)) > j:
-        words += toks[j:k]  # "I love Lord of the Rings"
-        j = k
-    name = " ".join(w for w, _, _ in words)
-    if not name[:1].isupper():
-        name = name.lower()
-    return Mention(name, "concept", words[0][1], words[-1][2], name), j
-
-
 def _name(
     sentence: str,
     toks: list[tuple[str, int, int]],
@@ -374,7 +342,7 @@ def _name(
         return (None, i + 1) if len(words) > 1 else None
     verb = at_open and len(words) > 1 and _VERB_FORM.fullmatch(words[0][0])
     gerund = verb and words[0][0].endswith("ing")
-    light = gerund and words[0][0].lower() in _LIGHT_GERUNDS
+    light = gerund and words[0][0].lower() in LIGHT_GERUNDS
     if verb and (
         (gerund and _known(toks, i + 1)) or light or (common is not None and common(words[0][0]))
     ):
@@ -394,7 +362,7 @@ def _name(
         return None  # "Beautiful, they did it in a garden"
     if len(words) == 1 and name.lower() in NUMBERED and j < len(toks) and toks[j][0].isdigit():
         return None, j + 1  # "Phase 2", "Step 3": a stage of something, no name
-    titled = _of_end(toks, j)
+    titled = of_end(toks, j)
     if titled > j:  # "Game of Thrones", "the University of Toronto": one name, no person
         if at_open and not name_follows(toks, titled):
             return None, titled
@@ -567,20 +535,6 @@ def _tool_word(word: str) -> bool:
     """A file format ("CSV") or a tool the gazetteer knows."""
     low = word.lower()
     return low in NOT_ACRONYMS or KNOWN.get(low, ("", ""))[1] == "tech"
-
-
-def _of_end(toks: list[tuple[str, int, int]], j: int) -> int:
-    """Where a name continued by "of (the) <Capitalised>" ends, or ``j``."""
-    if j + 1 >= len(toks) or toks[j][0] != "of":
-        return j
-    k = j + 2 if toks[j + 1][0] == "the" else j + 1
-    end = k
-    while end < len(toks) and end - k < 3:
-        w = toks[end][0]
-        if not name_word(w):
-            break
-        end += 1
-    return end if end > k else j
 
 
 def _region_follows(toks: list[tuple[str, int, int]], j: int) -> bool:

@@ -96,3 +96,17 @@ def in_shouted_run(toks: list[tuple[str, int, int]], i: int) -> bool:
             k += step
             run.append(k)
     return len(run) >= 3 and any(toks[k][0].lower() in SHOUTED for k in run)
+
+
+def of_end(toks: list[tuple[str, int, int]], j: int) -> int:
+    """Where a name continued by "of (the) <Capitalised>" ends, or ``j``."""
+    if j + 1 >= len(toks) or toks[j][0] != "of":
+        return j
+    k = j + 2 if toks[j + 1][0] == "the" else j + 1
+    end = k
+    while end < len(toks) and end - k < 3:
+        w = toks[end][0]
+        if not name_word(w):
+            break
+        end += 1
+    return end if end > k else j

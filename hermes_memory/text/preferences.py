@@ -1,10 +1,17 @@
 """Where a sentence states a preference: just past the verb of a liking ("I prefer X",
 "I'm into X", not "equations like x²") and past what is preferred over ("tabs over
-spaces"). Pure; ``mentions`` reads the objects that start there."""
+spaces"), and the object that starts there when no name does ("I love hiking"). Pure;
+``mentions`` reads them."""
 
 from __future__ import annotations
 
 import re
+
+from hermes_memory.text.components import PLAIN
+from hermes_memory.text.gazetteer import KNOWN
+from hermes_memory.text.lexicon import LIGHT_GERUNDS, NP_STOP
+from hermes_memory.text.name_extent import of_end
+from hermes_memory.text.reading import Mention
 
 # Where a preference's object can start: just past one of these verbs and its spaces.
 _PREF_VERBS = re.compile(
@@ -52,3 +59,39 @@ def _a_verb(sentence: str, m: re.Match[str]) -> bool:
     if word == "into":
         return _INTO_AFTER.search(before) is not None
     return True
+
+
+# Words that end a preference's object ("I prefer spaces now", "I like tea best";
+# "these days" and "a lot" end at their first word).
+_OBJECT_END = NP_STOP | frozenset(
+    "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
+    "still though anyway more less better best then also either".split()
+)
+_WHOSE = frozenset("my your his her our their its them him me us it".split())
+
+
+def preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
+    """The object of a preference verb that ends just before token ``i``."""
+    words: list[tuple[str, int, int]] = []
+    j = i
+    while j < len(toks) and len(words) < 3:
+        w = toks[j][0]
+        if not PLAIN.fullmatch(w) or w.lower() in _OBJECT_END:
+            break
+        if w.lower() in KNOWN:
+            return None
+        words.append(toks[j])
+        j += 1
+    if not words or (len(words) == 1 and words[0][0].lower() in LIGHT_GERUNDS):
+        return None
+    if words[0][0].lower() in ("not", "never") or (
+        words[0][0].endswith("ing") and j < len(toks) and toks[j][0].lower() in _WHOSE
+    ):
+        return None  # "I hate not being ...", "I love running my own studio": cut short
+    if words[0][0][:1].isupper() and (k := of_end(toks, j)) > j:
+        words += toks[j:k]  # "I love Lord of the Rings"
+        j = k
+    name = " ".join(w for w, _, _ in words)
+    if not name[:1].isupper():
+        name = name.lower()
+    return Mention(name, "concept", words[0][1], words[-1][2], name), j

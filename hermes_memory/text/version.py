@@ -254,4 +254,6 @@ from __future__ import annotations
 # at LGBTQ), and "from" is a home only right before its name ("the idea from that trip
 # to England" was a home in England). Lower- and mixed-case libraries of data and
 # machine learning are known (spaCy, NLTK, XGBoost, SQLAlchemy, PyMuPDF, Hugging Face).
+# A liking's object cut short is none ("I love running my own studio" preferred
+# "running", "I hate not being on the court" disliked "not being").
 EXTRACTOR_VERSION = 39
