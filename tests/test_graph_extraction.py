@@ -1760,3 +1760,13 @@ def test_a_job_lost_a_group_joined_or_a_trip_taken_is_no_tie_of_work_or_home() -
     assert _rels(extract("I joined Stripe in May.")) == {("the user", "works_at", "Stripe")}
     assert _rels(extract("I got the idea from that trip to England years ago.")) == set()
     assert _rels(extract("I'm from Porto.")) == {("the user", "lives_in", "Porto")}
+
+
+def test_an_error_or_a_part_of_data_is_no_use() -> None:
+    caught = extract("I'm using try-except blocks to catch ValueError exceptions.")
+    assert _rels(caught) == set()
+    columns = extract("I added an index on the (user_id, restaurant_id) columns in my Postgres.")
+    assert not any(r.type == "uses" for r in columns.relations)
+    assert _rels(extract("The checkout-service stores carts in Redis.")) == {
+        ("checkout-service", "uses", "Redis")
+    }

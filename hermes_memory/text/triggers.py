@@ -184,6 +184,13 @@ _PERSON_USES = re.compile(
     r"\buses?\b|using|used|runs? on|written in|built (with|on|in)|managed with|"
     r"deployed (to|on)|hosted on|stack is|(switch|mov|migrat)\w* to|for$|with$"
 )
+# An error's or a warning's class ("ValueError", "TimeoutException"), the tail of no use.
+_FAULT = re.compile(r"[a-z](?:Error|Exception|Warning)s?$")
+# A part of data named before what holds it: "the (user_id, restaurant_id) columns in".
+_PART_IN = re.compile(
+    r"(?:\S+ )?(?:columns?|fields?|tables?|keys?|index(?:es)?|rows?|collections?|attributes?"
+    r"|propert(?:y|ies)|variables?|param(?:eter)?s?|settings?) in"
+)
 # What is used for a name is named before it: the name is the purpose, not the tool.
 _USED_FOR = re.compile(r"\b(?:using|use|uses|used)\s+\S+(?:\s+\S+)*?\s+for$")
 # A person "in" a team is so by a verb of being or working ("I'm now in the platform
@@ -239,6 +246,10 @@ def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, boo
             continue  # "the SDK for Python calls for SNS": code in it calls, not the language
         if rel == "uses" and a.type == "person" and not _PERSON_USES.search(between):
             continue  # "head to Best Buy", "I'm in Denver": no use
+        if rel in ("uses", "prefers") and _FAULT.search(b.name):
+            continue  # "catch ValueError exceptions": an error happens, none is used
+        if rel == "uses" and _PART_IN.fullmatch(between):
+            continue  # "the restaurant_id column in my PostgreSQL database": held, not using
         if rel == "uses" and _USED_FOR.search(between):
             continue  # "using the best approach for my NLP task": NLP is what it is for
         if rel == "part_of" and a.type == "person" and not _MEMBER_IN.search(between):

@@ -255,5 +255,7 @@ from __future__ import annotations
 # to England" was a home in England). Lower- and mixed-case libraries of data and
 # machine learning are known (spaCy, NLTK, XGBoost, SQLAlchemy, PyMuPDF, Hugging Face).
 # A liking's object cut short is none ("I love running my own studio" preferred
-# "running", "I hate not being on the court" disliked "not being").
+# "running", "I hate not being on the court" disliked "not being"). An error's class is
+# no use ("catch ValueError exceptions" used ValueError), nor is a part of data in what
+# holds it ("the (user_id, restaurant_id) columns in my PostgreSQL database").
 EXTRACTOR_VERSION = 39
