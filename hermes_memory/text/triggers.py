@@ -240,22 +240,29 @@ def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, boo
                 return rel, reverse
             continue
         a, b = (tail, head) if reverse else (head, tail)
-        if rel in ("uses", "depends_on") and a.name in STANDARDS:
-            continue  # "JWT authentication in my Node.js app": a standard uses nothing
-        if rel == "depends_on" and a.name in PROGRAMMING_LANGUAGES:
-            continue  # "the SDK for Python calls for SNS": code in it calls, not the language
-        if rel == "uses" and a.type == "person" and not _PERSON_USES.search(between):
-            continue  # "head to Best Buy", "I'm in Denver": no use
-        if rel in ("uses", "prefers") and _FAULT.search(b.name):
-            continue  # "catch ValueError exceptions": an error happens, none is used
-        if rel == "uses" and _PART_IN.fullmatch(between):
-            continue  # "the restaurant_id column in my PostgreSQL database": held, not using
-        if rel == "uses" and _USED_FOR.search(between):
-            continue  # "using the best approach for my NLP task": NLP is what it is for
-        if rel == "part_of" and a.type == "person" and not _MEMBER_IN.search(between):
-            continue  # "bottlenecks in my scheduling system": not the person's team
+        if _states_none(rel, a, b, between):
+            continue
         if rel == "part_of" and between == "from" and a.type == "person" and b.type == "org":
             return "works_at", reverse  # "I met Sam from Acme Corp"; a team is part_of
         if admits(rel, a, b):
             return rel, reverse
     return None
+
+
+def _states_none(rel: str, a: Mention, b: Mention, between: str) -> bool:
+    """Whether ``between``, though its words match ``rel``'s phrase, states no ``rel``
+    from ``a`` to ``b``."""
+    if rel in ("uses", "depends_on") and a.name in STANDARDS:
+        return True  # "JWT authentication in my Node.js app": a standard uses nothing
+    if rel == "depends_on" and a.name in PROGRAMMING_LANGUAGES:
+        return True  # "the SDK for Python calls for SNS": code in it calls, not the language
+    if rel == "uses" and a.type == "person" and not _PERSON_USES.search(between):
+        return True  # "head to Best Buy", "I'm in Denver": no use
+    if rel in ("uses", "prefers") and _FAULT.search(b.name):
+        return True  # "catch ValueError exceptions": an error happens, none is used
+    if rel == "uses" and _PART_IN.fullmatch(between):
+        return True  # "the restaurant_id column in my PostgreSQL database": held, not using
+    if rel == "uses" and _USED_FOR.search(between):
+        return True  # "using the best approach for my NLP task": NLP is what it is for
+    # "bottlenecks in my scheduling system": not the person's team
+    return rel == "part_of" and a.type == "person" and not _MEMBER_IN.search(between)
