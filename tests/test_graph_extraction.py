@@ -1770,3 +1770,16 @@ def test_an_error_or_a_part_of_data_is_no_use() -> None:
     assert _rels(extract("The checkout-service stores carts in Redis.")) == {
         ("checkout-service", "uses", "Redis")
     }
+
+
+def test_a_business_acronym_names_nothing() -> None:
+    for sentence in (
+        "We need to meet our 300ms SLA.",
+        "Our MVP runs on Heroku.",
+        "I'll send it by EOD.",
+        "The ROI was great.",
+    ):
+        assert not {"SLA", "MVP", "EOD", "ROI"} & set(extract(sentence).entities), sentence
+    assert _rels(extract("I've been using Redis caching to meet our response time SLA.")) == {
+        ("the user", "uses", "Redis")
+    }

@@ -102,7 +102,7 @@ SHOUTED = frozenset(
     "get post put patch head options run copy add env arg cmd entrypoint expose workdir "
     "volume label error err warn warning info debug trace fatal critical crit notice todo "
     "fixme xxx hack note ok mb gb kb tb ms fps pm am hh mm ss kbps mbps fyi btw imo imho "
-    "lol omg asap eta tbh idk lmk".split()
+    "lol omg asap eta tbh idk lmk sla slo sli kpi kpis okr okrs roi mvp poc eod eow".split()
 )
 
 # Verbs that open a step of an instruction ("- **Authorization**: Ensure users ...",
