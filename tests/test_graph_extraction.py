@@ -1725,7 +1725,11 @@ def test_like_after_a_noun_is_such_as_not_a_liking() -> None:
     assert _rels(extract("Priya likes Go.")) == {("Priya", "prefers", "Go")}
     assert _rels(extract("I like Flask.")) == {("the user", "prefers", "Flask")}
     # a liking's object cut short by its own object or a negation is none
-    for sentence in ("I love running my own studio.", "I hate not being on the court."):
+    for sentence in (
+        "I love running my own studio.",
+        "I hate not being on the court.",
+        "Connecting with the things I love makes writing even more fun.",
+    ):
         assert _rels(extract(sentence)) == set(), sentence
     assert _rels(extract("I love hiking in the mountains.")) == {("the user", "prefers", "hiking")}
 

@@ -68,6 +68,12 @@ _OBJECT_END = NP_STOP | frozenset(
     "still though anyway more less better best then also either".split()
 )
 _WHOSE = frozenset("my your his her our their its them him me us it".split())
+# A negation or a verb just past the liking: it is cut short, or it closed a clause
+# ("the things I love makes writing more fun"); what follows is no object.
+_NO_OBJECT = frozenset(
+    "not never is are was were has have had makes made keeps kept helps helped gives gave gets got "
+    "can could will would should does did seems feels".split()
+)
 
 
 def preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention, int] | None:
@@ -84,7 +90,7 @@ def preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention
         j += 1
     if not words or (len(words) == 1 and words[0][0].lower() in LIGHT_GERUNDS):
         return None
-    if words[0][0].lower() in ("not", "never") or (
+    if words[0][0].lower() in _NO_OBJECT or (
         words[0][0].endswith("ing") and j < len(toks) and toks[j][0].lower() in _WHOSE
     ):
         return None  # "I hate not being ...", "I love running my own studio": cut short

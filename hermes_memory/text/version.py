@@ -255,9 +255,10 @@ from __future__ import annotations
 # to England" was a home in England). Lower- and mixed-case libraries of data and
 # machine learning are known (spaCy, NLTK, XGBoost, SQLAlchemy, PyMuPDF, Hugging Face).
 # A liking's object cut short is none ("I love running my own studio" preferred
-# "running", "I hate not being on the court" disliked "not being"). An error's class is
-# no use ("catch ValueError exceptions" used ValueError), nor is a part of data in what
-# holds it ("the (user_id, restaurant_id) columns in my PostgreSQL database"). A
-# business acronym in capitals names nothing ("our 300ms SLA", "our MVP" were
-# organisations, and "using Redis caching to meet our SLA" made Redis use one).
+# "running", "I hate not being on the court" disliked "not being"), nor is a verb after
+# a liking that closed a clause ("the things I love makes writing even more fun"). An
+# error's class is no use ("catch ValueError exceptions" used ValueError), nor is a part
+# of data in what holds it ("the (user_id, restaurant_id) columns in my PostgreSQL
+# database"). A business acronym in capitals names nothing ("our 300ms SLA", "our MVP"
+# were organisations, and "using Redis caching to meet our SLA" made Redis use one).
 EXTRACTOR_VERSION = 39
