@@ -1787,3 +1787,17 @@ def test_a_business_acronym_names_nothing() -> None:
     assert _rels(extract("I've been using Redis caching to meet our response time SLA.")) == {
         ("the user", "uses", "Redis")
     }
+
+
+def test_work_on_a_task_is_not_work_on_where_its_object_is() -> None:
+    endpoint = extract("I'm working on creating a /recommendations endpoint on Flask 2.3.1.")
+    assert not any(r.type == "works_on" for r in endpoint.relations)
+    deploy = extract("I've been working on deploying my application using Docker.")
+    assert _rels(deploy) == {("the user", "uses", "Docker")}
+    # what the task is for is still worked on
+    assert ("the user", "works_on", "chat app") in _rels(
+        extract("I'm working on optimizing the user interface for our chat app.")
+    )
+    assert _rels(extract("I'm working on the payments-api.")) == {
+        ("the user", "works_on", "payments-api")
+    }

@@ -261,4 +261,7 @@ from __future__ import annotations
 # of data in what holds it ("the (user_id, restaurant_id) columns in my PostgreSQL
 # database"). A business acronym in capitals names nothing ("our 300ms SLA", "our MVP"
 # were organisations, and "using Redis caching to meet our SLA" made Redis use one).
+# Work on a task is not work on where its object is ("working on creating an endpoint
+# on Flask" worked on Flask; "working on deploying my application using Docker" now
+# uses Docker).
 EXTRACTOR_VERSION = 39
