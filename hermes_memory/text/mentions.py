@@ -9,13 +9,19 @@ import re
 from collections.abc import Callable
 from itertools import islice
 
-from hermes_memory.text import gazetteer
 from hermes_memory.text.bounds import MAX_SENTENCE_TOKENS
 from hermes_memory.text.components import (
     ORG_HEADS,
     component_at,
 )
-from hermes_memory.text.gazetteer import AMBIGUOUS, CLOUD_SERVICES, KNOWN, LANGUAGES, LONGEST
+from hermes_memory.text.gazetteer import (
+    AMBIGUOUS,
+    CLOUD_SERVICES,
+    FORMER_NAMES,
+    KNOWN,
+    LANGUAGES,
+    LONGEST,
+)
 from hermes_memory.text.identifiers import NUMBERED, identifier, link_scheme, product_end
 from hermes_memory.text.inert import INERT_BLOCK, inert_tokens
 from hermes_memory.text.kinds import (
@@ -220,7 +226,7 @@ def _known(
             if k > nxt and hit[0] in CLOUD_SERVICES:
                 return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), k
             if k > nxt:
-                maker = key.title() if key in gazetteer.FORMER_NAMES else hit[0]
+                maker = key.title() if key in FORMER_NAMES else hit[0]
                 said = " ".join([maker] + [w for w, _, _ in toks[nxt:k]])
                 return Mention(said, "tech", words[0][1], toks[k - 1][2], said), k
         if hit[1] in ("tech", "org") and nxt < len(toks) and toks[nxt][0].lower() in ORG_HEADS:

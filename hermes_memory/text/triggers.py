@@ -41,6 +41,8 @@ KIN_ADJECTIVES = "older|younger|little|big|best|old|new|former"
 # A relative or friend named next: "sister", "older brother", "physio Dr.".
 _KIN_NAMED = rf"(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}"
 
+# What says someone or something is one of a group's, "in" aside (``_MEMBER_IN``).
+_MEMBERSHIP = r"member of|part of|belongs? to|joined|^from$"
 # Who someone works for: a company, even one named by its product ("I work at Datadog").
 EMPLOYED = (
     r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|join(?:ed|ing|s)$|employed (at|by)|"
@@ -121,7 +123,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         "lives_in",
         False,
     ),
-    (r"member of|part of|belongs? to|joined|\bin\b|^from$", "part_of", False),
+    (rf"{_MEMBERSHIP}|\bin\b", "part_of", False),
     (r"\bin\b|\bat\b", "located_in", False),
     (r"^for$", "uses", True),
     (
@@ -201,7 +203,7 @@ _USED_FOR = re.compile(r"\b(?:using|use|uses|used)\s+\S+(?:\s+\S+)*?\s+for$")
 # team", "Tom, who works in infra"); an "in" after another word belongs to that word
 # ("bottlenecks in my scheduling system", "a delay in my login API").
 _MEMBER_IN = re.compile(
-    r"member of|part of|belongs? to|joined|^from$|"
+    rf"{_MEMBERSHIP}|"
     r"^,?(?: ?(?:who|which|['’]m|am|is|are|was|were|be|been|have|has|['’]ve|['’]s|"
     r"works?|worked|working|sits?|also|still|both|all))* ?in$"
 )
