@@ -43,6 +43,12 @@ def words_between(sentence: str, start: int, end: int) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def looks_back(pattern: re.Pattern[str], sentence: str, at: int, reach: int) -> bool:
+    """Whether ``pattern`` (anchored at its end) matches the ``reach`` characters before
+    ``at``: a bounded look back, so a long sentence of many names stays linear."""
+    return pattern.search(sentence, max(0, at - reach), at) is not None
+
+
 def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
     """ "A and B <rel> C" gives A the relation too; "<S> <rel> X and Y" gives S -> Y
     when the relation admits Y ("depends on Keycloak and the user-db"), and so does a

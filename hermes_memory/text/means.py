@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from hermes_memory.text.clauses import looks_back
 from hermes_memory.text.gazetteer import PROGRAMMING_LANGUAGES
 from hermes_memory.text.lexicon import IMPERATIVES
 from hermes_memory.text.reading import Mention
@@ -60,5 +61,5 @@ def tool_of_the_act(sentence: str, between: str, head: Mention) -> bool:
     """Whether the tool after ``head`` ("<head> [noun] using <tool>") serves an act that
     sends or connects something to or from ``head`` rather than ``head`` itself."""
     return _VIA_TOOL.fullmatch(between) is not None and (
-        _DESTINATION.search(sentence, max(0, head.start - 48), head.start) is not None
+        looks_back(_DESTINATION, sentence, head.start, 48)
     )

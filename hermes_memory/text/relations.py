@@ -16,6 +16,7 @@ from hermes_memory.text.anaphora import THINGS
 from hermes_memory.text.changes import facet_claims, moves_a_thing, run_on
 from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate, listed_after
 from hermes_memory.text.clauses import between as _between
+from hermes_memory.text.clauses import looks_back as _before
 from hermes_memory.text.clauses import words_between as _words_between
 from hermes_memory.text.gazetteer import PROGRAMMING_LANGUAGES
 from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
@@ -494,12 +495,6 @@ def sentence_relations(
 def _team(m: Mention) -> bool:
     """Whether ``m`` was said as a team ("the data team", read as project "data")."""
     return m.surface.lower().endswith(" team")
-
-
-def _before(pattern: re.Pattern[str], sentence: str, at: int, reach: int) -> bool:
-    """Whether ``pattern`` (anchored at its end) matches the ``reach`` characters before
-    ``at``: a bounded look back, so a long sentence of many names stays linear."""
-    return pattern.search(sentence, max(0, at - reach), at) is not None
 
 
 def _hosted(sentence: str, between: str, head: Mention, tail: Mention) -> bool:
