@@ -1726,7 +1726,7 @@ def test_like_after_a_noun_is_such_as_not_a_liking() -> None:
     assert _rels(extract("I like Flask.")) == {("the user", "prefers", "Flask")}
     # a liking's object cut short by its own object or a negation is none
     for sentence in (
-        "I love running my own studio.",
+        "I love running it.",
         "I hate not being on the court.",
         "Connecting with the things I love makes writing even more fun.",
     ):
@@ -1801,3 +1801,26 @@ def test_work_on_a_task_is_not_work_on_where_its_object_is() -> None:
     assert _rels(extract("I'm working on the payments-api.")) == {
         ("the user", "works_on", "payments-api")
     }
+
+
+def test_a_gerund_liking_keeps_what_carries_its_meaning() -> None:
+    for sentence, liked in (
+        ("I love getting lost in fantasy worlds.", "getting lost in fantasy worlds"),
+        ("In my free time I enjoy curling up with a good book.", "curling up with a good book"),
+        ("Maria loves spending time with her friends.", "spending time with her friends"),
+        ("I love helping the community.", "helping the community"),
+        ("I love running my own studio.", "running my own studio"),
+        ("I just love watching LeBron.", "watching LeBron"),
+    ):
+        assert {r.tail for r in extract(sentence).relations if r.type == "prefers"} == {liked}
+    # an activity is itself, wherever it is done; a name stays a name of its own
+    assert _rels(extract("I love hiking in the mountains.")) == {("the user", "prefers", "hiking")}
+    assert ("Elena", "prefers", "hiking") in _rels(extract("Elena likes hiking in the Alps."))
+
+
+def test_an_unknown_acronym_is_a_tool_where_one_is_used_and_a_quantity_counts_no_one() -> None:
+    assert extract("I'm using BERT for the classifier.").entities.get("BERT") == "tech"
+    assert extract("We configured SSO for the admin panel.").entities.get("SSO") == "tech"
+    assert extract("She works at NASA now.").entities.get("NASA") == "org"
+    assert extract("I drank some Gatorade after the run.").entities.get("Gatorade") == "concept"
+    assert extract("We even played some Chess afterwards.").entities.get("Chess") == "concept"

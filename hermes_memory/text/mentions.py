@@ -451,7 +451,11 @@ def _name(
         kind, guessed = "tech", nxt[:1].islower() and nxt.lower() not in NP_STOP
     elif _JOINED.search(low) and not joined_a_body(toks, j):
         kind, guessed = "person", True  # "I joined Sarah for dinner", "joined Sarah and Tom"
-    elif ORG_CONTEXT.search(low) or words[-1][0].isupper():
+    elif ORG_CONTEXT.search(low) or (
+        # an acronym used, installed or configured is a tool ("using BERT", "via SSH")
+        words[-1][0].isupper()
+        and (len(words) > 1 or after_maker or not TOOL_CONTEXT.search(low[-TOOL_CHARS:]))
+    ):
         kind = "org"
         # "built it for Harbor Fitness" as often as "a gift for Sarah": a guess; so is
         # an acronym alone, a body as often as a thing ("the FBI", "the LSTM", "NASA",
@@ -471,8 +475,10 @@ def _name(
         kind = "tech"
     elif len(words) > 1 and words[-1][0].lower() in PRODUCT_HEADS:
         kind = "tech"  # "Task Scheduler", "Twitter Developer Portal", "Secrets Manager"
-    elif prev.lower() in ("the", "a", "an") or _abstract(words):
-        kind, guessed = "concept", True  # "the Directrix", "Mathematical Induction"
+    elif prev.lower() in _THINGS_AFTER or _abstract(words):
+        # "the Directrix", "Mathematical Induction", "drank some Gatorade": no one is
+        # counted out by a quantifier
+        kind, guessed = "concept", True
     else:
         if opens and common is not None and common(name):
             return None  # "Dance is my life" from a writer who says "I love to dance"
@@ -550,6 +556,9 @@ def _region_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
         return False
     region = _known(toks, j + 1)
     return region is not None and region[0].type == "place"
+
+
+_THINGS_AFTER = frozenset("the a an some any more much less enough".split())
 
 
 def _abstract(words: list[tuple[str, int, int]]) -> bool:

@@ -90,14 +90,51 @@ def preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention
         j += 1
     if not words or (len(words) == 1 and words[0][0].lower() in LIGHT_GERUNDS):
         return None
-    if words[0][0].lower() in _NO_OBJECT or (
-        words[0][0].endswith("ing") and j < len(toks) and toks[j][0].lower() in _WHOSE
-    ):
-        return None  # "I hate not being ...", "I love running my own studio": cut short
+    if words[0][0].lower() in _NO_OBJECT:
+        return None  # "I hate not being ...": cut short
+    if (k := _complement_end(toks, words, j)) > j:
+        words += toks[j:k]  # "getting lost in fantasy worlds", "helping the community"
+        j = k
+    elif words[0][0].endswith("ing") and j < len(toks) and toks[j][0].lower() in _WHOSE:
+        return None  # "I love running it": cut short
     if words[0][0][:1].isupper() and (k := of_end(toks, j)) > j:
         words += toks[j:k]  # "I love Lord of the Rings"
         j = k
     name = " ".join(w for w, _, _ in words)
-    if not name[:1].isupper():
-        name = name.lower()
     return Mention(name, "concept", words[0][1], words[-1][2], name), j
+
+
+# A gerund whose meaning is in what follows it runs on through one phrase of plain words:
+# a light one and its phrase ("getting lost in fantasy worlds", "curling up with a good
+# book", "spending time with friends"), any with its object ("helping the community",
+# "running my own studio"). Not into a name, nor past a preposition after an activity
+# ("hiking in the mountains" is hiking).
+_PARTICLES = frozenset("up out off down back away around over lost time".split())
+_LINKS = frozenset("in into on onto to with about for at from through among".split())
+_DETERMINERS = frozenset("the a an my your his her our their its this that these those".split())
+
+
+def _complement_end(
+    toks: list[tuple[str, int, int]], words: list[tuple[str, int, int]], j: int
+) -> int:
+    """Where the complement of a gerund object ``words`` (ending before ``j``) ends, or
+    ``j`` when it has none to take."""
+    if not words[0][0].endswith("ing") or len(words) > 2:
+        return j
+    if len(words) == 2 and words[1][0].lower() not in _PARTICLES:
+        return j
+    k = j
+    light = len(words) == 2 or words[0][0].lower() in LIGHT_GERUNDS
+    if light and k < len(toks) and toks[k][0].lower() in _LINKS:
+        k += 1
+    if k < len(toks) and toks[k][0].lower() in _DETERMINERS:
+        k += 1
+    elif not light:
+        return j  # "hiking in the mountains" is hiking
+    start = k
+    while k < len(toks) and k - start < 3:
+        w = toks[k][0]
+        if not PLAIN.fullmatch(w) or not w.islower() or w in _OBJECT_END or w in KNOWN:
+            break
+        k += 1
+    return k if k > start else j

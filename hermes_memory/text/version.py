@@ -264,4 +264,10 @@ from __future__ import annotations
 # Work on a task is not work on where its object is ("working on creating an endpoint
 # on Flask" worked on Flask; "working on deploying my application using Docker" now
 # uses Docker).
-EXTRACTOR_VERSION = 39
+# 40: an acronym no list knows is a tool where one is used, installed or configured
+# ("using BERT", "via SSH" were organisations); a name counted by a quantifier is no
+# one ("some Gatorade", "some Chess" were people); a gerund liking keeps what carries
+# its meaning ("getting lost in fantasy worlds", "helping the community", "running my
+# own studio" were "getting lost", "helping" and nothing), and a liking keeps its
+# names' case ("watching LeBron" was "watching lebron").
+EXTRACTOR_VERSION = 40
