@@ -1824,3 +1824,29 @@ def test_an_unknown_acronym_is_a_tool_where_one_is_used_and_a_quantity_counts_no
     assert extract("She works at NASA now.").entities.get("NASA") == "org"
     assert extract("I drank some Gatorade after the run.").entities.get("Gatorade") == "concept"
     assert extract("We even played some Chess afterwards.").entities.get("Chess") == "concept"
+
+
+def test_a_list_of_liked_things_is_liked_item_by_item() -> None:
+    listed = extract("Besides writing, I enjoy reading, watching movies, and exploring nature.")
+    assert {r.tail for r in listed.relations if r.type == "prefers"} == {
+        "reading",
+        "watching movies",
+        "exploring nature",
+    }
+    melanie = extract("Melanie likes pottery, camping and swimming with her kids.")
+    assert {r.tail for r in melanie.relations if r.type == "prefers"} == {
+        "pottery",
+        "camping",
+        "swimming",
+    }
+    # a second verb after "and" is no thing liked, nor what is being learned
+    for sentence, liked in (
+        ("I enjoy cooking and eat well.", {"cooking"}),
+        ("I love sports and admire the players.", {"sports"}),
+        ("I'd like to improve latency and reduce costs.", set()),
+    ):
+        assert {r.tail for r in extract(sentence).relations if r.type == "prefers"} == liked
+    assert (
+        "availability"
+        not in extract("Adjust the plan to your learning style and availability.").entities
+    )

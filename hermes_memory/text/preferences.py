@@ -46,8 +46,63 @@ def object_starts(sentence: str) -> set[int]:
     found = list(_PREF_VERBS.finditer(sentence))
     if not found:  # no liking's verb, so nothing ranked either (most sentences)
         return set()
-    starts = {m.end() for m in found if _a_verb(sentence, m)}
-    return starts | {m.end() for m in _COMPARED.finditer(sentence)}
+    liked = [m for m in found if _a_verb(sentence, m)]
+    starts = {m.end() for m in liked}
+    # what is being learned lists no likings ("my learning style and availability")
+    listing = {m.end() for m in liked if m.group(1).lower() != "learning"}
+    return starts | {m.end() for m in _COMPARED.finditer(sentence)} | _listed(sentence, listing)
+
+
+# The further items of a list of liked things ("I enjoy reading, watching movies, and
+# exploring nature", "Melanie likes pottery, camping and swimming"): phrases of one to
+# three plain lower-case words, joined by commas and closed by "and" or "or" before the
+# last; after a gerund only gerunds ("I enjoy cooking and eat well" lists nothing). A
+# name in the list is read as a name ("I love Python, Rust and Go").
+_ITEM = re.compile(r"([a-z][\w'-]*)(?:\s+[a-z][\w'-]*){0,2}?(?=\s*,|\s+(?:and|or)\s)")
+_JOINER = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
+_MOST_ITEMS = 6
+
+
+def _listed(sentence: str, starts: set[int]) -> set[int]:
+    """Where the items listed after the objects starting at ``starts`` begin."""
+    out: set[int] = set()
+    for at in starts:
+        first = _ITEM.match(sentence, at)
+        if first is None or not _an_item(first.group(1)):
+            continue
+        gerunds = first.group(1).endswith("ing")
+        items: list[int] = []
+        item: re.Match[str] | None = first
+        for _ in range(_MOST_ITEMS):
+            joiner = _JOINER.match(sentence, item.end()) if item else None
+            if joiner is None:
+                break
+            nxt = _ITEM.match(sentence, joiner.end()) or _LAST_ITEM.match(sentence, joiner.end())
+            if nxt is None or not _an_item(nxt.group(1)):
+                break
+            word = nxt.group(1)
+            if (gerunds and not word.endswith("ing")) or (
+                not word.endswith("ing") and _VERB_AHEAD.match(sentence, nxt.start() + len(word))
+            ):
+                break  # "love sports and admire the players": a verb and its object
+            items.append(joiner.end())
+            if joiner.group().strip(" ,") in ("and", "or"):
+                out.update(items)  # a list closes with "and" or "or" before its last
+                break
+            item = _ITEM.match(sentence, joiner.end())
+    return out
+
+
+_VERB_AHEAD = re.compile(r"\s+(?:the|a|an|my|your|his|her|our|their|its|this|that|these|those)\b")
+_LAST_ITEM = re.compile(r"([a-z][\w'-]*)")
+
+
+def _an_item(word: str) -> bool:
+    return word not in _OBJECT_END and word not in _NO_OBJECT and word not in _NOT_ITEMS
+
+
+# Words that open a clause or a verb phrase after "and", not a thing liked.
+_NOT_ITEMS = frozenset("to maybe such get make made want need try also even it".split())
 
 
 def _a_verb(sentence: str, m: re.Match[str]) -> bool:
@@ -65,7 +120,7 @@ def _a_verb(sentence: str, m: re.Match[str]) -> bool:
 # "these days" and "a lot" end at their first word).
 _OBJECT_END = NP_STOP | frozenset(
     "now nowadays today tonight tomorrow yesterday anymore lately recently again instead "
-    "still though anyway more less better best then also either".split()
+    "still though anyway more less better best then also either such".split()
 )
 _WHOSE = frozenset("my your his her our their its them him me us it".split())
 # A negation or a verb just past the liking: it is cut short, or it closed a clause
@@ -111,6 +166,7 @@ def preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention
 # ("hiking in the mountains" is hiking).
 _PARTICLES = frozenset("up out off down back away around over lost time".split())
 _LINKS = frozenset("in into on onto to with about for at from through among".split())
+_REFLEXIVES = frozenset("myself yourself himself herself ourselves themselves".split())
 _DETERMINERS = frozenset("the a an my your his her our their its this that these those".split())
 
 
@@ -124,6 +180,8 @@ def _complement_end(
     if len(words) == 2 and words[1][0].lower() not in _PARTICLES:
         return j
     k = j
+    if k < len(toks) and toks[k][0].lower() in _REFLEXIVES:
+        return k + 1  # "pushing myself"
     light = len(words) == 2 or words[0][0].lower() in LIGHT_GERUNDS
     if light and k < len(toks) and toks[k][0].lower() in _LINKS:
         k += 1

@@ -269,5 +269,7 @@ from __future__ import annotations
 # one ("some Gatorade", "some Chess" were people); a gerund liking keeps what carries
 # its meaning ("getting lost in fantasy worlds", "helping the community", "running my
 # own studio" were "getting lost", "helping" and nothing), and a liking keeps its
-# names' case ("watching LeBron" was "watching lebron").
+# names' case ("watching LeBron" was "watching lebron"). A list of liked things is liked
+# item by item ("I enjoy reading, watching movies, and exploring nature" liked reading
+# alone), a verb after "and" not ("I enjoy cooking and eat well").
 EXTRACTOR_VERSION = 40
