@@ -1811,6 +1811,7 @@ def test_a_gerund_liking_keeps_what_carries_its_meaning() -> None:
         ("I love helping the community.", "helping the community"),
         ("I love running my own studio.", "running my own studio"),
         ("I just love watching LeBron.", "watching LeBron"),
+        ("I love going on road trips with my family.", "going on road trips"),
     ):
         assert {r.tail for r in extract(sentence).relations if r.type == "prefers"} == {liked}
     # an activity is itself, wherever it is done; a name stays a name of its own

@@ -143,13 +143,13 @@ def preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention
             return None
         words.append(toks[j])
         j += 1
-    if not words or (len(words) == 1 and words[0][0].lower() in LIGHT_GERUNDS):
-        return None
-    if words[0][0].lower() in _NO_OBJECT:
+    if not words or words[0][0].lower() in _NO_OBJECT:
         return None  # "I hate not being ...": cut short
     if (k := _complement_end(toks, words, j)) > j:
         words += toks[j:k]  # "getting lost in fantasy worlds", "helping the community"
         j = k
+    elif len(words) == 1 and words[0][0].lower() in LIGHT_GERUNDS:
+        return None  # "I love going": nothing liked yet
     elif words[0][0].endswith("ing") and j < len(toks) and toks[j][0].lower() in _WHOSE:
         return None  # "I love running it": cut short
     if words[0][0][:1].isupper() and (k := of_end(toks, j)) > j:
