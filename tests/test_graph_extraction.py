@@ -1851,3 +1851,13 @@ def test_a_list_of_liked_things_is_liked_item_by_item() -> None:
         "availability"
         not in extract("Adjust the plan to your learning style and availability.").entities
     )
+
+
+def test_work_on_a_task_with_a_tool_uses_the_tool() -> None:
+    writing = extract("I've been working on writing pytest unit tests for my drawing functions.")
+    assert _rels(writing) == {("the user", "uses", "pytest")}
+    docker = extract("I've been working on optimizing my Docker image size.")
+    assert _rels(docker) == {("the user", "uses", "Docker")}
+    # a project worked on is still worked on, and so is a tool worked on itself
+    assert _rels(extract("I'm working on building Atlas.")) == {("the user", "works_on", "Atlas")}
+    assert _rels(extract("I'm working on Flask now.")) == {("the user", "works_on", "Flask")}

@@ -271,5 +271,7 @@ from __future__ import annotations
 # own studio" were "getting lost", "helping" and nothing), and a liking keeps its
 # names' case ("watching LeBron" was "watching lebron"). A list of liked things is liked
 # item by item ("I enjoy reading, watching movies, and exploring nature" liked reading
-# alone), a verb after "and" not ("I enjoy cooking and eat well").
+# alone), a verb after "and" not ("I enjoy cooking and eat well"). Work on a task whose
+# object a tool's name opens uses the tool ("working on writing pytest unit tests",
+# "working on optimizing my Docker image" worked on pytest and Docker).
 EXTRACTOR_VERSION = 40
