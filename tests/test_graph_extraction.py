@@ -1861,3 +1861,14 @@ def test_work_on_a_task_with_a_tool_uses_the_tool() -> None:
     # a project worked on is still worked on, and so is a tool worked on itself
     assert _rels(extract("I'm working on building Atlas.")) == {("the user", "works_on", "Atlas")}
     assert _rels(extract("I'm working on Flask now.")) == {("the user", "works_on", "Flask")}
+
+
+def test_what_a_group_joined_is_for_is_no_group_joined() -> None:
+    for sentence in (
+        "Last weekend I joined a mentorship program for LGBTQ youth.",
+        "I joined a book club for Tolkien fans.",
+    ):
+        assert not any(r.type == "part_of" for r in extract(sentence).relations), sentence
+    joined = extract("I just joined a new LGBTQ activist group.")
+    assert ("the user", "part_of", "LGBTQ") in _rels(joined)
+    assert _rels(extract("I joined Acme last year.")) == {("the user", "works_at", "Acme")}

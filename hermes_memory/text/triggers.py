@@ -197,6 +197,8 @@ _PART_IN = re.compile(
 # where the task's object is ("working on creating an endpoint on Flask"), or its tool;
 # what the task is for is still worked on ("optimizing the interface for our chat app").
 _WORK_ON_A_TASK = re.compile(r"\bworking on \w+ing\b.*\s(?:on|in|with|using|to|into|at|from|via)$")
+# What a group joined is for or about: the name after it is no group joined.
+_JOINED_FOR = re.compile(r"\bjoined\b.*\s(?:for|about)$")
 # What is used for a name is named before it: the name is the purpose, not the tool.
 _USED_FOR = re.compile(r"\b(?:using|use|uses|used)\s+\S+(?:\s+\S+)*?\s+for$")
 # A person "in" a team is so by a verb of being or working ("I'm now in the platform
@@ -270,6 +272,8 @@ def _states_none(rel: str, a: Mention, b: Mention, between: str) -> bool:
         return True  # "the restaurant_id column in my PostgreSQL database": held, not using
     if rel == "uses" and _USED_FOR.search(between):
         return True  # "using the best approach for my NLP task": NLP is what it is for
+    if rel == "part_of" and _JOINED_FOR.search(between):
+        return True  # "joined a mentorship program for LGBTQ youth": the program is joined
     if rel == "works_on" and _WORK_ON_A_TASK.search(between):
         return True  # "working on creating an endpoint on Flask": the work is the endpoint
     # "bottlenecks in my scheduling system": not the person's team

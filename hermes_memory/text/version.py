@@ -273,5 +273,6 @@ from __future__ import annotations
 # item by item ("I enjoy reading, watching movies, and exploring nature" liked reading
 # alone), a verb after "and" not ("I enjoy cooking and eat well"). Work on a task whose
 # object a tool's name opens uses the tool ("working on writing pytest unit tests",
-# "working on optimizing my Docker image" worked on pytest and Docker).
+# "working on optimizing my Docker image" worked on pytest and Docker), and what a group
+# joined is for is no group joined ("joined a mentorship program for LGBTQ youth").
 EXTRACTOR_VERSION = 40
