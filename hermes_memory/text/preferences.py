@@ -60,7 +60,12 @@ def object_starts(sentence: str) -> set[int]:
 # name in the list is read as a name ("I love Python, Rust and Go").
 _ITEM = re.compile(r"([a-z][\w'-]*)(?:\s+[a-z][\w'-]*){0,2}?(?=\s*,|\s+(?:and|or)\s)")
 _JOINER = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
+_LAST_ITEM = re.compile(r"([a-z][\w'-]*)")
 _MOST_ITEMS = 6
+# What follows a verb, not a thing liked: its object's determiner ("and admire the
+# players"), or a word that opens a clause or a verb phrase after "and".
+_VERB_AHEAD = re.compile(r"\s+(?:the|a|an|my|your|his|her|our|their|its|this|that|these|those)\b")
+_NOT_ITEMS = frozenset("to maybe such get make made want need try also even it".split())
 
 
 def _listed(sentence: str, starts: set[int]) -> set[int]:
@@ -93,16 +98,9 @@ def _listed(sentence: str, starts: set[int]) -> set[int]:
     return out
 
 
-_VERB_AHEAD = re.compile(r"\s+(?:the|a|an|my|your|his|her|our|their|its|this|that|these|those)\b")
-_LAST_ITEM = re.compile(r"([a-z][\w'-]*)")
-
-
 def _an_item(word: str) -> bool:
+    """Whether a list item may open with ``word``."""
     return word not in _OBJECT_END and word not in _NO_OBJECT and word not in _NOT_ITEMS
-
-
-# Words that open a clause or a verb phrase after "and", not a thing liked.
-_NOT_ITEMS = frozenset("to maybe such get make made want need try also even it".split())
 
 
 def _a_verb(sentence: str, m: re.Match[str]) -> bool:
