@@ -1814,6 +1814,14 @@ def test_a_gerund_liking_keeps_what_carries_its_meaning() -> None:
         ("I love going on road trips with my family.", "going on road trips"),
     ):
         assert {r.tail for r in extract(sentence).relations if r.type == "prefers"} == {liked}
+    # being into a thing is a liking; an intention is not, nor a division
+    assert _rels(extract("I'm really into hiking.")) == {("the user", "prefers", "hiking")}
+    assert ("Ronald", "prefers", "gaming") in _rels(extract("My son Ronald is really into gaming."))
+    assert not any(
+        r.type == "prefers"
+        for r in extract("I'm interested in learning more about binomial coefficients.").relations
+    )
+    assert _rels(extract("We divided the data into Parquet files.")) == set()
     # an activity is itself, wherever it is done; a name stays a name of its own
     assert _rels(extract("I love hiking in the mountains.")) == {("the user", "prefers", "hiking")}
     assert ("Elena", "prefers", "hiking") in _rels(extract("Elena likes hiking in the Alps."))

@@ -41,6 +41,12 @@ KIN_ADJECTIVES = "older|younger|little|big|best|old|new|former"
 # A relative or friend named next: "sister", "older brother", "physio Dr.".
 _KIN_NAMED = rf"(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}),?{_TITLE}"
 
+# Being into a thing is a liking of it (not "divided into"); being "interested in" one
+# is as often an intention ("interested in learning more about ...").
+_INTO = (
+    r"(?:^|\s)(?:['’]m|am|are|is|was|were|really|so|totally|very|also|big|still|more|"
+    r"always|been) into$"
+)
 # What says someone or something is one of a group's, "in" aside (``_MEMBER_IN``).
 _MEMBERSHIP = r"member of|part of|belongs? to|joined|^from$"
 # Who someone works for: a company, even one named by its product ("I work at Datadog").
@@ -141,7 +147,9 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"dislikes?|hates?|avoids?", "dislikes", False),
     # "like" after a noun is "such as" ("a message queue like RabbitMQ"), no liking
     (
-        rf"prefers?|\blikes\b|(?:^|{LIKING})like\b|loves?|enjoys?|recommended|favou?rite",
+        rf"prefers?|\blikes\b|(?:^|{LIKING})like\b|loves?|enjoys?|recommended|favou?rite|"
+        # "I'm into hiking", "my son is really into gaming"
+        rf"{_INTO}",
         "prefers",
         False,
     ),

@@ -275,4 +275,5 @@ from __future__ import annotations
 # object a tool's name opens uses the tool ("working on writing pytest unit tests",
 # "working on optimizing my Docker image" worked on pytest and Docker), and what a group
 # joined is for is no group joined ("joined a mentorship program for LGBTQ youth").
+# Being into a thing is a liking of it ("my son Ronald is really into gaming" stated none).
 EXTRACTOR_VERSION = 40
