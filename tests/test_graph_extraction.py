@@ -1829,7 +1829,8 @@ def test_a_gerund_liking_keeps_what_carries_its_meaning() -> None:
 
 def test_an_unknown_acronym_is_a_tool_where_one_is_used_and_a_quantity_counts_no_one() -> None:
     assert extract("I'm using BERT for the classifier.").entities.get("BERT") == "tech"
-    assert extract("We configured SSO for the admin panel.").entities.get("SSO") == "tech"
+    assert extract("I track my runs using GPS.").entities.get("GPS") == "tech"
+    assert extract("We configured ARIA labels on every button.").entities.get("ARIA") == "tech"
     assert extract("She works at NASA now.").entities.get("NASA") == "org"
     assert extract("I drank some Gatorade after the run.").entities.get("Gatorade") == "concept"
     assert extract("We even played some Chess afterwards.").entities.get("Chess") == "concept"

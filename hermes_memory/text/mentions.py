@@ -452,7 +452,7 @@ def _name(
     elif _JOINED.search(low) and not joined_a_body(toks, j):
         kind, guessed = "person", True  # "I joined Sarah for dinner", "joined Sarah and Tom"
     elif ORG_CONTEXT.search(low) or (
-        # an acronym used, installed or configured is a tool ("using BERT", "via SSH")
+        # an acronym used, installed or configured is a tool ("using BERT", "configured ARIA")
         words[-1][0].isupper()
         and (len(words) > 1 or after_maker or not TOOL_CONTEXT.search(low[-TOOL_CHARS:]))
     ):

@@ -265,7 +265,7 @@ from __future__ import annotations
 # on Flask" worked on Flask; "working on deploying my application using Docker" now
 # uses Docker).
 # 40: an acronym no list knows is a tool where one is used, installed or configured
-# ("using BERT", "via SSH" were organisations); a name counted by a quantifier is no
+# ("using BERT", "using GPS" were organisations); a name counted by a quantifier is no
 # one ("some Gatorade", "some Chess" were people); a gerund liking keeps what carries
 # its meaning ("getting lost in fantasy worlds", "helping the community", "running my
 # own studio" were "getting lost", "helping" and nothing), and a liking keeps its
