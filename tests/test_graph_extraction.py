@@ -469,6 +469,11 @@ def _rels(found: Extraction) -> set[tuple[str, str, str]]:
     return {(r.head, r.type, r.tail) for r in found.relations}
 
 
+def _liked(text: str) -> set[str]:
+    """What ``text`` states is liked."""
+    return {r.tail for r in extract(text).relations if r.type == "prefers"}
+
+
 def test_first_person_statements_are_relations_of_the_user() -> None:
     found = extract("I moved to Berlin last March and now work at Spotify.")
     assert _rels(found) == {("the user", "lives_in", "Berlin"), ("the user", "works_at", "Spotify")}
@@ -1720,7 +1725,7 @@ def test_like_after_a_noun_is_such_as_not_a_liking() -> None:
         "How can I handle errors like ConnectionRefusedError in my mailer?",
         "I want to know if a lightweight laptop like the MacBook Air would work.",
     ):
-        assert not any(r.type == "prefers" for r in extract(sentence).relations), sentence
+        assert not _liked(sentence), sentence
     assert _rels(extract("I really like Rust.")) == {("the user", "prefers", "Rust")}
     assert _rels(extract("Priya likes Go.")) == {("Priya", "prefers", "Go")}
     assert _rels(extract("I like Flask.")) == {("the user", "prefers", "Flask")}
@@ -1813,14 +1818,11 @@ def test_a_gerund_liking_keeps_what_carries_its_meaning() -> None:
         ("I just love watching LeBron.", "watching LeBron"),
         ("I love going on road trips with my family.", "going on road trips"),
     ):
-        assert {r.tail for r in extract(sentence).relations if r.type == "prefers"} == {liked}
+        assert _liked(sentence) == {liked}
     # being into a thing is a liking; an intention is not, nor a division
     assert _rels(extract("I'm really into hiking.")) == {("the user", "prefers", "hiking")}
     assert ("Ronald", "prefers", "gaming") in _rels(extract("My son Ronald is really into gaming."))
-    assert not any(
-        r.type == "prefers"
-        for r in extract("I'm interested in learning more about binomial coefficients.").relations
-    )
+    assert not _liked("I'm interested in learning more about binomial coefficients.")
     assert _rels(extract("We divided the data into Parquet files.")) == set()
     # an activity is itself, wherever it is done; a name stays a name of its own
     assert _rels(extract("I love hiking in the mountains.")) == {("the user", "prefers", "hiking")}
@@ -1837,14 +1839,12 @@ def test_an_unknown_acronym_is_a_tool_where_one_is_used_and_a_quantity_counts_no
 
 
 def test_a_list_of_liked_things_is_liked_item_by_item() -> None:
-    listed = extract("Besides writing, I enjoy reading, watching movies, and exploring nature.")
-    assert {r.tail for r in listed.relations if r.type == "prefers"} == {
+    assert _liked("Besides writing, I enjoy reading, watching movies, and exploring nature.") == {
         "reading",
         "watching movies",
         "exploring nature",
     }
-    melanie = extract("Melanie likes pottery, camping and swimming with her kids.")
-    assert {r.tail for r in melanie.relations if r.type == "prefers"} == {
+    assert _liked("Melanie likes pottery, camping and swimming with her kids.") == {
         "pottery",
         "camping",
         "swimming",
@@ -1855,7 +1855,7 @@ def test_a_list_of_liked_things_is_liked_item_by_item() -> None:
         ("I love sports and admire the players.", {"sports"}),
         ("I'd like to improve latency and reduce costs.", set()),
     ):
-        assert {r.tail for r in extract(sentence).relations if r.type == "prefers"} == liked
+        assert _liked(sentence) == liked
     assert (
         "availability"
         not in extract("Adjust the plan to your learning style and availability.").entities

@@ -56,8 +56,6 @@ _NEGATED = re.compile(r"\b(?:not|never|cannot|\w+n['’]t)\b")
 _ANYMORE = re.compile(r"\bany ?more\b")
 STOP = "stopped_using"
 _UNLIKED = {"prefers": ("dislikes", False)}
-# Work on a task named by a gerund whose object a tool's name opens: the tool is used.
-_A_TASKS_TOOL = re.compile(r"\bworking on \w+ing(?: (?:the|my|our|a|an|some|new))?$")
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
 # What a team's name and its members stand apart by ("the data team is Priya").
 _MEMBERS = frozenset({"is", "are", "includes", "include", "consists of"})
@@ -457,8 +455,6 @@ def sentence_relations(
             and not _MEMBERSHIP.search(between)
         ):
             rel = ("uses", True)  # "JWT authentication in my backend": the backend uses it
-        if rel == ("works_on", False) and tail.type == "tech" and _A_TASKS_TOOL.search(between):
-            rel = ("uses", False)  # "working on writing pytest unit tests": the task's tool
         stated = rel is not None
         listed = between.endswith((" and", " or", ","))  # "Linear for tickets and Notion"
         untyped = rel is None and bool(between) and not listed and head.type != "person"

@@ -201,10 +201,13 @@ _PART_IN = re.compile(
     r"(?:\S+ )?(?:columns?|fields?|tables?|keys?|index(?:es)?|rows?|collections?|attributes?"
     r"|propert(?:y|ies)|variables?|param(?:eter)?s?|settings?) in"
 )
-# Work on a task named by a gerund, then a name after another preposition: the name is
-# where the task's object is ("working on creating an endpoint on Flask"), or its tool;
-# what the task is for is still worked on ("optimizing the interface for our chat app").
-_WORK_ON_A_TASK = re.compile(r"\bworking on \w+ing\b.*\s(?:on|in|with|using|to|into|at|from|via)$")
+# Work on a task named by a gerund. A name after another preposition is where the
+# task's object is ("working on creating an endpoint on Flask"), or its tool; what the
+# task is for is still worked on ("optimizing the interface for our chat app"). A tool
+# whose name opens the task's object is used ("working on writing pytest unit tests").
+_A_TASK = r"\bworking on \w+ing"
+_WORK_ON_A_TASK = re.compile(rf"{_A_TASK}\b.*\s(?:on|in|with|using|to|into|at|from|via)$")
+_A_TASKS_TOOL = re.compile(rf"{_A_TASK}(?: (?:the|my|our|a|an|some|new))?$")
 # What a group joined is for or about: the name after it is no group joined.
 _JOINED_FOR = re.compile(r"\bjoined\b.*\s(?:for|about)$")
 # What is used for a name is named before it: the name is the purpose, not the tool.
@@ -261,6 +264,8 @@ def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, boo
         if rel == "part_of" and between == "from" and a.type == "person" and b.type == "org":
             return "works_at", reverse  # "I met Sam from Acme Corp"; a team is part_of
         if admits(rel, a, b):
+            if rel == "works_on" and b.type == "tech" and _A_TASKS_TOOL.search(between):
+                return "uses", reverse  # "working on writing pytest unit tests": its tool
             return rel, reverse
     return None
 
