@@ -64,7 +64,8 @@ _LAST_ITEM = re.compile(r"([a-z][\w'-]*)")
 _MOST_ITEMS = 6
 # What follows a verb, not a thing liked: its object's determiner ("and admire the
 # players"), or a word that opens a clause or a verb phrase after "and".
-_VERB_AHEAD = re.compile(r"\s+(?:the|a|an|my|your|his|her|our|their|its|this|that|these|those)\b")
+_DETERMINERS = frozenset("the a an my your his her our their its this that these those".split())
+_VERB_AHEAD = re.compile(rf"\s+(?:{'|'.join(sorted(_DETERMINERS))})\b")
 _NOT_ITEMS = frozenset("to maybe such get make made want need try also even it".split())
 
 
@@ -165,7 +166,6 @@ def preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention
 _PARTICLES = frozenset("up out off down back away around over lost time".split())
 _LINKS = frozenset("in into on onto to with about for at from through among".split())
 _REFLEXIVES = frozenset("myself yourself himself herself ourselves themselves".split())
-_DETERMINERS = frozenset("the a an my your his her our their its this that these those".split())
 
 
 def _complement_end(
