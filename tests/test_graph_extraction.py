@@ -1881,3 +1881,30 @@ def test_what_a_group_joined_is_for_is_no_group_joined() -> None:
     joined = extract("I just joined a new LGBTQ activist group.")
     assert ("the user", "part_of", "LGBTQ") in _rels(joined)
     assert _rels(extract("I joined Acme last year.")) == {("the user", "works_at", "Acme")}
+
+
+def test_is_states_a_use_only_of_the_name_right_after_it_and_working_with_is_none() -> None:
+    # what a thing is, is what it is built on
+    assert _rels(extract("The frontend is a React app.")) == {("frontend", "uses", "React")}
+    assert ("Tweepy", "uses", "Python") in _rels(extract("Tweepy is a Python library."))
+    backed = extract("The feature-flags service is backed by LaunchDarkly.")
+    assert _rels(backed) == {("feature-flags", "uses", "LaunchDarkly")}
+    # "is" before another verb says what the first does, not that it uses the second
+    for sentence in (
+        "How do I ensure the Redis service is running before the Flask app starts?",
+        "Prometheus is configured to send alerts to Alertmanager.",
+        "The Apple A15 Bionic is highly optimized for iOS games.",
+        "Can you help me configure Sentry to work with my Node.js application?",
+    ):
+        assert not any(r.type == "uses" for r in extract(sentence).relations), sentence
+
+
+def test_who_is_spoken_to_states_nothing_of_the_speaker() -> None:
+    # a name set off before "I" is who is spoken to, not a second subject
+    hey = read("Hey Tim, I work at Google now.", 0.0, speaker="Joanna").extraction
+    assert _rels(hey) == {("Joanna", "works_at", "Google")}
+    # what "you" do in a clause after "I" is the listener's, not the speaker's
+    for sentence in ("I can see why you enjoy spending time with them.", "I know you love hiking."):
+        assert not read(sentence, 0.0, speaker="Joanna").extraction.relations, sentence
+    told = read("I told you I love hiking.", 0.0, speaker="Joanna").extraction
+    assert _rels(told) == {("Joanna", "prefers", "hiking")}

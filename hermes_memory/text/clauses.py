@@ -63,6 +63,8 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
         again = _SAME_PREPOSITION.fullmatch(gap)
         if again is None and not kin and not COORD.match(_LIST_ITEM.sub("", gap) or "x"):
             continue
+        if gap == "," and sentence[b.start : b.end] == "I":
+            continue  # "Hey Nate, I love baking": who is spoken to, not a second subject
         if (
             a.type == b.type == "person"
             and not kin

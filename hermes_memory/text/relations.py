@@ -96,6 +96,8 @@ _THIRD_PERSON = re.compile(rf"(?:^|,\s*|\b(?:and|but|so|where|because)\s+){_PRON
 _MY_RELATIONS = frozenset({"knows", "reports_to", "works_at"})
 # "Farah suggested we cache it in Redis": the clause after is ours, not Farah's.
 _OUR_SUBJECT = re.compile(r"\b(?:we|i|you)\b")
+# A clause of the listener's after "I" ("I know you love it"), none of ours after it.
+_YOUR_CLAUSE = re.compile(r"\byou\b(?!.*\b(?:i|we)\b)")
 # Words before a sentence's first name that make it an object, not the subject ("run on
 # EKS"); narrower than _AFTER_PREPOSITION, which also takes "for", "of" and "using".
 _OBJECT_OF = re.compile(r"\b(?:on|onto|in|into|to|from|with|by|via|at)\s+(?:the\s+)?$", re.I)
@@ -351,6 +353,8 @@ def sentence_relations(
         ours_again = ours and not _is_self(subject) and not reported and _OUR_CLAUSE.search(between)
         if head.name != SELF and _OUR_SUBJECT.search(between):
             continue  # "Farah suggested we cache it in Redis": ours, not Farah's
+        if head.name == SELF and _YOUR_CLAUSE.search(between):
+            continue  # "I can see why you enjoy spending time": the listener's, not ours
         if pronoun:  # "... and he lives in Denver": whoever was named before
             named = [m for m in ms[:k] if m.type == "person" and m.name != SELF]
             if not named:

@@ -138,7 +138,9 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         r"\bvia\b|\bthrough\b|"
         r"caches?|stores?|writes? (\w+ ){0,2}to|log(?:s|ged|ging)? (\w+ ){0,2}to|"
         r"publish\w* .*to|push\w* (\w+ )?to|"
-        r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|\bis a\b|\bis\b|stack is|"
+        r"deployed (to|on)|hosted on|\bruns?\b|\bin\b|stack is|backed by|trained (?:\w+ )?on|"
+        # "the frontend is a React app", not "Redis is running before the Flask app"
+        r"\bis$|"
         # "Kafka to Snowflake", "switch to Vitest"; not "Pixel 7 for $400 to offset the cost of"
         r"^(?:\S+ )?to\b|(?:switch|migrat|upgrad)\w* (?:over )?to\b|connect\w* (?:\w+ )?to\b",
         "uses",
@@ -208,6 +210,8 @@ _PART_IN = re.compile(
 _A_TASK = r"\bworking on \w+ing"
 _WORK_ON_A_TASK = re.compile(rf"{_A_TASK}\b.*\s(?:on|in|with|using|to|into|at|from|via)$")
 _A_TASKS_TOOL = re.compile(rf"{_A_TASK}(?: (?:the|my|our|a|an|some|new))?$")
+# Made to work with a thing: fitted to it, not using it.
+_WORKS_WITH = re.compile(r"\bto work(?: \w+)? (?:with|alongside)$")
 # What a group joined is for or about: the name after it is no group joined.
 _JOINED_FOR = re.compile(r"\bjoined\b.*\s(?:for|about)$")
 # What is used for a name is named before it: the name is the purpose, not the tool.
@@ -283,6 +287,8 @@ def _states_none(rel: str, a: Mention, b: Mention, between: str) -> bool:
         return True  # "catch ValueError exceptions": an error happens, none is used
     if rel == "uses" and _PART_IN.fullmatch(between):
         return True  # "the restaurant_id column in my PostgreSQL database": held, not using
+    if rel == "uses" and _WORKS_WITH.search(between):
+        return True  # "configure my Socket.io server to work with my React frontend"
     if rel == "uses" and _USED_FOR.search(between):
         return True  # "using the best approach for my NLP task": NLP is what it is for
     if rel == "part_of" and _JOINED_FOR.search(between):

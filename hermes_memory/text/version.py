@@ -276,4 +276,11 @@ from __future__ import annotations
 # "working on optimizing my Docker image" worked on pytest and Docker), and what a group
 # joined is for is no group joined ("joined a mentorship program for LGBTQ youth").
 # Being into a thing is a liking of it ("my son Ronald is really into gaming" stated none).
-EXTRACTOR_VERSION = 40
+# 41: "is" states a use only of the name right after it ("the frontend is a React app";
+# "the Redis service is running before the Flask app" made Redis use Flask, "macOS is
+# intuitive and integrates well with other Apple devices" made macOS use Apple), and
+# being made to work with a thing is no use of it ("configure Sentry to work with my
+# Node.js application"). A name set off before "I" is who is spoken to ("Hey Tim, I
+# work at Google" put Tim at Google too), and what "you" do in a clause after "I" is the
+# listener's ("I can see why you enjoy spending time" was the speaker's liking).
+EXTRACTOR_VERSION = 41
