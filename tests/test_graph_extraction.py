@@ -1817,6 +1817,9 @@ def test_a_gerund_liking_keeps_what_carries_its_meaning() -> None:
         ("I love running my own studio.", "running my own studio"),
         ("I just love watching LeBron.", "watching LeBron"),
         ("I love going on road trips with my family.", "going on road trips"),
+        # "into" and "about" carry a gerund's meaning, not where it is done
+        ("I love sinking into different magical worlds.", "sinking into different magical worlds"),
+        ("I love learning about different cultures.", "learning about different cultures"),
     ):
         assert _liked(sentence) == {liked}
     # being into a thing is a liking; an intention is not, nor a division

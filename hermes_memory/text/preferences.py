@@ -165,6 +165,8 @@ def preference_object(toks: list[tuple[str, int, int]], i: int) -> tuple[Mention
 # ("hiking in the mountains" is hiking).
 _PARTICLES = frozenset("up out off down back away around over lost time".split())
 _LINKS = frozenset("in into on onto to with about for at from through among".split())
+# Prepositions that carry a gerund's meaning rather than say where or with whom.
+_ARGUMENT_LINKS = frozenset({"into", "about"})
 _REFLEXIVES = frozenset("myself yourself himself herself ourselves themselves".split())
 
 
@@ -181,6 +183,8 @@ def _complement_end(
     if k < len(toks) and toks[k][0].lower() in _REFLEXIVES:
         return k + 1  # "pushing myself"
     light = len(words) == 2 or words[0][0].lower() in LIGHT_GERUNDS
+    if k < len(toks) and toks[k][0].lower() in _ARGUMENT_LINKS:
+        light = True  # "sinking into magical worlds", "learning about cultures"
     if light and k < len(toks) and toks[k][0].lower() in _LINKS:
         k += 1
     if k < len(toks) and toks[k][0].lower() in _DETERMINERS:

@@ -282,5 +282,7 @@ from __future__ import annotations
 # being made to work with a thing is no use of it ("configure Sentry to work with my
 # Node.js application"). A name set off before "I" is who is spoken to ("Hey Tim, I
 # work at Google" put Tim at Google too), and what "you" do in a clause after "I" is the
-# listener's ("I can see why you enjoy spending time" was the speaker's liking).
+# listener's ("I can see why you enjoy spending time" was the speaker's liking). "Into"
+# and "about" carry a gerund liking's meaning ("sinking into magical worlds" and
+# "learning about different cultures" were "sinking" and "learning").
 EXTRACTOR_VERSION = 41
