@@ -1911,3 +1911,11 @@ def test_who_is_spoken_to_states_nothing_of_the_speaker() -> None:
         assert not read(sentence, 0.0, speaker="Joanna").extraction.relations, sentence
     told = read("I told you I love hiking.", 0.0, speaker="Joanna").extraction
     assert _rels(told) == {("Joanna", "prefers", "hiking")}
+
+
+def test_people_met_together_are_each_known() -> None:
+    lunch = extract("I had lunch with Athena and Marcus yesterday.")
+    assert {("the user", "knows", "Athena"), ("the user", "knows", "Marcus")} <= _rels(lunch)
+    # a relative's own relative is theirs, not the user's
+    family = _rels(extract("My sister Ana and her husband Bob came over."))
+    assert ("the user", "knows", "Ana") in family and ("the user", "knows", "Bob") not in family

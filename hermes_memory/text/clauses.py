@@ -84,7 +84,7 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
                 extra = Relation(a.name, r.type, r.tail, r.stated)
             elif (
                 r.tail == a.name
-                and r.type != "knows"
+                and (r.type != "knows" or not kin)
                 and _admits_tail(r, by_name, b)
                 and (again is None or _after(sentence, by_name.get(r.head), a, again.group(1)))
             ):

@@ -284,5 +284,6 @@ from __future__ import annotations
 # work at Google" put Tim at Google too), and what "you" do in a clause after "I" is the
 # listener's ("I can see why you enjoy spending time" was the speaker's liking). "Into"
 # and "about" carry a gerund liking's meaning ("sinking into magical worlds" and
-# "learning about different cultures" were "sinking" and "learning").
+# "learning about different cultures" were "sinking" and "learning"). People met
+# together are each known ("rehearsed it with Robert and Michele" knew Robert alone).
 EXTRACTOR_VERSION = 41
