@@ -1919,3 +1919,9 @@ def test_people_met_together_are_each_known() -> None:
     # a relative's own relative is theirs, not the user's
     family = _rels(extract("My sister Ana and her husband Bob came over."))
     assert ("the user", "knows", "Ana") in family and ("the user", "knows", "Bob") not in family
+
+
+def test_what_one_thinks_of_a_thing_names_no_component() -> None:
+    assert extract("That sounds like the perfect job for you!").entities == {}
+    assert extract("I'm lucky to have such a great support system.").entities == {}
+    assert extract("The new billing service is down.").entities == {"billing": "project"}

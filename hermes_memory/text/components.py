@@ -55,6 +55,12 @@ _WHICH_ONE = frozenset(
     # "operating system" is no component called "operating"
     "operating".split()
 )
+# What one thinks of a thing says nothing of which it is: "the perfect job", "such a
+# great support system".
+_OPINIONS = frozenset(
+    "perfect great good nice cool awesome amazing wonderful fantastic ideal dream favorite "
+    "favourite terrible awful".split()
+)
 # Compounds opening so say how a thing works, not which one ("in-memory", "self-hosted").
 _HOW = frozenset("in on off out up self non pre post".split())
 # A word a name is made of: letters, with hyphens inside.
@@ -88,7 +94,7 @@ def component_at(
         return None  # "a backend engineer": a kind of work, not a component
     if low in COMPONENTS and prev in {"the", "our", "my", "their", "new", "a"}:
         return Mention(low, "project", toks[i][1], toks[i][2], word), i + 1
-    if prev in {"a", "an"}:
+    if prev in {"a", "an"} or prev in _OPINIONS:
         return None  # "a new job", "a data team": some one, not one the memory can name
     if prev in ("'", "’"):
         return None  # "we're adding cache ...": the end of a contraction
@@ -117,7 +123,8 @@ def component_at(
         if any(w.lower() in table for w, _, _ in mods):
             return None  # "Kafka upgrade", "React app": the known name is the entity
         last = mods[-1][0].lower()
-        if last in _WHICH_ONE or mods[0][0].endswith("ly") or last.split("-")[0] in _HOW:
+        which = last in _WHICH_ONE or last in _OPINIONS
+        if which or mods[0][0].endswith("ly") or last.split("-")[0] in _HOW:
             return None  # "how to properly cache it", "an in-memory cache": it names nothing
         name = " ".join(w for w, _, _ in mods)
         if head in ORG_HEADS:
