@@ -1923,5 +1923,7 @@ def test_people_met_together_are_each_known() -> None:
 
 def test_what_one_thinks_of_a_thing_names_no_component() -> None:
     assert extract("That sounds like the perfect job for you!").entities == {}
-    assert extract("I'm lucky to have such a great support system.").entities == {}
     assert extract("The new billing service is down.").entities == {"billing": "project"}
+    # before a component's own words it is passed over
+    found = extract("We built a great error handling system.")
+    assert found.entities == {"error handling": "project"}

@@ -55,8 +55,8 @@ _WHICH_ONE = frozenset(
     # "operating system" is no component called "operating"
     "operating".split()
 )
-# What one thinks of a thing says nothing of which it is: "the perfect job", "such a
-# great support system".
+# What one thinks of a thing says nothing of which it is: "the perfect job". (Before
+# a component's own words it is passed over: "a great error handling system".)
 _OPINIONS = frozenset(
     "perfect great good nice cool awesome amazing wonderful fantastic ideal dream favorite "
     "favourite terrible awful".split()
@@ -94,7 +94,7 @@ def component_at(
         return None  # "a backend engineer": a kind of work, not a component
     if low in COMPONENTS and prev in {"the", "our", "my", "their", "new", "a"}:
         return Mention(low, "project", toks[i][1], toks[i][2], word), i + 1
-    if prev in {"a", "an"} or prev in _OPINIONS:
+    if prev in {"a", "an"}:
         return None  # "a new job", "a data team": some one, not one the memory can name
     if prev in ("'", "’"):
         return None  # "we're adding cache ...": the end of a contraction

@@ -286,6 +286,6 @@ from __future__ import annotations
 # and "about" carry a gerund liking's meaning ("sinking into magical worlds" and
 # "learning about different cultures" were "sinking" and "learning"). People met
 # together are each known ("rehearsed it with Robert and Michele" knew Robert alone).
-# What one thinks of a thing names no component ("the perfect job", "a great support
-# system" were projects "perfect" and "support").
+# What one thinks of a thing names no component ("the perfect job" was a project
+# "perfect").
 EXTRACTOR_VERSION = 41
