@@ -1927,3 +1927,10 @@ def test_what_one_thinks_of_a_thing_names_no_component() -> None:
     # before a component's own words it is passed over
     found = extract("We built a great error handling system.")
     assert found.entities == {"error handling": "project"}
+
+
+def test_what_a_role_heads_or_rules_is_no_person() -> None:
+    assert extract("She is the CEO of Zentrix.").entities == {"Zentrix": "org"}
+    assert extract("He went from a ranger to king of Gondor.").entities == {"Gondor": "place"}
+    assert extract("He became mayor of Brookhaven.").entities == {"Brookhaven": "place"}
+    assert extract("She's a friend of Sarah.").entities == {"Sarah": "person"}

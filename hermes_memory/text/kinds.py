@@ -59,8 +59,10 @@ def _before(pattern: str, last: str, stems: tuple[str, ...] = (), listed: bool =
 # place ("moved to", "based in").
 ORG_CONTEXT = _before(
     r"\b(works? (at|for)|join(?:ed|ing|s)|at|customer is|client is|for|"
-    r"(?:a |the |my |our )?contract with|signed with|hired by)\s+$",
-    "at for joined joining joins is with by",
+    r"(?:a |the |my |our )?contract with|signed with|hired by|"
+    # the body a role heads: "the CEO of Zentrix"
+    r"\b(?:ceo|cto|cfo|coo|founder|co-founder|owner|vp|director|chairman|chair) of)\s+$",
+    "at for joined joining joins is with by of",
 )
 # Leaving a workplace: "I left Acme", "quit Initech", "was laid off from Globex". Its
 # name is a body, a guess ("I left Tom a note" is read apart: what follows the name).
@@ -108,9 +110,11 @@ LEAVING_FOR = _before(
     "for",
 )
 PLACE_CONTEXT = _before(
-    r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near)\s+$"
+    r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near|"
+    # the land a ruler rules: "king of Gondor", "mayor of Brookhaven"
+    r"(?:king|queen|prince|princess|ruler|mayor|governor|kingdom|capital) of)\s+$"
     rf"|{LEAVING_FOR.pattern.pattern}",
-    "to in from visit visited visiting near for",
+    "to in from visit visited visiting near for of",
 )
 # What a tool is used by, and what a tool has: context that types a name as one
 # ("using Mongoose", "install Jest", "the Prettier plugin").

@@ -287,5 +287,6 @@ from __future__ import annotations
 # "learning about different cultures" were "sinking" and "learning"). People met
 # together are each known ("rehearsed it with Robert and Michele" knew Robert alone).
 # What one thinks of a thing names no component ("the perfect job" was a project
-# "perfect").
+# "perfect"). What a role heads is a body and what a ruler rules a place ("the CEO of
+# Zentrix", "king of Gondor" were people).
 EXTRACTOR_VERSION = 41
