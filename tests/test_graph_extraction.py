@@ -1934,3 +1934,14 @@ def test_what_a_role_heads_or_rules_is_no_person() -> None:
     assert extract("He went from a ranger to king of Gondor.").entities == {"Gondor": "place"}
     assert extract("He became mayor of Brookhaven.").entities == {"Brookhaven": "place"}
     assert extract("She's a friend of Sarah.").entities == {"Sarah": "person"}
+
+
+def test_a_thing_in_an_app_named_by_its_framework_uses_nothing() -> None:
+    for sentence in (
+        "Can you show me how to lazy-load the spaCy model in my Flask app?",
+        "I'm trying to integrate Sentry for error monitoring in my Flask application.",
+        "We use Postgres in our Django backend.",
+    ):
+        assert not any(r.type == "uses" for r in extract(sentence).relations), sentence
+    # a thing run in a tool still uses it
+    assert ("Redis", "uses", "Docker") in _rels(extract("I run Redis in my Docker setup."))

@@ -132,6 +132,8 @@ _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
 # A name read as the kind of some work ("Rust work", "Python scripts").
 _KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|projects?|stuff)\b")
+# A name said as the kind of a whole the thing before it is in ("in my Flask app").
+_A_WHOLE = re.compile(r"\s+(?:app|application|project|backend|frontend|service|server|codebase)\b")
 # What says a thing is one of a whole's parts, not a tool it holds ("in my backend").
 _MEMBERSHIP = re.compile(r"\b(?:part|member) of\b|\bbelongs? to\b")
 # A clause of its own about the sentence's subject, a thing: "... and it reads from".
@@ -414,6 +416,9 @@ def sentence_relations(
             # "Zed for Rust work": the work uses it, not the language; "the AWS SDK for
             # Python": written for the language, not used by it
             continue
+        inside = between == "in" or between.endswith(" in")
+        if rel == ("uses", False) and inside and _A_WHOLE.match(sentence, tail.end):
+            continue  # "the spaCy model in my Flask app": the app holds it, Flask uses nothing
         if between.startswith(("'s", "’s")) and (rel is None or rel[0] != "reports_to"):
             if KIN_OF.fullmatch(between):
                 add(head, "knows", tail)  # "Kenji's daughter Emi"

@@ -288,5 +288,6 @@ from __future__ import annotations
 # together are each known ("rehearsed it with Robert and Michele" knew Robert alone).
 # What one thinks of a thing names no component ("the perfect job" was a project
 # "perfect"). What a role heads is a body and what a ruler rules a place ("the CEO of
-# Zentrix", "king of Gondor" were people).
+# Zentrix", "king of Gondor" were people). A thing in an app named by its framework uses
+# no framework ("the spaCy model in my Flask app" made spaCy use Flask).
 EXTRACTOR_VERSION = 41
