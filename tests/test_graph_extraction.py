@@ -1945,3 +1945,8 @@ def test_a_thing_in_an_app_named_by_its_framework_uses_nothing() -> None:
         assert not any(r.type == "uses" for r in extract(sentence).relations), sentence
     # a thing run in a tool still uses it
     assert ("Redis", "uses", "Docker") in _rels(extract("I run Redis in my Docker setup."))
+
+
+def test_what_a_thing_is_changed_to_expose_is_its_end_not_a_use() -> None:
+    found = extract("I've updated the Dockerfile to expose port 5000 for the REST API.")
+    assert _rels(found) == set()

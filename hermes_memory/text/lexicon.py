@@ -117,7 +117,7 @@ IMPERATIVES = frozenset(
     "convert copy count create cut debug decide define delete deploy derive describe "
     "design detect determine develop disable discuss display divide do document download "
     "draft edit eliminate enable encrypt ensure enter establish estimate evaluate examine "
-    "expand explain explore export extend extract fetch fill filter find finalize finalise "
+    "expand explain explore expose export extend extract fetch fill filter find finalize finalise "
     "fix focus follow format gather generate get give go handle identify implement import "
     "improve include increase initialize initialise insert inspect install integrate "
     "investigate join keep label launch learn limit link list listen load locate log look "

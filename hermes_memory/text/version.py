@@ -289,5 +289,6 @@ from __future__ import annotations
 # What one thinks of a thing names no component ("the perfect job" was a project
 # "perfect"). What a role heads is a body and what a ruler rules a place ("the CEO of
 # Zentrix", "king of Gondor" were people). A thing in an app named by its framework uses
-# no framework ("the spaCy model in my Flask app" made spaCy use Flask).
+# no framework ("the spaCy model in my Flask app" made spaCy use Flask), and exposing
+# is an end ("updated the Dockerfile to expose port 5000 for the REST API" used REST).
 EXTRACTOR_VERSION = 41
