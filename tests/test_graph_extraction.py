@@ -1717,6 +1717,8 @@ def test_a_tool_or_an_in_after_a_noun_is_that_nouns_not_the_subjects() -> None:
     graph = extract("I'm using the Facebook Graph API v12.0 for posting.")
     assert graph.entities.get("Facebook Graph") == "tech" and "Meta Graph" not in graph.entities
     assert extract("I worked at Facebook for three years.").entities.get("Meta") == "org"
+    sdk = extract("I'm using Facebook SDK v3.1.0 for the posts.")
+    assert _rels(sdk) == {("the user", "uses", "Facebook SDK")}
 
 
 def test_like_after_a_noun_is_such_as_not_a_liking() -> None:

@@ -291,4 +291,5 @@ from __future__ import annotations
 # Zentrix", "king of Gondor" were people). A thing in an app named by its framework uses
 # no framework ("the spaCy model in my Flask app" made spaCy use Flask), and exposing
 # is an end ("updated the Dockerfile to expose port 5000 for the REST API" used REST).
+# An acronym after a maker's former name is its product ("Facebook SDK" was Meta).
 EXTRACTOR_VERSION = 41
