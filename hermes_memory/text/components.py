@@ -52,14 +52,12 @@ _WHICH_ONE = frozenset(
     "another correct corresponding efficient asynchronous synchronous affected recent "
     "average example sample similar popular accurate intermittent better faster quicker "
     "automatic automated manual "
+    # what one thinks of it: "the perfect job" (before a component's own words it is
+    # passed over: "a great error handling system")
+    "perfect great good nice cool awesome amazing wonderful fantastic ideal dream favorite "
+    "favourite terrible awful "
     # "operating system" is no component called "operating"
     "operating".split()
-)
-# What one thinks of a thing says nothing of which it is: "the perfect job". (Before
-# a component's own words it is passed over: "a great error handling system".)
-_OPINIONS = frozenset(
-    "perfect great good nice cool awesome amazing wonderful fantastic ideal dream favorite "
-    "favourite terrible awful".split()
 )
 # Compounds opening so say how a thing works, not which one ("in-memory", "self-hosted").
 _HOW = frozenset("in on off out up self non pre post".split())
@@ -123,8 +121,7 @@ def component_at(
         if any(w.lower() in table for w, _, _ in mods):
             return None  # "Kafka upgrade", "React app": the known name is the entity
         last = mods[-1][0].lower()
-        which = last in _WHICH_ONE or last in _OPINIONS
-        if which or mods[0][0].endswith("ly") or last.split("-")[0] in _HOW:
+        if last in _WHICH_ONE or mods[0][0].endswith("ly") or last.split("-")[0] in _HOW:
             return None  # "how to properly cache it", "an in-memory cache": it names nothing
         name = " ".join(w for w, _, _ in mods)
         if head in ORG_HEADS:

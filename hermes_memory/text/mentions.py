@@ -223,7 +223,12 @@ def _known(
                 3,
                 lambda k: name_goes_on(toks, k) and (not parts_only or _product_part(toks[k][0])),
             )
-            if k == nxt and key in FORMER_NAMES and _acronym_at(toks, nxt):
+            if (
+                k == nxt
+                and key in FORMER_NAMES
+                and nxt < len(toks)
+                and ACRONYM.fullmatch(toks[nxt][0])
+            ):
                 k = nxt + 1  # "Facebook SDK": a product still called after the old name
             if k > nxt and hit[0] in CLOUD_SERVICES:
                 return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), k
@@ -235,10 +240,6 @@ def _known(
             nxt += 1  # "Acme Corp"-style suffixes stay with the name
         return Mention(hit[0], hit[1], words[0][1], toks[nxt - 1][2], key), nxt
     return None
-
-
-def _acronym_at(toks: list[tuple[str, int, int]], j: int) -> bool:
-    return j < len(toks) and len(toks[j][0]) > 1 and toks[j][0].isupper()
 
 
 def _opens(toks: list[tuple[str, int, int]], i: int) -> bool:
