@@ -313,13 +313,13 @@ def main() -> None:
         print(json.dumps(sample(args.sample, args.seed), indent=2, ensure_ascii=False))
         return
     if args.all:
-        print(f"{'set':16} {'n':>4} {'entity P/R/F1':>18} {'relation P/R/F1':>18}")
+        print(f"{'set':16} {'n':>4} {'entity P/R/F1':>18} {'typed F1':>8} {'relation P/R/F1':>18}")
         for name, path in SETS.items():
             r = score(path)
-            e, rel = r["entities"], r["relations"]
+            e, typed, rel = r["entities"], r["typed_entities"], r["relations"]
             print(
                 f"{name:16} {r['sentences']:>4} "
-                f"{e['precision']:.3f}/{e['recall']:.3f}/{e['f1']:.3f} "
+                f"{e['precision']:.3f}/{e['recall']:.3f}/{e['f1']:.3f} {typed['f1']:>8.3f} "
                 f"{rel['precision']:.3f}/{rel['recall']:.3f}/{rel['f1']:.3f}"
             )
         return

@@ -1390,10 +1390,11 @@ def test_a_platform_engineers_manager_tools_and_deadlines() -> None:
     assert _rels(extract("Priya Raman will be my new manager.")) == {
         ("the user", "reports_to", "Priya Raman")
     }
-    # a name weighed against a tool is one too; two people weighed stay people
+    # a name weighed against a tool is one too; two names weighed are no tools (nothing
+    # says they are people either: the store's other texts settle it)
     weighed = extract("We picked Grafana Tempo over Jaeger for tracing.")
     assert weighed.entities["Jaeger"] == "tech"
-    assert extract("I chose Sarah over Tom.").entities == {"Sarah": "person", "Tom": "person"}
+    assert set(extract("I chose Sarah over Tom.").entities.values()) == {"concept"}
     # a person set off before a component's role is its owner or on it, alone
     review = extract("The review is with Dana and Oskar Lindqvist, the route-planner owner.")
     assert ("Oskar Lindqvist", "owns", "route-planner") in _rels(review)
@@ -1952,3 +1953,53 @@ def test_a_thing_in_an_app_named_by_its_framework_uses_nothing() -> None:
 def test_what_a_thing_is_changed_to_expose_is_its_end_not_a_use() -> None:
     found = extract("I've updated the Dockerfile to expose port 5000 for the REST API.")
     assert _rels(found) == set()
+
+
+def test_a_name_nothing_says_is_a_persons_is_no_person() -> None:
+    # products, features and terms named with nothing around them to say who
+    for line, name, kind in (
+        ("I want to play games like Fortnite with my son.", "Fortnite", "concept"),
+        ("Can I use graphing software like Desmos to check it?", "Desmos", "tech"),
+        ("I'm using a budgeting app like Mint.", "Mint", "tech"),
+        ("I'll definitely enable Night Sight mode tonight.", "Night Sight", "concept"),
+        ("I need support for multi-language Unicode.", "Unicode", "concept"),
+        ("The formula Sn = n/2 * (a1 + an) gives the sum.", "Sn", "concept"),
+        ("I've integrated it with Lambda functions.", "Lambda", "concept"),
+        ("I'm Taylor, a paramedic from Davistown.", "Davistown", "place"),
+    ):
+        assert extract(line).entities[name] == kind, line
+    # people named as people: by what they do, who they are to the speaker, what is
+    # theirs, being spoken to, being listed with someone, being given something
+    for line, name in (
+        ("Jamie suggested the Pixel 7.", "Jamie"),
+        ("What do you think about Gary's advice?", "Gary"),
+        ("What about Ronald's gaming expectations?", "Ronald"),
+        ("My friend Ronald wants a headset.", "Ronald"),
+        ("I met this fellow tech enthusiast, Raymond, at a talk.", "Raymond"),
+        ("I've been friends with Ronald since college.", "Ronald"),
+        ("I waited, and Gary from Best Buy confirmed the sale.", "Gary"),
+        ("I'm trying to limit my gaming time as Kendra requested.", "Kendra"),
+        ("Thanks, Gina - really appreciate it!", "Gina"),
+        ("Bye Caroline.", "Caroline"),
+        ("Got it Nate, I'll see you soon!", "Nate"),
+        ("I invited Laura and Ben to the launch.", "Ben"),
+        ("Our one-year-old is so cute, his name is Kyle!", "Kyle"),
+        ("Lena replaced Tom as the on-call lead.", "Tom"),
+        ("We postponed it because Omar is on leave.", "Omar"),
+        ("I met someone named David at the event.", "David"),
+    ):
+        assert extract(line).entities[name] == "person", line
+    # a maker's name before their work is still theirs; one text means one thing by it
+    assert extract("Saw the new Wes Anderson film.").entities["Wes Anderson"] == "person"
+    twice = extract("I met Vickie at the library. I'm buying a laptop for Vickie.")
+    assert twice.entities["Vickie"] == "person"
+
+
+def test_a_name_first_read_as_a_term_is_a_person_once_said_to_be(api: MemoryAPI) -> None:
+    unwrap(api.fact_store("Ronald's laptop broke again", category="project"))
+    unwrap(api.fact_store("I'll play Valorant on the new laptop", category="project"))
+    unwrap(api.fact_store("I need a laptop that can run Premiere", category="project"))
+    unwrap(api.fact_store("Should I get Ronald a new charger?", category="project"))
+    kinds = {e["name"]: e["entity_type"] for e in unwrap(api.entity_query(limit=50))}
+    assert kinds["Ronald"] == "person"
+    assert kinds["Valorant"] == kinds["Premiere"] == "concept"

@@ -26,7 +26,12 @@ from hermes_memory.text.mentions import find_mentions
 from hermes_memory.text.reading import Claim, Extraction, Mention, Relation
 from hermes_memory.text.relations import SELF, SentenceReading, sentence_relations
 from hermes_memory.text.relatives import roles
-from hermes_memory.text.senses import settle_appositions, settle_lists, settle_types
+from hermes_memory.text.senses import (
+    settle_appositions,
+    settle_lists,
+    settle_people,
+    settle_types,
+)
 from hermes_memory.text.triggers import BOSS, KIN, KIN_ADJECTIVES, TRIGGERS
 
 # What in a sentence is the speaker: "I", "my sister", "our son", "we live in".
@@ -91,8 +96,9 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         looked_at += len(found)
         if before[0] and found and pet_named(before[0], sentence[: found[0].start]):
             # "I adopted a cat. Her name is Mochi.": no person
-            found = [m for m in found if not (m.type == "person" and m.guessed)]
-        for m in settle_appositions(sentence, settle_lists(sentence, found)):
+            found = [m for m in found if not (m.type in ("person", "concept") and m.guessed)]
+        listed = settle_people(sentence, settle_lists(sentence, found))
+        for m in settle_appositions(sentence, listed):
             if header and m.guessed:
                 continue  # a column's name, not someone's ("| Owner | Status |")
             if m.name in names or len(names) < MAX_ENTITIES:

@@ -256,6 +256,8 @@ PLACE_NAME_HEADS = frozenset(
     "palace castle tower bridge market harbour harbor pier".split()
 )
 PLACE_NAME_OPENERS = frozenset("mount mt lake fort cape port isle".split())
+# How a town's one-word name may end ("Jamestown", "Nashville", "Pittsburgh").
+PLACE_SUFFIX = re.compile(r"[a-z]{3}(?:town|ville|burg|burgh|borough)$")
 ORG_NAME_HEADS = frozenset(
     "library museum hospital clinic school university college academy institute center "
     "centre church temple hotel restaurant cafe bakery bank gallery theater theatre club "
@@ -357,7 +359,26 @@ NAMED_AS = re.compile(
     rf"|(?<![\w.])(?:{_CALLED_BODIES})(?:\s+(?:in|on|at|near)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)?"
     r",?\s+(?:called|named)\s+$"
 )
+# An instance of a kind named before it ("graphing software like Desmos", "a logging
+# library like Winston", "games like Fortnite", Hearst's patterns): a thing of that
+# kind, not a person.
+_INSTANCE_OF = re.compile(
+    r"\b(?:(?P<tech>software|apps?|applications?|tools?|librar(?:y|ies)|frameworks?|"
+    r"platforms?|services?|databases?|loggers?|mechanisms?|devices?|phones?|laptops?|"
+    r"editors?|extensions?|plugins?)|(?P<concept>games?|movies?|films?|shows?|series|"
+    r"books?|novels?|songs?|albums?|bands?|brands?))"
+    r",?\s+(?:like|such as|including|e\.g\.,?)\s+$"
+)
 _LIST_GOES_ON = frozenset({"and", "or", "etc", "&"})
+
+
+def instance_of(before: str) -> str | None:
+    """The kind ("tech", "concept") of a name said as an instance of a kind named just
+    before it (``before`` in lower case), else None."""
+    m = _INSTANCE_OF.search(before)
+    return None if m is None else "tech" if m.group("tech") else "concept"
+
+
 # The nouns a name may be given to (a thing's, not a body's: "member app").
 NAMED_NOUNS = frozenset(f"{_NAMED_PRODUCTS}|{_NAMED_TOOLS}".split("|"))
 

@@ -42,6 +42,7 @@ from hermes_memory.text.kinds import (
     PLACE_CONTEXT,
     PLACE_NAME_HEADS,
     PLACE_NAME_OPENERS,
+    PLACE_SUFFIX,
     PRODUCT_HEADS,
     SOMEONE_FROM,
     STORED_AS,
@@ -53,6 +54,7 @@ from hermes_memory.text.kinds import (
     TRAVEL,
     WORK_BEFORE,
     WORKED_WITH,
+    instance_of,
     joined_a_body,
     left_a_body,
     name_follows,
@@ -91,6 +93,7 @@ from hermes_memory.text.name_extent import (
     particles_end,
     possessed_end,
 )
+from hermes_memory.text.people import modifies_a_noun, person_cue
 from hermes_memory.text.preferences import object_starts, preference_object
 from hermes_memory.text.products import after_model, after_status, model_end
 from hermes_memory.text.reading import Mention
@@ -407,7 +410,10 @@ def _name(
     low = before.lower()
     closing = words[-1][0].lower() if len(words) > 1 else ""
     first = words[0][0].lower() if len(words) > 1 else ""
-    shaped = first in PLACE_NAME_OPENERS or (
+    shaped = (
+        first in PLACE_NAME_OPENERS
+        or (len(words) == 1 and PLACE_SUFFIX.search(name) is not None)  # "Davistown"
+    ) or (
         closing in PLACE_NAME_HEADS
         # "Park" is a family name too: "Alice Park" is a place only where one is said to be
         and (closing != "park" or re.search(r"\b(at|in|to|from|near|around|visit\w*)\s+$", before))
@@ -420,6 +426,8 @@ def _name(
         kind = "tech"  # "train in Vertex AI (Pipelines)": a product, not a place
     elif named is not None:
         kind = named  # "their member app, Tidewater", "their vendor, Mindbody,"
+    elif (instance := instance_of(low[-40:])) is not None:
+        kind = instance  # "graphing software like Desmos", "games like Fortnite"
     elif WORK_BEFORE.search(low[-_WORK_CHARS:]):
         kind = "concept"  # "the book Atomic Habits", "her new album Midnights"
     elif (paired := _slashed_kind(toks, i)) is not None:
@@ -493,8 +501,19 @@ def _name(
             return None, j  # "our dog Biscuit", "a kitten named Bailey": no person
         if len(words) == 1 and owned_thing(prev, name):
             kind, guessed = "tech", True  # "on my Mac", "his Pixel": someone's device
-        else:
+        elif (
+            opens
+            or person_cue(sentence, toks, i, j)
+            or (
+                len(words) > 1
+                and not (common and any(common(w) for w, _, _ in words))
+                and not modifies_a_noun(toks, j)
+            )
+        ):
             kind, guessed = "person", True
+        else:
+            # "games like Fortnite", "Night Sight mode": nothing says a person's
+            kind, guessed = "concept", True
     travel = TRAVEL.search(low)
     if (
         kind == "place"

@@ -25,8 +25,15 @@ def settle_types(mentions: list[Mention]) -> None:
             sure.setdefault(m.name, Counter())[m.type] += 1
         elif m.guessed and m.type in ("person", "concept", "org"):
             guesses[m.name] += 1
+    people = {m.name for m in mentions if m.type == "person"}
     for k, m in enumerate(mentions):
-        if m.guessed and m.type == "person" and m.name.partition(" ")[0] in tools - {m.name}:
+        if m.guessed and m.type in ("concept", "org") and m.name in people:
+            mentions[k] = replace(m, type="person")  # "I met Vickie ... a laptop for Vickie"
+        elif (
+            m.guessed
+            and m.type in ("person", "concept")
+            and m.name.partition(" ")[0] in tools - {m.name}
+        ):
             mentions[k] = replace(m, type="tech", guessed=False)
         elif m.guessed and m.name in sure and m.type in ("person", "concept", "org"):
             (kind, n), *_ = sure[m.name].most_common(1)
@@ -65,6 +72,38 @@ def settle_lists(sentence: str, mentions: list[Mention]) -> list[Mention]:
         for k in run:
             if out[k].guessed and out[k].type in ("person", "concept"):
                 out[k] = replace(out[k], type="tech", guessed=False)
+    return out
+
+
+def settle_people(sentence: str, mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` (of one sentence, in order) with a name nothing typed made a person
+    when it is listed with one ("Liam and Mei", "Athena and Marcus"): people are listed
+    with people."""
+    out = list(mentions)
+    for k in range(1, len(out)):
+        a, b = out[k - 1], out[k]
+        if " " in a.name + b.name:
+            continue  # "the Magic Eraser and Night Sight modes": products' names
+        if {a.type, b.type} != {"person", "concept"} or not _JOINS.fullmatch(
+            sentence[a.end : b.start]
+        ):
+            continue
+        if a.type == "concept" and a.guessed:
+            out[k - 1] = replace(a, type="person")
+        elif b.type == "concept" and b.guessed:
+            out[k] = replace(b, type="person")
+    for k in range(len(out) - 2, -1, -1):  # "Laura, Ben and Sam": back along the list
+        a, b = out[k], out[k + 1]
+        listed = _JOINS.fullmatch(sentence[a.end : b.start]) is not None
+        if (
+            listed
+            and " " not in a.name + b.name
+            and a.type == "concept"
+            and a.guessed
+            and b.type == "person"
+            and b.guessed
+        ):
+            out[k] = replace(a, type="person")
     return out
 
 

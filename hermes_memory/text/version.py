@@ -292,4 +292,14 @@ from __future__ import annotations
 # no framework ("the spaCy model in my Flask app" made spaCy use Flask), and exposing
 # is an end ("updated the Dockerfile to expose port 5000 for the REST API" used REST).
 # An acronym after a maker's former name is its product ("Facebook SDK" was Meta).
-EXTRACTOR_VERSION = 41
+# 42: a capitalised name nothing else types is a person only where the words around
+# it say so (text/people.py): a person's doing after it ("Jamie suggested"), a tie
+# before it ("my friend Ronald", "a fellow enthusiast, Raymond,"), a person's things
+# after its possessive ("Gary's advice"), being spoken to ("Bye Caroline.", "Thanks,
+# Gina -"), named, given something or listed with a person ("Laura and Ben"); a full
+# name of words the writer does not use in lower case is one still ("Meghan Fowler").
+# The rest are terms ("games like Fortnite", "the Night Sight mode", "Sn = n/2",
+# "support for multi-language Unicode" were people), and an instance named after its
+# kind is of that kind ("graphing software like Desmos" is a tool). A one-word name
+# ending like a town's is a place ("from Davistown" was a person).
+EXTRACTOR_VERSION = 42
