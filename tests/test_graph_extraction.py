@@ -1995,6 +1995,17 @@ def test_a_name_nothing_says_is_a_persons_is_no_person() -> None:
     assert twice.entities["Vickie"] == "person"
 
 
+def test_a_name_closed_by_an_acronym_is_no_body_unless_said_to_be() -> None:
+    for line, name in (
+        ("The MacBook Pro has a Retina XDR display.", "Retina XDR"),
+        ("I deploy with the EB CLI every Friday.", "EB CLI"),
+        ("Can I use Expert RAW to merge shots?", "Expert RAW"),
+    ):
+        assert extract(line).entities[name] == "tech", line
+    assert extract("Ines works for the BBC in Manchester.").entities["BBC"] == "org"
+    assert extract("Hana works at Mizuho FG now.").entities["Mizuho FG"] == "org"
+
+
 def test_a_name_first_read_as_a_term_is_a_person_once_said_to_be(api: MemoryAPI) -> None:
     unwrap(api.fact_store("Ronald's laptop broke again", category="project"))
     unwrap(api.fact_store("I'll play Valorant on the new laptop", category="project"))

@@ -478,6 +478,16 @@ def _name(
         guessed = (low.endswith("for ") and _WORKS_FOR.search(low) is None) or (
             ORG_CONTEXT.search(low) is None and len(words) == 1 and not after_maker
         )
+        if (
+            len(words) > 1
+            and ORG_CONTEXT.search(low) is None
+            and not after_maker
+            and not _EMPLOYED_BY.search(low)
+            and not low.endswith("for ")
+        ):
+            # "Retina XDR", "the EB CLI", "Full HD": a product or a standard's name whose
+            # last word is an acronym, no body unless something says one is
+            kind, guessed = "tech", True
     elif (
         TOOL_CONTEXT.search(low[-TOOL_CHARS:])
         or (j < len(toks) and toks[j][0].lower() in TOOL_NEXT)
@@ -544,6 +554,7 @@ def _slashed_kind(toks: list[tuple[str, int, int]], i: int) -> str | None:
 
 
 _WORKS_FOR = re.compile(r"\bwork(?:s|ed|ing)? for\s+$")
+_EMPLOYED_BY = re.compile(r"\bwork(?:s|ed|ing)?\s+(?:for|at|with)\s+(?:the\s+)?$")
 _JOINED = re.compile(r"\bjoin(?:ed|ing|s)?\s+$")
 
 

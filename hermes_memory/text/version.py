@@ -301,5 +301,7 @@ from __future__ import annotations
 # The rest are terms ("games like Fortnite", "the Night Sight mode", "Sn = n/2",
 # "support for multi-language Unicode" were people), and an instance named after its
 # kind is of that kind ("graphing software like Desmos" is a tool). A one-word name
-# ending like a town's is a place ("from Davistown" was a person).
+# ending like a town's is a place ("from Davistown" was a person). A name of several words
+# closed by an acronym is a product or a standard, not a body, unless something says
+# one is ("Retina XDR", "the EB CLI", "Full HD" were organisations read for sure).
 EXTRACTOR_VERSION = 42

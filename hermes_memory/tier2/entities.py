@@ -20,7 +20,8 @@ ENTITY_TYPES = (
 # Types a text gives when it cannot tell: they vote for no type of an entity's.
 _NO_VOTE = frozenset({"concept", "other"})
 # What a guessed reading weighs in that vote against one read for sure: a capitalised
-# word with nothing around it to say what it is is taken for a person, so an unknown
+# word whose kind nothing around it says is a guess (a person where the words around it
+# say one is, text/people.py, else a concept, which votes for nothing), so an unknown
 # tool named bare three times ("Expo") is still the tool one sure reading says it is
 # ("we use Expo"). The same weight as text/reading.GUESS_WEIGHT within a text.
 GUESS_VOTE = 1 / 3
