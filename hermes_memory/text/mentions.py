@@ -93,7 +93,7 @@ from hermes_memory.text.name_extent import (
     particles_end,
     possessed_end,
 )
-from hermes_memory.text.people import modifies_a_noun, person_cue
+from hermes_memory.text.people import guessed_kind
 from hermes_memory.text.preferences import object_starts, preference_object
 from hermes_memory.text.products import after_model, after_status, model_end
 from hermes_memory.text.reading import Mention
@@ -478,15 +478,8 @@ def _name(
         guessed = (low.endswith("for ") and _WORKS_FOR.search(low) is None) or (
             ORG_CONTEXT.search(low) is None and len(words) == 1 and not after_maker
         )
-        if (
-            len(words) > 1
-            and ORG_CONTEXT.search(low) is None
-            and not after_maker
-            and not _EMPLOYED_BY.search(low)
-            and not low.endswith("for ")
-        ):
-            # "Retina XDR", "the EB CLI", "Full HD": a product or a standard's name whose
-            # last word is an acronym, no body unless something says one is
+        if len(words) > 1 and not after_maker and not _body_said(low):
+            # "Retina XDR", "the EB CLI", "Full HD": a product's or a standard's name
             kind, guessed = "tech", True
     elif (
         TOOL_CONTEXT.search(low[-TOOL_CHARS:])
@@ -511,19 +504,9 @@ def _name(
             return None, j  # "our dog Biscuit", "a kitten named Bailey": no person
         if len(words) == 1 and owned_thing(prev, name):
             kind, guessed = "tech", True  # "on my Mac", "his Pixel": someone's device
-        elif (
-            opens
-            or person_cue(sentence, toks, i, j)
-            or (
-                len(words) > 1
-                and not (common and any(common(w) for w, _, _ in words))
-                and not modifies_a_noun(toks, j)
-            )
-        ):
-            kind, guessed = "person", True
-        else:
-            # "games like Fortnite", "Night Sight mode": nothing says a person's
-            kind, guessed = "concept", True
+        else:  # "games like Fortnite", "Night Sight mode": no one unless said to be
+            names = [w for w, _, _ in words]
+            kind, guessed = guessed_kind(sentence, toks, (i, j), names, opens, common), True
     travel = TRAVEL.search(low)
     if (
         kind == "place"
@@ -554,7 +537,14 @@ def _slashed_kind(toks: list[tuple[str, int, int]], i: int) -> str | None:
 
 
 _WORKS_FOR = re.compile(r"\bwork(?:s|ed|ing)? for\s+$")
-_EMPLOYED_BY = re.compile(r"\bwork(?:s|ed|ing)?\s+(?:for|at|with)\s+(?:the\s+)?$")
+_EMPLOYED_BY = re.compile(r"\bwork(?:s|ed|ing)?\s+(?:for|at|with)\s+the\s+$")
+
+
+def _body_said(low: str) -> bool:
+    """Whether the words before a name say it is a body ("works for the BBC")."""
+    return ORG_CONTEXT.search(low) is not None or _EMPLOYED_BY.search(low) is not None
+
+
 _JOINED = re.compile(r"\bjoin(?:ed|ing|s)?\s+$")
 
 

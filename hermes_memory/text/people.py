@@ -2,15 +2,17 @@
 doing after it, a tie to the speaker before it, a person's belongings after its
 possessive (pure functions over one sentence's tokens).
 
-A name no word around calls a tool, a place or a body used to be a person by default.
-In what people tell an assistant most such names are products, features and terms
-("games like Fortnite", "Night Sight mode", "the formula Sn = ..."), and the people
-they name are named as people: "my friend Ronald", "Jamie suggested", "Gary's advice".
+A name no word around calls a tool, a place or a body was a person by default until
+extractor version 42. In what people tell an assistant most such names are products,
+features and terms ("games like Fortnite", "Night Sight mode", "the formula Sn = ..."),
+and the people they name are named as people: "my friend Ronald", "Jamie suggested",
+"Gary's advice". ``guessed_kind`` says which; mentions.py asks it last.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from hermes_memory.text.kinds import NAME_NEXT, VERB_ADVERBS, name_follows
 from hermes_memory.text.lexicon import NP_STOP
@@ -88,7 +90,7 @@ _TIE_BEFORE = re.compile(
 # Words that open a clause whose subject may follow ("because Omar is on leave").
 _CLAUSE_OPENERS = frozenset("because since although though unless whereas but".split())
 # Who is given something: the first of a verb's two objects ("left Tom a voicemail").
-_GIVE = frozenset("gave give gives giving left leave leaves owe owed owes paid pay".split())
+_GIVE = frozenset("gave give gives giving owe owed owes paid pay".split())
 _LEFT = frozenset("left leave leaves leaving".split())
 _GIVEN = frozenset("a an the some my his her our their this that".split())
 _ON_A_TEAM = [["on", w, "team"] for w in ("the", "my", "our", "their", "his", "her")]
@@ -120,8 +122,29 @@ _NAME_IS = re.compile(
 _KIN_NAMES = frozenset("mom mum dad grandma grandpa granny nana papa mama auntie".split())
 
 
-def person_cue(sentence: str, toks: Tokens, i: int, j: int) -> bool:
-    """Whether the words around the name ``toks[i:j]`` say it is a person's."""
+def guessed_kind(
+    sentence: str,
+    toks: Tokens,
+    span: tuple[int, int],
+    words: list[str],
+    opens: bool,
+    common: Callable[[str], bool] | None,
+) -> str:
+    """The kind of a capitalised name ``toks[i:j]`` (``span``, its ``words``) that
+    nothing else typed: a person where the words around say so, or where it opens its
+    sentence (``opens``, its verb after it checked), or a full name of words the writer
+    does not use in lower case (``common``: text/casing.py) that modifies no noun
+    ("Meghan Fowler", not "the Night Sight mode"); a concept else."""
+    i, j = span
+    if opens or _said_before(sentence, toks, i, j) or _said_after(sentence, toks, i, j):
+        return "person"
+    full_name = len(words) > 1 and not (common and any(common(w) for w in words))
+    return "person" if full_name and not modifies_a_noun(toks, j) else "concept"
+
+
+def _said_before(sentence: str, toks: Tokens, i: int, j: int) -> bool:
+    """Whether the words before the name ``toks[i:j]`` (and the one after it, where
+    that decides) say it is a person's."""
     before = sentence[max(0, toks[i][1] - 40) : toks[i][1]]
     prev = toks[i - 1][0].lower() if i else ""
     if prev in _TIES or prev in _TO_SOMEONE:
@@ -171,8 +194,12 @@ def person_cue(sentence: str, toks: Tokens, i: int, j: int) -> bool:
         # "Yup, Theo starts school", "Glad Biscuit is settling in", "because Omar is on
         # leave": a clause's subject, read as a sentence's first word is
         return True
-    if prev == "," and (nxt in _CLOSES or j == len(toks)):
-        return True  # "Sure thing, Bruno.", "Welcome back, Ingrid!"
+    return prev == "," and (nxt in _CLOSES or j == len(toks))  # "Sure thing, Bruno."
+
+
+def _said_after(sentence: str, toks: Tokens, i: int, j: int) -> bool:
+    """Whether the words after the name ``toks[i:j]`` say it is a person's: a person's
+    doing, belongings, company or tie."""
     k = j
     while k < len(toks) and toks[k][0].lower() in VERB_ADVERBS:
         k += 1
