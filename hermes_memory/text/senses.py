@@ -77,33 +77,26 @@ def settle_lists(sentence: str, mentions: list[Mention]) -> list[Mention]:
 
 def settle_people(sentence: str, mentions: list[Mention]) -> list[Mention]:
     """``mentions`` (of one sentence, in order) with a name nothing typed made a person
-    when it is listed with one ("Liam and Mei", "Athena and Marcus"): people are listed
-    with people."""
+    when it is listed with one ("Liam and Mei", "Athena and Marcus"), along the list
+    both ways ("Laura, Ben and Sam"): people are listed with people. Names of several
+    words are left as they are ("the Magic Eraser and Night Sight modes")."""
     out = list(mentions)
-    for k in range(1, len(out)):
-        a, b = out[k - 1], out[k]
-        if " " in a.name + b.name:
-            continue  # "the Magic Eraser and Night Sight modes": products' names
-        if {a.type, b.type} != {"person", "concept"} or not _JOINS.fullmatch(
-            sentence[a.end : b.start]
-        ):
-            continue
-        if a.type == "concept" and a.guessed:
-            out[k - 1] = replace(a, type="person")
-        elif b.type == "concept" and b.guessed:
-            out[k] = replace(b, type="person")
-    for k in range(len(out) - 2, -1, -1):  # "Laura, Ben and Sam": back along the list
-        a, b = out[k], out[k + 1]
-        listed = _JOINS.fullmatch(sentence[a.end : b.start]) is not None
+
+    def spread(k: int, to: int) -> None:
+        a, b = out[min(k, to)], out[max(k, to)]
         if (
-            listed
-            and " " not in a.name + b.name
-            and a.type == "concept"
-            and a.guessed
-            and b.type == "person"
-            and b.guessed
+            " " not in a.name + b.name
+            and out[k].type == "person"
+            and out[to].type == "concept"
+            and out[to].guessed
+            and _JOINS.fullmatch(sentence[a.end : b.start])
         ):
-            out[k] = replace(a, type="person")
+            out[to] = replace(out[to], type="person")
+
+    for k in range(len(out) - 1):
+        spread(k, k + 1)  # "Laura and Ben", a person first
+    for k in range(len(out) - 1, 0, -1):
+        spread(k, k - 1)  # "Ben and Laura", the person after
     return out
 
 
