@@ -3,9 +3,10 @@ clause about the subject (text/extract.py, text/clauses.py)."""
 
 from __future__ import annotations
 
-from hermes_memory.text.clauses import between, words_between
+from hermes_memory.text.clauses import between, chosen_over, words_between
 from hermes_memory.text.extract import extract
 from hermes_memory.text.mentions import find_mentions
+from hermes_memory.text.reading import Claim
 
 
 def relations(text: str) -> set[tuple[str, str, str]]:
@@ -206,3 +207,111 @@ def test_what_a_service_works_through_it_uses() -> None:
     }
     # a person going through something does not use it
     assert relations("Alice went through the Kafka docs.") == set()
+
+
+def test_what_a_choice_is_for_is_the_chosen_ones() -> None:
+    # "X over Y for Z": Z uses X; the one turned down states nothing of Z.
+    for text in (
+        "We chose Postgres over MongoDB for the orders database.",
+        "We picked Postgres instead of MongoDB for the orders database.",
+    ):
+        assert relations(text) == {("orders", "uses", "PostgreSQL")}
+    assert relations("We went with Redis rather than Memcached for the session cache.") == {
+        ("session", "uses", "Redis")
+    }
+    chose = extract("Alice chose Terraform over Pulumi for the infra repo.")
+    assert chose.entities["Alice"] == "person"  # "chose" is what a person does
+    assert {(r.head, r.type, r.tail) for r in chose.relations} == {("infra", "uses", "Terraform")}
+    # A choice said as it is made is ours; "over" without a verb of choosing carries.
+    assert Claim(None, "uses", "Redis") in extract("We went with Redis over Memcached.").claims
+    assert Claim(None, "uses", "PyMuPDF") in extract("I've chosen PyMuPDF for parsing.").claims
+    assert chosen_over("We use gRPC over HTTP/2.", find_mentions("We use gRPC over HTTP/2.")) == {}
+
+
+def test_a_lead_in_before_i_keeps_the_user_the_subject_of_each_verb() -> None:
+    for lead in ("Remember that", "Please note that", "Btw,", "Just so you know,", "FYI"):
+        assert relations(f"{lead} I live in Porto and work for Acme Corp.") == {
+            ("the user", "lives_in", "Porto"),
+            ("the user", "works_at", "Acme Corp"),
+        }
+    for line in ("Fyi, the api uses Redis.", "Tbh, I prefer Vim.", "Imo, Vim is better."):
+        assert {n for n, t in extract(line).entities.items() if t == "person"} <= {"the user"}
+    # Someone else's words before the "I" are no lead-in.
+    assert ("the user", "works_at", "Acme Corp") not in relations(
+        "Dana said that I live in Porto and work for Acme Corp."
+    )
+
+
+def test_being_at_a_company_is_working_there_unless_said_of_the_moment() -> None:
+    found = extract("I used to work at Google but now I'm at Anthropic.")
+    assert {(r.head, r.type, r.tail) for r in found.relations} == {
+        ("the user", "works_at", "Anthropic")
+    }
+    assert Claim(None, "left", "Google") in found.claims
+    assert relations("I'm at Starbucks right now.") == set()
+    assert relations("I'm at Starbucks for a coffee with Dana.") == set()
+
+
+def test_being_on_a_tool_runs_it_and_being_on_a_project_works_on_it() -> None:
+    assert relations("I'm fully on macOS now.") == {("the user", "uses", "macOS")}
+    assert relations("Priya is on the billing-service.") == {
+        ("Priya", "works_on", "billing-service")
+    }
+    assert ("Liam", "works_on", "Kafka") in relations("Liam is working on the Kafka upgrade.")
+    assert ("Hana", "works_on", "mobile-app") in relations("Hana is the new PM for the mobile-app.")
+
+
+def test_a_tools_thing_moved_onto_another_tool_is_a_migration() -> None:
+    moved = extract("We moved our Slack workspace to Discord.")
+    assert moved.relations == []  # Slack uses nothing
+    assert moved.claims == [
+        Claim(None, "migrated_from", "Slack"),
+        Claim(None, "migrated_to", "Discord"),
+    ]
+    assert extract("I moved my notes to Obsidian.").entities == {"Obsidian": "tech"}
+    assert extract("I moved my family to Denver.").entities == {"Denver": "place"}
+
+
+def test_a_groups_people_in_brackets_are_its_members_and_it_does_what_follows() -> None:
+    assert relations("The frontend team (Ines and Paulo) owns the design-system repo.") == {
+        ("Ines", "part_of", "frontend"),
+        ("Paulo", "part_of", "frontend"),
+        ("frontend", "owns", "design-system"),
+        ("Ines", "knows", "Paulo"),
+    }
+    found = extract("The data team (Priya, Mei and Ravi) maintains the Airflow DAGs.")
+    assert {n for n, t in found.entities.items() if t == "person"} == {"Priya", "Mei", "Ravi"}
+    # Brackets after something other than a group hold no members.
+    assert not any(
+        r.type == "part_of" for r in extract("The billing-service (Python) calls Stripe.").relations
+    )
+
+
+def test_whom_a_holder_replaced_as_owner_is_a_person() -> None:
+    found = extract("Priya replaced Bob as the owner of the billing-service.")
+    assert found.entities["Bob"] == "person"
+    assert {(r.head, r.type, r.tail) for r in found.relations} == {
+        ("Priya", "owns", "billing-service")
+    }
+
+
+def test_a_compound_adjective_or_a_kind_of_stack_names_no_component() -> None:
+    for text in ("The real-time dashboard uses Kafka.", "My go-to stack is FastAPI and React."):
+        assert {t for t in extract(text).entities.values()} == {"tech"}, text
+    assert extract("Our tech stack includes Go and Kafka.").entities == {
+        "Go": "tech",
+        "Kafka": "tech",
+    }
+    # ... while a domain's compound still does, and a compound before another word.
+    assert extract("The e-commerce site uses Stripe.").entities["e-commerce site"] == "project"
+    assert "real-time chat app" in extract("I'm working on my real-time chat app.").entities
+
+
+def test_the_tools_of_ones_own_stack_are_each_used() -> None:
+    said = extract("My stack is FastAPI, Postgres and React.").claims
+    assert [c for c in said if c.predicate == "uses"] == [
+        Claim(None, "uses", "FastAPI"),
+        Claim(None, "uses", "PostgreSQL"),
+        Claim(None, "uses", "React"),
+    ]
+    assert not any(c.predicate == "uses" for c in extract("My stack was Rails and MySQL.").claims)

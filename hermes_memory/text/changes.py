@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from hermes_memory.text.clauses import listed_after
 from hermes_memory.text.components import PROJECT_HEADS
 from hermes_memory.text.gazetteer import KNOWN
 from hermes_memory.text.reading import Mention
@@ -112,6 +113,11 @@ _STACK_CHANGE = re.compile(
     r"\b(?:switch|mov|migrat|port|chang)\w*\s+(?:(?:the|our|my)\s+)?(?:[a-z]+\s+)?"
     rf"(?P<facet>{STACK_FACET_WORDS})\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+){{0,2}}?\s+)?(?:to|onto)\s+$"
 )
+# "My stack is FastAPI, Postgres and React": each tool listed is the speaker's.
+_OWN_STACK = re.compile(
+    r"\b(?:our|my)\s+(?:[\w-]+\s+)?(?:tech\s+)?stack\s+(?:is|includes|consists of)\s+"
+    r"(?:(?:now|still|currently)\s+)?$"
+)
 # Asked or supposed: "if the warehouse is Snowflake, ...", "is the queue SQS?".
 _SUPPOSED = re.compile(r"\b(?:if|whether|unless|should|could|would|might|maybe|perhaps)\b|\?\s*$")
 _OPENING_ALSO = re.compile(r"^\W*(?:and\s+|oh\s+)?also\b,?")
@@ -129,7 +135,11 @@ def stack_claims(sentence: str, mentions: list[Mention]) -> list[tuple[None, str
         if m.type != "tech":
             continue
         before = sentence[max(0, m.start - _REACH) : m.start].lower()
-        if (found := _STACK_IS.search(before)) is not None:
+        if _OWN_STACK.search(before):
+            for tool in (m, *listed_after(sentence, mentions, m)):
+                if (None, "uses", tool.name) not in said:
+                    said.append((None, "uses", tool.name))
+        elif (found := _STACK_IS.search(before)) is not None:
             facet = _STACK_FACETS[found.group("facet")]
             said += [(None, "uses", m.name), (None, USE + facet, m.name)]
         elif (found := _STACK_CHANGE.search(before)) is not None:

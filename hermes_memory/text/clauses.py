@@ -103,6 +103,53 @@ def coordinate(sentence: str, ms: list[Mention], rels: list[Relation]) -> None:
                 rels.append(extra)
 
 
+# Words between a chosen name and the one it was chosen over ("Redis instead of
+# Memcached"); "over" only after a verb of choosing, as "gRPC over HTTP/2" is carried.
+_INSTEAD = frozenset({"instead of", "rather than"})
+_CHOOSING = re.compile(
+    r"\b(?:cho(?:se|sen|ose|oses|osing)|pick(?:s|ed|ing)?|select(?:s|ed|ing)?|prefer\w*|"
+    r"opt(?:s|ed|ing)? for|went with|go(?:ing)? with|settled on|favou?r\w*|recommend\w*)\s+$",
+    re.I,
+)
+
+
+def chosen_over(sentence: str, ms: list[Mention]) -> dict[str, Mention]:
+    """Each name written as turned down ("chose Postgres over MongoDB", "Redis instead
+    of Memcached"), with the name chosen over it: what the sentence says the choice is
+    for ("... for the orders database") is the chosen one's."""
+    out: dict[str, Mention] = {}
+    for a, b in zip(ms, ms[1:], strict=False):
+        gap = between(sentence, a, b)
+        if gap in _INSTEAD or (gap == "over" and looks_back(_CHOOSING, sentence, a.start, 40)):
+            out[b.name] = out.get(a.name, a)
+    return out
+
+
+# A group's members said in brackets after it: "the frontend team (Ines and Paulo)".
+_MEMBERS_OPEN = re.compile(r"[^()]*\b(?:team|squad|crew|group)\s*\(\s*", re.I)
+
+
+def bracketed_members(sentence: str, ms: list[Mention]) -> list[tuple[Mention, list[Mention], int]]:
+    """Each group named with its people in brackets after it ("the data team (Priya,
+    Mei and Ravi) maintains X"), with the people and where the bracket closes: the
+    group is what the words after the bracket are about."""
+    out = []
+    for k in range(len(ms) - 1):
+        group, first = ms[k], ms[k + 1]
+        if (
+            group.type not in ("project", "org")
+            or "(" not in sentence[first.start - 2 : first.start]
+        ):
+            continue
+        if not _MEMBERS_OPEN.fullmatch(sentence, group.start, first.start):
+            continue
+        close = sentence.find(")", first.end, first.end + 200)
+        members = [m for m in ms[k + 1 :] if m.end <= close]
+        if close > 0 and all(m.type == "person" for m in members):
+            out.append((group, members, close))
+    return out
+
+
 def listed_after(sentence: str, ms: list[Mention], first: Mention) -> list[Mention]:
     """The names listed after ``first`` as its equals: "Prometheus and Grafana for
     monitoring, and PagerDuty for alerts", "Django, Celery and Redis"."""

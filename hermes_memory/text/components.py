@@ -13,6 +13,7 @@ from hermes_memory.text.lexicon import (
     NP_STOP,
     NUMBER_WORDS,
     STARTERS,
+    english_compound,
     gerund_of_step,
     past_of_step,
 )
@@ -61,6 +62,8 @@ _WHICH_ONE = frozenset(
 )
 # Compounds opening so say how a thing works, not which one ("in-memory", "self-hosted").
 _HOW = frozenset("in on off out up self non pre post".split())
+# What a stack is said to be of ("our tech stack"), naming no component.
+_KINDS_OF_STACK = frozenset("tech technology software dev".split())
 # A word a name is made of: letters, with hyphens inside.
 PLAIN = re.compile(r"[^\W\d_][\w-]*")
 NOT_NAMES = NP_STOP | STARTERS
@@ -121,8 +124,12 @@ def component_at(
         if any(w.lower() in table for w, _, _ in mods):
             return None  # "Kafka upgrade", "React app": the known name is the entity
         last = mods[-1][0].lower()
+        if head == "stack" and last in _KINDS_OF_STACK:
+            return None  # "our tech stack": whose, not which
         if last in _WHICH_ONE or mods[0][0].endswith("ly") or last.split("-")[0] in _HOW:
             return None  # "how to properly cache it", "an in-memory cache": it names nothing
+        if head in HEADS and english_compound(last) and not last.startswith("e-"):
+            return None  # "the real-time dashboard", "my go-to stack" ("e-commerce" names)
         name = " ".join(w for w, _, _ in mods)
         if head in ORG_HEADS:
             if not all(w[:1].isupper() for w, _, _ in mods):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from hermes_memory.text.components import PROJECT_HEADS
 from hermes_memory.text.letters import SURNAME
-from hermes_memory.text.lexicon import STARTERS
+from hermes_memory.text.lexicon import STARTERS, english_compound
 from hermes_memory.text.name_extent import name_word
 from hermes_memory.text.products import model_end
 from hermes_memory.text.reading import Mention
@@ -98,9 +98,9 @@ def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
         return False  # "a_1", "x_2", "y_3x_1": a formula's subscripts, no component
     if "_" in word:
         return True
-    parts = word.split("-")
-    if parts[0] in _PREFIXES or len(parts[0]) == 1 or not _PARTICLES.isdisjoint(parts):
+    if english_compound(word):
         return False  # "self-service", "in-app", "x-axis", "step-by-step", "end-to-end"
+    parts = word.split("-")
     if parts[-1] in _ID_HEADS:
         return True
     if any(p.isdigit() for p in parts) or parts[-1].endswith(("ing", "ed")):
@@ -111,14 +111,7 @@ def _names_a_component(toks: list[tuple[str, int, int]], i: int) -> bool:
     return det and i + 1 < len(toks) and _VERB_NEXT.fullmatch(toks[i + 1][0]) is not None
 
 
-# Small words of a phrase joined into one word ("step-by-step", "out-of-the-box").
-_PARTICLES = frozenset("by of the to and or in on at for with off out up vs".split())
 _TWO_LETTERS = re.compile(r"[a-z]{2}")
-# Kebab words that are English compounds, not names ("two-factor", "pre-order").
-_PREFIXES = frozenset(
-    "a an e re pre post co non un anti self cross multi semi sub super inter over under "
-    "one two three four five half well long short high low real full part end".split()
-)
 # What follows a subject: "the webhook-relay forwards ...".
 _VERB_NEXT = re.compile(r"[a-z]+(?:s|ed)|is|was|has|had|will|can|should|must")
 

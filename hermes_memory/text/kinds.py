@@ -170,6 +170,14 @@ KIN = (
 # sister Ana", and "her" is as often whom: "name her Tilly").
 _OWNERS = frozenset("my our your his their".split())
 _KIN_WORD = re.compile(rf"(?:{KIN})s?")
+
+
+def is_kin(word: str) -> bool:
+    """Whether ``word`` (lower case) says who someone is to the user: "sister",
+    "friends", "physio"."""
+    return _KIN_WORD.fullmatch(word) is not None
+
+
 # A name in capitals ("AWS", "SRE"): a body more often than a person when told to.
 ACRONYM = re.compile(r"[A-Z][A-Z0-9]+")
 # Going somewhere: what makes "to X" a place, not someone spoken to.
@@ -198,8 +206,12 @@ def owned_thing(prev: str, name: str) -> bool:
 # What a thing is switched or moved onto: a tool, before "to" can make a place or a
 # person of it ("let's switch to Zorblet", "switching the queue to SQS").
 SWITCHED_TO = _before(
-    r"\b(?:switch|migrat|upgrad|port)\w*\s+(?:[\w-]+\s+){0,3}?(?:over\s+)?(?:to|onto)\s+$",
-    "to onto",
+    r"\b(?:switch|migrat|upgrad|port)\w*\s+(?:[\w-]+\s+){0,3}?(?:over\s+)?(?:to|onto)\s+$"
+    # what one's work is kept in, moved: "moved my notes to Obsidian" (not "my family")
+    r"|\bmov(?:e|es|ed|ing)\s+(?:[\w-]+\s+){0,2}?(?:notes|files|docs|documents|data|repos?"
+    r"|code|tasks|todos|workspace|projects?|e?mails?|photos|backups?|bookmarks|passwords"
+    r"|calendar|chat|blog|website|site|app)\s+(?:over\s+)?(?:to|onto|into)\s+$",
+    "to onto into",
 )
 # A business switched to or from is a body, not a tool ("switching butter supplier to
 # Corman", "we moved our bank to KBC").
@@ -424,7 +436,7 @@ NAME_NEXT = frozenset(
     "is was has had and or 's , said says told thinks will would can could should did does "
     "went got made took gave wants needs loves likes set put ran sent left came wrote found "
     "built bought met kept lost paid sold spent won began broke drove felt flew forgot "
-    "heard held knew led meant saw spoke stood taught thought".split()
+    "heard held knew led meant saw spoke stood taught thought chose".split()
 )
 # Of the verbs that may come before a colon, those that report speech ("Bob writes: ...");
 # any other word before one makes a label ("Bad news:", "Deadline noted:").
@@ -477,7 +489,7 @@ def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
 SOMEONE_FROM = re.compile(r"\b[A-Z][a-z]+ from\s+$")
 # What only a person does after "<name> from <company>" ("Lena from Stripe called me",
 # "Sam from Acme Corp will join the call"); "Data from Google Analytics shows" is a thing.
-_PERSON_ACTS = frozenset(
+PERSON_ACTS = frozenset(
     "said says told tells called calls emailed emails asked asks mentioned mentions "
     "suggested suggests recommended recommends explained replied wrote messaged pinged "
     "texted joined met visited introduced offered promised agreed".split()
@@ -496,7 +508,7 @@ def speaks_after_name(toks: list[tuple[str, int, int]], j: int) -> bool:
     verb = toks[k][0].lower()
     if verb == "will" and k + 1 < len(toks):
         return toks[k + 1][0].lower() in _WILL_ACT
-    return verb in _PERSON_ACTS
+    return verb in PERSON_ACTS
 
 
 def weighed_against_tool(

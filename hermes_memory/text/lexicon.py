@@ -42,6 +42,8 @@ STARTERS = (
         "darn bummer yum yummy mmm omg gosh geez sorry indeed plus together even being super "
         "stay ha hah heh hehe huh ah ahh eh yikes oof ouch phew whew woohoo yay hooray mm mhm "
         "gotcha man dude "
+        # chat's short forms, opening a line as "Honestly," does ("Btw, I ...", "Tbh, ...")
+        "btw fyi tbh imo imho idk lmk afaik iirc fwiw ngl thx pls plz ofc tho brb "
         # an assistant's acknowledgements ("Understood, I'll keep ...", "Noted, ...")
         "understood noted acknowledged confirmed done "
         # auxiliaries that open a question ("Is this your painting?") and adverbs that open
@@ -218,3 +220,21 @@ def is_role(speaker: str) -> bool:
 LIGHT_GERUNDS = frozenset(
     "having being doing making taking getting seeing going using trying".split()
 )
+
+
+# Kebab words that are English compounds, not names: led by a prefix ("two-factor",
+# "pre-order", "real-time") or joined by small words ("step-by-step", "go-to", "in-app").
+_COMPOUND_PREFIXES = frozenset(
+    "a an e re pre post co non un anti self cross multi semi sub super inter over under "
+    "one two three four five half well long short high low real full part end".split()
+)
+_PARTICLES = frozenset("by of the to and or in on at for with off out up vs".split())
+
+
+def english_compound(word: str) -> bool:
+    """Whether a hyphenated word is an English compound ("real-time", "go-to", "x-axis"),
+    not a component's name ("payments-api")."""
+    parts = word.lower().split("-")
+    if len(parts) < 2:
+        return False
+    return parts[0] in _COMPOUND_PREFIXES or len(parts[0]) == 1 or not _PARTICLES.isdisjoint(parts)

@@ -14,35 +14,37 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from hermes_memory.text.kinds import NAME_NEXT, VERB_ADVERBS, name_follows
+from hermes_memory.text.kinds import NAME_NEXT, PERSON_ACTS, VERB_ADVERBS, is_kin, name_follows
 from hermes_memory.text.lexicon import NP_STOP
 
 Tokens = list[tuple[str, int, int]]
 
-# What a person does right after their name ("Jamie suggested ...", "as Gary advised").
-_ACTS = frozenset(
-    "said says told tells asked asks suggested suggests recommended recommends advised "
-    "advises mentioned mentions offered offers shared shares thinks thought believes "
-    "agreed agrees wants wanted hopes hoped helped helps loves loved likes liked hates "
-    "enjoys enjoyed invited gave gives sent sends called calls texted emailed messaged "
-    "replied wrote explained promised lives lived works worked moved joined visited went "
-    "came comes met bought saved completed reported noticed found decided prefers "
-    "preferred owns maintains leads manages reviewed reviews approved started quit left "
-    "graduated married studies studied teaches taught plays played feels felt knows knew "
-    "needs needed insisted warned pointed claims claimed introduced received took handles "
-    "requested requests assigned provided confirmed praised uses used".split()
+# What a person does right after their name ("Jamie suggested ...", "as Gary advised"):
+# what only a person does after "<name> from <company>" (kinds.PERSON_ACTS), and more.
+_ACTS = PERSON_ACTS | frozenset(
+    "says tells suggests recommends advised advises mentions offers shared shares thinks "
+    "thought believes agrees wants wanted hopes hoped helped helps loves loved likes liked "
+    "hates enjoys enjoyed invited gave gives sent sends calls texted replied wrote "
+    "explained lives lived works worked moved came comes bought saved completed reported "
+    "noticed found decided prefers preferred owns maintains leads manages reviewed reviews "
+    "approved started quit left graduated married studies studied teaches taught plays "
+    "played feels felt knows knew needs needed insisted warned pointed claims claimed "
+    "received took handles requested requests assigned provided confirmed praised uses "
+    "used went chose picked".split()
 )
 # Who someone is to the speaker, right before their name ("my friend Ronald", "our
-# manager Priya", "my family member Ronald").
+# manager Priya", "my family member Ronald"): a relative or friend (kinds.is_kin), or
+# one of these.
 _TIES = frozenset(
-    "friend friends buddy pal mom mum mother dad father sister brother wife husband "
-    "partner spouse girlfriend boyfriend fiancé fiancee fiancée fiance son daughter kid "
-    "cousin aunt uncle niece nephew grandma grandpa grandmother grandfather member "
-    "coworker co-worker colleague teammate boss manager supervisor mentor mentee lead "
-    "neighbor neighbour roommate flatmate classmate landlord tutor teacher coach doctor "
-    "therapist client customer recruiter interviewer intern founder co-founder cofounder "
-    "guy enthusiast fellow".split()
+    "pal kid member co-worker boss manager supervisor lead owner maintainer client "
+    "customer recruiter interviewer intern founder guy enthusiast fellow".split()
 )
+
+
+def _tie(word: str) -> bool:
+    return word in _TIES or is_kin(word)
+
+
 # What one does to a person named right after it ("I met Vickie", "I'll ask Gary").
 _TO_SOMEONE = frozenset(
     "met meet meeting ask asked asking told tell telling thank thanked call called "
@@ -93,6 +95,8 @@ _CLAUSE_OPENERS = frozenset("because since although though unless whereas but".s
 _GIVE = frozenset("gave give gives giving owe owed owes paid pay".split())
 _LEFT = frozenset("left leave leaves leaving".split())
 _GIVEN = frozenset("a an the some my his her our their this that".split())
+# Who a group is, said in brackets after it ("the data team (Priya, Mei)").
+_GROUPS = frozenset("team teams squad crew group committee panel band family".split())
 _ON_A_TEAM = [["on", w, "team"] for w in ("the", "my", "our", "their", "his", "her")]
 # Words that end a sentence or a clause a vocative closes ("Cheers to that, Felix!").
 _CLOSES = frozenset(".!?")
@@ -147,7 +151,7 @@ def _said_before(sentence: str, toks: Tokens, i: int, j: int) -> bool:
     that decides) say it is a person's."""
     before = sentence[max(0, toks[i][1] - 40) : toks[i][1]]
     prev = toks[i - 1][0].lower() if i else ""
-    if prev in _TIES or prev in _TO_SOMEONE:
+    if _tie(prev) or prev in _TO_SOMEONE:
         return True
     if j == i + 1 and toks[i][0].lower() in _KIN_NAMES:
         return True  # "my Grandma"
@@ -155,11 +159,11 @@ def _said_before(sentence: str, toks: Tokens, i: int, j: int) -> bool:
         return not modifies_a_noun(toks, j, plural=True)
     if prev == "." and i > 1 and toks[i - 2][0].lower() in _TITLES:
         return True  # "Mr. Okafor"
-    if (tie := _TIE_BEFORE.search(before)) and tie.group(1).lower() in _TIES:
+    if (tie := _TIE_BEFORE.search(before)) and _tie(tie.group(1).lower()):
         return True
     if _WITH_SOMEONE.search(before) or _SELF_NAMED.search(before) or _AND_ME.search(before):
         return True
-    if prev in ("like", "of") and i > 1 and toks[i - 2][0].lower() in _TIES:
+    if prev in ("like", "of") and i > 1 and _tie(toks[i - 2][0].lower()):
         return True  # "friends like Jamie", "a friend of Sarah"
     if _NAME_IS.search(before):
         return True  # "his name is Kyle", "Her name's Coco", "known as Bob", "name her Tilly"
@@ -170,8 +174,10 @@ def _said_before(sentence: str, toks: Tokens, i: int, j: int) -> bool:
         return True  # "I left Tom and Ana at home" (a body left is typed before this)
     if prev in _GIVE and (nxt.lower() in _GIVEN or nxt.isdigit()):
         return True  # "I gave Bob 5 dollars", "I left Tom a voicemail": who receives
-    if nxt == "as" and any(t[0].lower() in _TIES for t in toks[j + 1 : j + 6]):
+    if nxt == "as" and any(_tie(t[0].lower()) for t in toks[j + 1 : j + 6]):
         return True  # "Lena replaced Tom as the on-call lead"
+    if prev == "(" and i > 1 and toks[i - 2][0].lower() in _GROUPS:
+        return True  # "the frontend team (Ines and Paulo)": its members
     if [t[0].lower() for t in toks[j : j + 3]] in _ON_A_TEAM:
         return True  # "Having Sarah on the team helps"
     if nxt in (",", "!") and i == 1:
@@ -217,7 +223,7 @@ def _said_after(sentence: str, toks: Tokens, i: int, j: int) -> bool:
     if nxt == "," and k + 1 < len(toks) and toks[k + 1][0].lower() == "who":
         return True  # "Ronald, who's 23,"
     tie = _IS_A_TIE.match(sentence, toks[k][1])
-    return tie is not None and tie.group(1).lower() in _TIES
+    return tie is not None and _tie(tie.group(1).lower())
 
 
 # Words after a name that are no noun it modifies: time, degree and the like.

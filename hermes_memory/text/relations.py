@@ -14,13 +14,23 @@ from dataclasses import replace
 
 from hermes_memory.text.anaphora import THINGS
 from hermes_memory.text.changes import facet_claims, moves_a_thing, run_on
-from hermes_memory.text.clauses import COORD, RELATIVE, co_mention, coordinate, listed_after
+from hermes_memory.text.clauses import (
+    COORD,
+    RELATIVE,
+    bracketed_members,
+    chosen_over,
+    co_mention,
+    coordinate,
+    listed_after,
+)
 from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import looks_back as _before
 from hermes_memory.text.clauses import words_between as _words_between
 from hermes_memory.text.gazetteer import PROGRAMMING_LANGUAGES
 from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
 from hermes_memory.text.means import a_means_to_an_end, tool_of_the_act
+from hermes_memory.text.openers import SELF, fronted_home, reports
+from hermes_memory.text.openers import opens as _opens
 from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Mention, Relation
 from hermes_memory.text.triggers import (
@@ -37,14 +47,6 @@ from hermes_memory.text.triggers import (
     trigger,
 )
 
-# The user's own entity: what "I" and "my sister Ana" state are its relations. Its
-# claims keep the speaker's side as subject None, as "we" has always had.
-SELF = "the user"
-# "I think X uses Y and ...": the user reports, X is what the sentence is about.
-_REPORTING = re.compile(
-    r"^\W*I\s+(think|believe|guess|heard|know|feel|noticed|saw|read|suspect|assume|hope|"
-    r"wonder|doubt|agree|said|mean|want|need|wish|remember|forgot)\b"
-)
 # An ownership stated as a change of hands ("Bob now owns X", "took over X", "X is now
 # owned by Bob", "the new owner of X"), unless it is shared or hedged.
 TOOK_OVER = "took_over"  # a claim only; supersession.ends_holders says what it ends
@@ -57,6 +59,8 @@ _ANYMORE = re.compile(r"\bany ?more\b")
 STOP = "stopped_using"
 _UNLIKED = {"prefers": ("dislikes", False)}
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
+# A tool's thing moved onto another tool: "(Slack) workspace to (Discord)".
+_A_THING_TO = re.compile(r"[a-z-]+ (?:to|onto)")
 # What a team's name and its members stand apart by ("the data team is Priya").
 _MEMBERS = frozenset({"is", "are", "includes", "include", "consists of"})
 # What one item of a list is for or where, before the next ("X in production and Y").
@@ -78,15 +82,8 @@ _WE_MOVE = re.compile(
 # A choice made on the user's side: "let's go with X", "we'll stick with X", "we're
 # settling on X" (a use of it, for supersession).
 _CHOOSES = re.compile(
-    r"\b(?:go|going|stick|sticking) with\s+$|\b(?:adopt\w*|settl\w* on|opt\w* for"
-    r"|standardi[sz]\w* on)\s+$"
-)
-# A fronted phrase whose subject is the "I" after it: "As someone living in Lisbon, I
-# ...", "Based in Austin, Texas, I ...", "As a paramedic from Davistown, I ...".
-_FRONTED_HOME = re.compile(
-    r"^\W*(?:as\s+(?:someone|somebody|one|a|an)\b[^,]{0,40}?\s+)?"
-    r"(?:(?:who\s+(?:is|was)\s+)?(?:living|based|residing)\s+in|who\s+lives?\s+in|from)\s+$",
-    re.I,
+    r"\b(?:go|going|went|stick|sticking) with\s+$|\b(?:adopt\w*|settl\w* on|opt\w* for"
+    r"|standardi[sz]\w* on|cho(?:se|sen|ose)|picked|selected)\s+$"
 )
 # A clause with a new subject: a pronoun for someone named before ("Will is my brother
 # and he lives in Denver"), so the user is not its subject.
@@ -116,7 +113,6 @@ _TEAMS_MEMBER_ACTS = re.compile(r"(?:will|is|was|has|can|now|also|\w+s)\b")
 _SUPPOSED_OPENING = re.compile(
     r"\W*(?:if|unless|suppose|supposing|imagine|what if|even if)\b", re.I
 )
-_THEN_I = re.compile(r"^(?:,\s*[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})?,\s*$")
 # A clause whose subject is the next name, set off by commas ("X, which Alice owns, ...").
 _OBJECT_RELATIVE = re.compile(r"^,\s*(?:which|that|whom)$")
 _ONWARD = frozenset({"to", "onto", "with", "for", "by"})  # "from X to Y", "off X onto Y"
@@ -129,6 +125,13 @@ _A_BEFORE = re.compile(r"\ban?\s+$", re.I)
 # A name after one of these is a noun's complement: a "that" clause after it is the noun's.
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|with|using|on|from|for|of|via)\s+$", re.I)
 _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
+# "I'm at X" is work there ("now I'm at Anthropic"), unless said of the moment.
+_BE_AT = frozenset({"'m at", "’m at", "am at"})
+_FOR_NOW = re.compile(
+    r"[\s,]+(?:right now|at the moment|today|tonight|this (?:morning|afternoon|evening)|"
+    r"for (?:lunch|dinner|breakfast|coffee|a \w+))\b",
+    re.I,
+)
 _OFFICE = re.compile(r"\s+(?:office|branch|campus|site|team|hq|headquarters)\b", re.I)
 # A name read as the kind of some work ("Rust work", "Python scripts").
 _KIND_OF_WORK = re.compile(r"\s+(?:work|dev|development|coding|code|scripts?|projects?|stuff)\b")
@@ -179,10 +182,16 @@ def sentence_relations(
     retyped: dict[str, str] = {}
     ms = sorted(mentions, key=lambda m: m.start)
     others = [m for m in ms if m.name != SELF]
-    reported = _REPORTING.match(sentence) is not None
+    reported = reports(sentence)
     # "He works at X and lives in Y": someone unnamed is the subject of both verbs.
     unnamed = not resolved and _PRONOUN_OPENER.match(sentence) is not None
-    if ms and ms[0].name == SELF and ms[0].start < 3 and not reported and not _my(sentence, ms[0]):
+    if (
+        ms
+        and ms[0].name == SELF
+        and _opens(sentence, ms[0])
+        and not reported
+        and not _my(sentence, ms[0])
+    ):
         subject: Mention | None = ms[0]  # "I moved to Berlin and work at Spotify"
     else:
         # not the object of a preposition ("The API pods run on EKS and pull from ECR")
@@ -209,7 +218,8 @@ def sentence_relations(
             if r not in rels:
                 rels.append(r)
 
-    home = _fronted_home(sentence, ms)
+    chosen = chosen_over(sentence, ms)
+    home = fronted_home(sentence, ms)
     if home is not None:
         add(*home)
     for k, m in enumerate(ms):
@@ -221,6 +231,10 @@ def sentence_relations(
     # "X, which Alice owns, uses Y": the index of the clause's subject -> the noun the
     # clause is about and where the clause closes.
     nested: dict[int, tuple[Mention, int]] = {}
+    for group, members, close in bracketed_members(sentence, ms):
+        for m in members:
+            add(m, "part_of", group)
+        nested[ms.index(members[-1])] = (group, close)  # "(Ines and Paulo) owns X": the team
     for k, tail in enumerate(ms):
         # "moved from Oracle/Sun to Stripe": names across a slash stand in one place
         opens, last = _slashed(sentence, ms, k)
@@ -332,6 +346,14 @@ def sentence_relations(
             # "We dropped Jenkins in favour of GitHub Actions": the subject's new choice
             add(None if ours else subject, "uses", tail)
             continue
+        if (
+            head.type in ("tech", "org") and tail.type in ("tech", "org")
+            and _A_THING_TO.fullmatch(between) and _before(MOVED_TO, sentence, head.start, 80)
+        ):  # fmt: skip
+            # "We moved our Slack workspace to Discord": off one tool, onto the other
+            for rel_, tool in (("migrated_from", head), ("migrated_to", tail)):
+                add(None if ours else subject, rel_, tool)
+            continue
         if NO_RELATION.search(between) or len(between.split()) > 7:
             continue
         if ours and not _is_self(subject) and _OUR_PARTICIPLE.fullmatch(between):
@@ -435,6 +457,8 @@ def sentence_relations(
                 tail = tool
         if rel is not None and rel[0] == "lives_in" and _OFFICE.match(sentence, tail.end):
             continue  # "Helga from the Oslo office": where her office is, not her home
+        if between in _BE_AT and _FOR_NOW.match(sentence, tail.end):
+            continue  # "I'm at Starbucks right now": where the user is, not whom for
         if rel is None and _hosted(sentence, between, head, tail):
             rel = ("uses", False)  # "We host the marketing site on Netlify"
         if (
@@ -475,6 +499,7 @@ def sentence_relations(
         if rel is not None:
             name, reverse = rel
             a, b = (tail, head) if reverse else (head, tail)
+            a, b = chosen.get(a.name, a), chosen.get(b.name, b)  # "X over Y for Z": Z uses X
             add(a, name, b, stated)
             lead = sentence[: tail.start].lower()[-80:]
             if name == "owns" and _HANDOVER.search(lead) and not _NOT_HANDOVER.search(lead):
@@ -525,18 +550,6 @@ def _is_self(m: Mention | None) -> bool:
 def _with_self(a: Mention, b: Mention) -> bool:
     """Whether one of two mentions is the user and the other a person."""
     return {a.type, b.type} == {"person"} and SELF in (a.name, b.name) and a.name != b.name
-
-
-def _fronted_home(sentence: str, ms: list[Mention]) -> tuple[Mention, str, Mention] | None:
-    """(the user, "lives_in", the place) for "Living in Lisbon, I ..."."""
-    for k, place in enumerate(ms[:-1]):
-        if place.type != "place" or not _FRONTED_HOME.match(sentence[: place.start]):
-            continue
-        speaker = next((m for m in ms[k + 1 :] if m.name == SELF), None)
-        if speaker is not None and _THEN_I.match(sentence[place.end : speaker.start]):
-            return speaker, "lives_in", place
-        return None
-    return None
 
 
 def _ranked_below(sentence: str, ms: list[Mention], claims: list[Claim]) -> None:

@@ -54,7 +54,9 @@ EMPLOYED = (
     r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|join(?:ed|ing|s)$|employed (at|by)|"
     r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)|"
     # a contractor's client: "I'm starting a contract with Harbor Fitness"
-    r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for"
+    r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for|"
+    # "now I'm at Anthropic" (time words are left out of the words between)
+    r"^(?:['’]m|am) at$"
 )
 # A role held somewhere is work there: "I'm a second-year PhD student at TU Delft",
 # "I got promoted to staff engineer at Northwind",
@@ -98,7 +100,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (r"\bpowers?\b|\bbacks\b", "uses", True),
     # a role on a product is work on it; managing people is managing
     (
-        r"(tech|technical) lead (of|for|on)|product (manager|owner) (of|for)|"
+        r"(tech|technical) lead (of|for|on)|product (manager|owner) (of|for)|\bpm (of|for|on)$|"
         r"(engineer|developer|designer) (on|for)",
         "works_on",
         False,
@@ -210,6 +212,9 @@ _PART_IN = re.compile(
 _A_TASK = r"\bworking on \w+ing"
 _WORK_ON_A_TASK = re.compile(rf"{_A_TASK}\b.*\s(?:on|in|with|using|to|into|at|from|via)$")
 _A_TASKS_TOOL = re.compile(rf"{_A_TASK}(?: (?:the|my|our|a|an|some|new))?$")
+# Being on a tool is running it ("I'm fully on macOS now", "we're on Postgres"); being
+# on a project is working on it.
+_BEING_ON = re.compile(r"(?:['’]m|am|are|['’]re|is|['’]s|was|were)(?: \w+ly)? on")
 # Made to work with a thing: fitted to it, not using it.
 _WORKS_WITH = re.compile(r"\bto work(?: \w+)? (?:with|alongside)$")
 # What a group joined is for or about: the name after it is no group joined.
@@ -270,6 +275,8 @@ def trigger(between: str, head: Mention | None, tail: Mention) -> tuple[str, boo
         if admits(rel, a, b):
             if rel == "works_on" and b.type == "tech" and _A_TASKS_TOOL.search(between):
                 return "uses", reverse  # "working on writing pytest unit tests": its tool
+            if rel == "works_on" and b.type == "tech" and _BEING_ON.fullmatch(between):
+                return "uses", reverse  # "I'm on macOS now": what one runs
             return rel, reverse
     return None
 

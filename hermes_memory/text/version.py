@@ -304,4 +304,16 @@ from __future__ import annotations
 # ending like a town's is a place ("from Davistown" was a person). A name of several words
 # closed by an acronym is a product or a standard, not a body, unless something says
 # one is ("Retina XDR", "the EB CLI", "Full HD" were organisations read for sure).
-EXTRACTOR_VERSION = 42
+# 43: what a choice is for is the chosen one's ("chose Postgres over MongoDB for the
+# orders database" made the orders use MongoDB), and a choice said as made is ours ("I've
+# chosen PyMuPDF"). A lead-in before "I" keeps the user the subject of each verb
+# ("Remember that I live in Porto and work for Acme" lost the work), and chat's short
+# forms open no name ("Fyi, the api uses Redis" made Fyi a person). Being at a company is
+# work there ("now I'm at Anthropic"), unless said of the moment ("right now"), and
+# being on a tool is running it ("I'm fully on macOS" worked on macOS). A tool's thing
+# moved onto another tool is a migration ("moved our Slack workspace to Discord" made
+# Slack use Discord; "moved my notes to Obsidian" made it a place). A group's members in
+# brackets are its members, and the group does what follows ("the frontend team (Ines
+# and Paulo) owns X"). "chose" is a person's doing, an owner or a maintainer a tie, and
+# a PM of a product works on it.
+EXTRACTOR_VERSION = 43
