@@ -315,3 +315,14 @@ def test_the_tools_of_ones_own_stack_are_each_used() -> None:
         Claim(None, "uses", "React"),
     ]
     assert not any(c.predicate == "uses" for c in extract("My stack was Rails and MySQL.").claims)
+
+
+def test_where_my_relative_works_is_theirs_and_where_my_team_works_is_mine() -> None:
+    for text in ("My sister works at Pfizer.", "My older brother works for Google."):
+        assert relations(text) == set(), text
+    assert relations("My manager works at Pfizer.") == set()
+    assert relations("My team works at Pfizer.") == {("the user", "works_at", "Pfizer")}
+    assert relations("My sister Ana works at Pfizer.") == {
+        ("the user", "knows", "Ana"),
+        ("Ana", "works_at", "Pfizer"),
+    }

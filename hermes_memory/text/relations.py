@@ -27,14 +27,16 @@ from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import looks_back as _before
 from hermes_memory.text.clauses import words_between as _words_between
 from hermes_memory.text.gazetteer import PROGRAMMING_LANGUAGES
-from hermes_memory.text.kinds import HOSTED, TOOL_CHARS
+from hermes_memory.text.kinds import HOSTED, KIN, TOOL_CHARS
 from hermes_memory.text.means import a_means_to_an_end, tool_of_the_act
 from hermes_memory.text.openers import SELF, fronted_home, reports
 from hermes_memory.text.openers import opens as _opens
 from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Mention, Relation
 from hermes_memory.text.triggers import (
+    BOSS,
     EMPLOYED,
+    KIN_ADJECTIVES,
     KIN_OF,
     MIGRATION,
     MOVED_TO,
@@ -91,6 +93,8 @@ _PRONOUN = r"(?:he|she|they)\b"
 _THIRD_PERSON = re.compile(rf"(?:^|,\s*|\b(?:and|but|so|where|because)\s+){_PRONOUN}")
 # What "my" ties to the user: who someone is to them, and where "my team" works.
 _MY_RELATIONS = frozenset({"knows", "reports_to", "works_at"})
+# Who "my" names before a verb of working, when it is someone, not the user's team.
+_SOMEONE_OF_MINE = re.compile(rf"(?:(?:{KIN_ADJECTIVES}) )?(?:{KIN}|{BOSS})s?\b")
 # "Farah suggested we cache it in Redis": the clause after is ours, not Farah's.
 _OUR_SUBJECT = re.compile(r"\b(?:we|i|you)\b")
 # A clause of the listener's after "I" ("I know you love it"), none of ours after it.
@@ -445,6 +449,9 @@ def sentence_relations(
             if KIN_OF.fullmatch(between):
                 add(head, "knows", tail)  # "Kenji's daughter Emi"
             continue  # "Kofi's team maintains X": the team does, not Kofi
+        mine = _my(sentence, head) and rel is not None and rel[0] == "works_at"
+        if mine and _SOMEONE_OF_MINE.match(between):
+            continue  # "My sister works at Pfizer": she does; "my team works at" is ours
         if _my(sentence, head) and (rel is None or rel[0] not in _MY_RELATIONS):
             continue  # "My mom lives in Tampa": she does; "my" only ties her to the user
         if rel is None and tail.guessed and head.type in ("project", "tech"):

@@ -315,5 +315,6 @@ from __future__ import annotations
 # Slack use Discord; "moved my notes to Obsidian" made it a place). A group's members in
 # brackets are its members, and the group does what follows ("the frontend team (Ines
 # and Paulo) owns X"). "chose" is a person's doing, an owner or a maintainer a tie, and
-# a PM of a product works on it.
+# a PM of a product works on it. Where "my sister" or "my manager" works is theirs, not
+# the user's ("My sister works at Pfizer" put the user at Pfizer; "my team" still does).
 EXTRACTOR_VERSION = 43
