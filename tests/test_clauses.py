@@ -326,3 +326,26 @@ def test_where_my_relative_works_is_theirs_and_where_my_team_works_is_mine() -> 
         ("the user", "knows", "Ana"),
         ("Ana", "works_at", "Pfizer"),
     }
+
+
+def test_what_a_clause_only_considers_states_nothing_yet() -> None:
+    for text in (
+        "I'm thinking of moving to Berlin.",
+        "I may switch to Neovim.",
+        "We could use Redis for the cache.",
+        "I wonder if we should migrate to Postgres.",
+        "I'm considering using Workbox for caching.",
+        "We're planning to move the api from Heroku to Fly.io.",
+    ):
+        found = extract(text)
+        assert found.relations == [] and found.claims == [], text
+    # What the clause before the hedge says still holds, and so does a relative.
+    assert relations("We use Redis, but we might add Kafka.") == set()
+    assert Claim(None, "uses", "Redis") in extract("We use Redis, but we might add Kafka.").claims
+    assert ("the user", "knows", "Karen") in relations("I'm considering my mom Karen's advice.")
+    # A request, "given that", and "May" the month hedge nothing.
+    assert ("Selenium", "uses", "pytest") in relations(
+        "I was wondering if you could help me run my Selenium tests using Pytest."
+    )
+    assert ("the user", "uses", "React") in relations("Considering I'm using React, what next?")
+    assert relations("I moved to Berlin in May.") == {("the user", "lives_in", "Berlin")}

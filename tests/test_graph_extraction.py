@@ -411,6 +411,25 @@ def test_a_changed_liking_and_someone_elses_stop_end_what_they_should(api: Memor
     }
 
 
+def test_a_change_only_considered_ends_nothing(api: MemoryAPI) -> None:
+    celery = unwrap(api.fact_store("We use Celery for background jobs."))
+    lisbon = unwrap(api.fact_store("I live in Lisbon."))
+    for said in (
+        "We're thinking about replacing Celery with Temporal.",
+        "We might move the workers from Celery to Dramatiq.",
+        "I'm thinking of moving to Berlin.",
+        "We plan to migrate from Celery to Temporal next quarter.",
+    ):
+        unwrap(api.fact_store(said))
+    for kept in (celery, lisbon):
+        assert unwrap(api.fact_get(kept["uuid"]))["invalid_at"] is None
+    berlin = unwrap(api.entity_query("Berlin"))[0]
+    assert "lives_in" not in {r["relation_type"] for r in berlin["relations"]}
+    # Once it is done, it is done.
+    moved = unwrap(api.fact_store("We replaced Celery with Temporal."))
+    assert unwrap(api.fact_get(celery["uuid"]))["superseded_by"] == moved["uuid"]
+
+
 def test_a_preference_turned_ends_the_one_it_ranked_above(api: MemoryAPI) -> None:
     tabs = unwrap(api.fact_store("The user prefers tabs over spaces"))
     spaces = unwrap(api.fact_store("The user prefers spaces now"))

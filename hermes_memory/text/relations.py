@@ -33,6 +33,7 @@ from hermes_memory.text.openers import SELF, fronted_home, reports
 from hermes_memory.text.openers import opens as _opens
 from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Mention, Relation
+from hermes_memory.text.tense import considered
 from hermes_memory.text.triggers import (
     BOSS,
     EMPLOYED,
@@ -214,6 +215,9 @@ def sentence_relations(
     def add(head: Mention | None, rel: str, tail: Mention, stated: bool = True) -> None:
         if head is not None and head.name == tail.name:
             return  # "the Elastic Beanstalk environment ... the Elastic Beanstalk console"
+        at = tail.start if head is None else max(head.start, tail.start)
+        if rel != "knows" and considered(sentence, at):
+            return  # "I'm thinking of moving to Berlin": no move yet (a sister is one still)
         claim = Claim(head.name if head and head.name != SELF else None, rel, tail.name)
         if claim not in claims:
             claims.append(claim)

@@ -144,3 +144,39 @@ def told_as_past(text: str, at: int) -> bool:
     if RESCHEDULED.search(text, max(0, at - 60), at):
         return False
     return tense_at(text, at) is False
+
+
+# Who a clause after "considering" is about, when "considering" means "given that".
+_GIVEN = r"i|i['’]m|i['’]ve|i['’]d|my|we|we['’]re|we['’]ve|our|it|it['’]s|this|these|the fact"
+# Words that only consider what the clause goes on to say, a state none of it is yet:
+# "I'm thinking of moving to Berlin", "we might switch to Neovim", "should we use Redis".
+# ("could you" and "can you" ask for help, and consider nothing.)
+_CONSIDERING = re.compile(
+    r"\b(?:might|maybe|perhaps|possibly|thinking (?:of|about)|contemplat(?:e|es|ed|ing)|"
+    r"debating|not sure|unsure|plan(?:s|ned|ning)? to|should we|shall we|could we|"
+    r"(?:we|i) could)\b|"
+    # not a request ("I was wondering if you could help"), nor "given that" ("considering
+    # I'm using React", "considering my mom's advice")
+    r"\bwonder(?:s|ed|ing)?\b(?! (?:if |whether )?you\b)|\b(?:if|whether)\b(?! you\b)|"
+    rf"\bconsider(?:s|ed|ing)?\b(?! (?:that|how|what|{_GIVEN})\b)|"
+    r"\bmay\b(?! \d)",
+    re.IGNORECASE,
+)
+# "May" in capitals is the month as often as not; "may" in lower case a hedge.
+_MONTH_MAY = re.compile(r"\bMay\b")
+# Where a clause ends, read backwards: a sentence mark, a comma, a dash, "but".
+_CLAUSE_BREAK = re.compile(r"[.;:!?,()\n—–]|\s-\s|\bbut\b", re.IGNORECASE)
+_CLAUSE_REACH = 120  # characters read back for the clause a name is said in
+
+
+def considered(sentence: str, at: int) -> bool:
+    """Whether the clause around ``sentence[at]``, up to it, only considers what it
+    says ("I'm thinking of moving to Berlin": no move yet). Reads at most
+    ``_CLAUSE_REACH`` characters back, so a long sentence stays linear in its names."""
+    start = max(0, at - _CLAUSE_REACH)
+    clause = sentence[start:at]
+    breaks = list(_CLAUSE_BREAK.finditer(clause))
+    if breaks:
+        clause = clause[breaks[-1].end() :]
+    found = _CONSIDERING.search(clause)
+    return found is not None and not _MONTH_MAY.fullmatch(found.group(0))

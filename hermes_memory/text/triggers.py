@@ -172,6 +172,8 @@ NO_RELATION = re.compile(
     # a second clause's subject: "postponed the Kafka migration because Omar is on leave"
     r"because(?! of)|although|though|whereas|unless|"
     r"\w+n['’]t|cannot)\b"  # "won't run Redis", "doesn't use Kafka"
+    # a next clause with its own subject: "The queue is RabbitMQ, the cache is Redis"
+    r"|^[,;]\s*(?:and\s+)?(?!(?:which|that|who|it|this)\b)[a-z-]+(?:\s+[a-z-]+)?\s+(?:is|are|was|were)$"
 )
 MIGRATION = re.compile(
     r"\b(migrate[sd]?|migrating|move[sd]?|moving|switch(?:es|ed|ing)?|went|ported|porting)\b"

@@ -317,4 +317,9 @@ from __future__ import annotations
 # and Paulo) owns X"). "chose" is a person's doing, an owner or a maintainer a tie, and
 # a PM of a product works on it. Where "my sister" or "my manager" works is theirs, not
 # the user's ("My sister works at Pfizer" put the user at Pfizer; "my team" still does).
+# What a clause only considers states nothing yet (text/tense.py, ``considered``): "I'm
+# thinking of moving to Berlin" ended "I live in Lisbon", "we're thinking about replacing
+# Celery with Temporal" ended our use of Celery; a relative named is one still. A next
+# clause's own subject before "is" is no object ("the queue is RabbitMQ, the cache is
+# Redis" made RabbitMQ use Redis).
 EXTRACTOR_VERSION = 43
