@@ -320,3 +320,19 @@ def test_deployment_and_data_tools_are_known(said: str, name: str) -> None:
 def test_a_tool_that_is_also_a_word_is_known_only_in_capitals() -> None:
     assert kinds("I set up a tableau of photos.") == {}
     assert kinds("Our dashboards live in Tableau.").get("Tableau") == "tech"
+
+
+def test_a_name_after_a_place_and_a_comma_closing_the_clause_is_its_region() -> None:
+    found = extract("As someone living in New Gary, Saint Helena, I need a laptop.").entities
+    assert found["New Gary"] == found["Saint Helena"] == "place"
+    assert extract("Search for Jamestown, Saint Helena and filter.").entities["Saint Helena"] == (
+        "place"
+    )
+    # One word after a place is as often who is spoken to, and a verb makes a subject.
+    assert extract("We were in Lisbon, Carla.").entities["Carla"] == "person"
+    assert extract("In Paris, Marie Curie said hello.").entities["Marie Curie"] == "person"
+
+
+def test_an_idiom_opening_a_line_names_no_one() -> None:
+    for line in ("Fingers crossed it works out!", "Rest assured, the data is safe."):
+        assert kinds(line) == {}, line

@@ -30,6 +30,7 @@ from hermes_memory.text.senses import (
     settle_appositions,
     settle_lists,
     settle_people,
+    settle_regions,
     settle_types,
 )
 from hermes_memory.text.triggers import BOSS, KIN, KIN_ADJECTIVES, TRIGGERS
@@ -97,7 +98,7 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         if before[0] and found and pet_named(before[0], sentence[: found[0].start]):
             # "I adopted a cat. Her name is Mochi.": no person
             found = [m for m in found if not (m.type in ("person", "concept") and m.guessed)]
-        listed = settle_people(sentence, settle_lists(sentence, found))
+        listed = settle_regions(sentence, settle_people(sentence, settle_lists(sentence, found)))
         for m in settle_appositions(sentence, listed):
             if header and m.guessed:
                 continue  # a column's name, not someone's ("| Owner | Status |")

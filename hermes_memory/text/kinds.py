@@ -455,6 +455,8 @@ VERB_ADVERBS = frozenset(
 # Words ending like a verb's "-s" that are nouns after an opening adjective ("Bad news,
 # ...", "Big thanks", "Quick steps").
 _NOT_VERBS = frozenset("news steps notes basics ideas words".split())
+# Idioms opening a line with a noun and a participle ("Fingers crossed!", "Rest assured").
+_IDIOMS = frozenset({("fingers", "crossed"), ("rest", "assured")})
 
 
 def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
@@ -467,7 +469,7 @@ def name_follows(toks: list[tuple[str, int, int]], j: int) -> bool:
     if j >= len(toks):
         return False
     nxt = toks[j][0].lower()
-    if nxt in SIGN_OFFS or nxt in _NOT_VERBS:
+    if nxt in SIGN_OFFS or nxt in _NOT_VERBS or (toks[j - 1][0].lower(), nxt) in _IDIOMS:
         return False
     if nxt == "from":  # "Sarah from accounting", "Marco from the platform team"
         return any(t[0].lower() in FROM_GROUPS for t in toks[j + 1 : j + 5]) or (

@@ -100,6 +100,29 @@ def settle_people(sentence: str, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
+# What may follow a place's region: the end of a clause ("in Jamestown, Saint Helena.").
+_REGION_ENDS = re.compile(r"\s*(?:[,.;:!?)]|$|and\b|or\b)")
+
+
+def settle_regions(sentence: str, mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` (of one sentence, in order) with a guessed name right after a place
+    and a comma, closing the clause, made a place: the region the place is in
+    ("living in New Gary, Saint Helena, with ...", "Jamestown, Saint Helena"). A single
+    word guessed a person is who is spoken to ("We were in Lisbon, Carla.")."""
+    out = list(mentions)
+    for k in range(1, len(out)):
+        place, m = out[k - 1], out[k]
+        if (
+            place.type == "place"
+            and m.guessed
+            and (m.type == "concept" or (m.type == "person" and " " in m.name))
+            and sentence[place.end : m.start] == ", "
+            and _REGION_ENDS.match(sentence, m.end)
+        ):
+            out[k] = replace(m, type="place")
+    return out
+
+
 # A name given right after the noun phrase it names: "their member app, Tidewater",
 # "the payments service called Ledger" (not a list: "x_1, x_2", "react, jira").
 _NAMING = re.compile(r"\s*,\s*|\s+(?:called|named)\s+")

@@ -321,5 +321,7 @@ from __future__ import annotations
 # thinking of moving to Berlin" ended "I live in Lisbon", "we're thinking about replacing
 # Celery with Temporal" ended our use of Celery; a relative named is one still. A next
 # clause's own subject before "is" is no object ("the queue is RabbitMQ, the cache is
-# Redis" made RabbitMQ use Redis).
+# Redis" made RabbitMQ use Redis). A guessed name after a place and a comma, closing the
+# clause, is its region ("living in New Gary, Saint Helena," was a person), and an idiom
+# opening a line names no one ("Fingers crossed!", "Rest assured, ...").
 EXTRACTOR_VERSION = 43
