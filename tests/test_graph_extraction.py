@@ -406,9 +406,7 @@ def test_a_changed_liking_and_someone_elses_stop_end_what_they_should(api: Memor
     assert unwrap(api.fact_get(liked["uuid"]))["superseded_by"] == disliked["uuid"]
     unwrap(api.fact_store("Priya stopped using Vim"))
     assert unwrap(api.fact_get(ours["uuid"]))["invalid_at"] is None  # Priya's, not ours
-    assert "uses" not in {
-        r["relation_type"] for r in unwrap(api.entity_query("Priya"))[0]["relations"]
-    }
+    assert "uses" not in {r["relation"] for r in unwrap(api.entity_query("Priya"))[0]["relations"]}
 
 
 def test_a_change_only_considered_ends_nothing(api: MemoryAPI) -> None:
@@ -424,10 +422,19 @@ def test_a_change_only_considered_ends_nothing(api: MemoryAPI) -> None:
     for kept in (celery, lisbon):
         assert unwrap(api.fact_get(kept["uuid"]))["invalid_at"] is None
     berlin = unwrap(api.entity_query("Berlin"))[0]
-    assert "lives_in" not in {r["relation_type"] for r in berlin["relations"]}
+    assert "lives_in" not in {r["relation"] for r in berlin["relations"]}
     # Once it is done, it is done.
     moved = unwrap(api.fact_store("We replaced Celery with Temporal."))
     assert unwrap(api.fact_get(celery["uuid"]))["superseded_by"] == moved["uuid"]
+
+
+def test_a_manager_replaced_ends_the_old_tie(api: MemoryAPI) -> None:
+    marcus = unwrap(api.fact_store("My manager is Marcus."))
+    elena = unwrap(api.fact_store("Elena replaced Marcus as my manager."))
+    assert unwrap(api.fact_get(marcus["uuid"]))["superseded_by"] == elena["uuid"]
+    user = unwrap(api.entity_query("the user"))[0]
+    held = {(r["relation"], r["to"]) for r in user["relations"] if r["invalid_at"] is None}
+    assert held == {("reports_to", "Elena")}
 
 
 def test_a_preference_turned_ends_the_one_it_ranked_above(api: MemoryAPI) -> None:

@@ -336,3 +336,22 @@ def test_a_name_after_a_place_and_a_comma_closing_the_clause_is_its_region() -> 
 def test_an_idiom_opening_a_line_names_no_one() -> None:
     for line in ("Fingers crossed it works out!", "Rest assured, the data is safe."):
         assert kinds(line) == {}, line
+
+
+def test_a_person_is_read_by_what_they_have_done_and_what_is_theirs() -> None:
+    assert kinds("Tomasz is out, so Priya is covering his shifts.")["Priya"] == "person"
+    assert kinds("The migration is blocked on Omar's review.")["Omar"] == "person"
+    assert kinds("Since March, Ben has led the platform team.")["Ben"] == "person"
+    assert ("Ben", "manages", "platform") in {
+        (r.head, r.type, r.tail)
+        for r in extract("Since March, Ben has led the platform team.").relations
+    }
+
+
+def test_someone_from_a_company_named_by_its_product_works_there() -> None:
+    found = extract("I'm meeting Lena from Datadog on Thursday.")
+    assert found.entities["Datadog"] == "org"
+    assert [(r.head, r.type, r.tail) for r in found.relations] == [("Lena", "works_at", "Datadog")]
+    # Someone known from an event is not its employee.
+    met = extract("Farid knows Elena from the Rust meetup.")
+    assert not any(r.type == "works_at" for r in met.relations)

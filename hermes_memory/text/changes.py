@@ -178,3 +178,24 @@ def run_on(m: Mention, retyped: dict[str, str], *, places: bool) -> Mention:
         return m
     retyped[m.name] = "tech"
     return replace(m, type="tech", guessed=False)
+
+
+def migration_subject(before: list[Mention]) -> Mention | None:
+    """What moved, of the names before a migration: the last service or tool, else the
+    first name."""
+    for m in reversed(before):
+        if m.type in ("project", "tech"):
+            return m
+    return before[0] if before else None
+
+
+_FOR = re.compile(r"\b(?:for|on|in)\s+(?:the\s+|our\s+)?$")
+
+
+def beneficiary(sentence: str, after: list[Mention]) -> Mention | None:
+    """What a subject-less migration was for: "We replaced Memcached with Redis for the
+    session cache"."""
+    for m in after:
+        if m.type == "project" and _FOR.search(sentence, max(0, m.start - 16), m.start):
+            return m
+    return None

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from hermes_memory.text.kinds import KIN
-from hermes_memory.text.reading import Mention, Relation
+from hermes_memory.text.preferences import RANKED_BELOW
+from hermes_memory.text.reading import Claim, Mention, Relation
 from hermes_memory.text.triggers import admits
 
 # Words of time between two names say when, not how they relate ("moved to Berlin
@@ -225,3 +226,16 @@ def co_mention(ms: list[Mention], rels: list[Relation]) -> None:
             if a.name != b.name and frozenset((a.name, b.name)) not in linked:
                 rels.append(Relation(a.name, "knows", b.name, stated=False))
                 linked.add(frozenset((a.name, b.name)))
+
+
+def ranked_below(sentence: str, ms: list[Mention], claims: list[Claim]) -> None:
+    """ "Prefers X over Y" also claims that Y ranks below (a claim only, for
+    supersession: a later "prefers Y" ends it, as "prefers Y over X" ends "prefers X")."""
+    for a, b in zip(ms, ms[1:], strict=False):
+        if between(sentence, a, b) not in RANKED_BELOW:
+            continue
+        for c in list(claims):
+            if c.predicate == "prefers" and c.object == a.name:
+                below = Claim(c.subject, "ranks_below", b.name)
+                if below not in claims:
+                    claims.append(below)

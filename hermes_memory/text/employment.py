@@ -102,6 +102,8 @@ def ended_ties(sentence: str, mentions: list[Mention], self_name: str) -> EndedT
             continue
         if k > 1 and _replacement(sentence, ms, k, out):
             continue
+        if k and _new_manager(sentence, ms, k, self_name, out):
+            continue
         if m.type == "person" and m.name != self_name:
             if _NO_LONGER_MINE.match(sentence, m.end):  # "Ana is no longer my manager"
                 out.claims.append(Claim(None, "stopped_reporting_to", m.name))
@@ -150,6 +152,30 @@ def _replacement(sentence: str, ms: list[Mention], k: int, out: EndedTies) -> bo
         out.relations.append(Relation(new.name, hold, thing.name, True))
         out.claims.append(Claim(new.name, hold, thing.name))
         out.claims.append(Claim(old.name, "stopped_holding", thing.name))
+    return True
+
+
+# A manager replaced, said after the one replaced: "Elena replaced Marcus as my manager".
+_AS_MY_BOSS = re.compile(rf"\s+as\s+my\s+(?:new\s+)?(?:{BOSS})\b", re.I)
+
+
+def _new_manager(sentence: str, ms: list[Mention], k: int, self_name: str, out: EndedTies) -> bool:
+    """Read "Elena replaced Marcus as my manager" at ``ms[k]``, the one replaced:
+    whether it is so."""
+    new, old = ms[k - 1], ms[k]
+    if (
+        new.type != "person"
+        or old.type != "person"
+        or not _REPLACED_AS.fullmatch(sentence, new.end, old.start)
+        or not _AS_MY_BOSS.match(sentence, old.end)
+    ):
+        return False
+    out.replaced.add(frozenset((new.name, old.name)))
+    out.people |= {new.name, old.name}
+    if not _NOT_YET.search(sentence, max(0, new.start - 40), old.end + 40):
+        out.relations.append(Relation(self_name, "reports_to", new.name, True))
+        out.claims.append(Claim(None, "reports_to", new.name))
+        out.claims.append(Claim(None, "stopped_reporting_to", old.name))
     return True
 
 

@@ -32,6 +32,8 @@ _ACTS = PERSON_ACTS | frozenset(
     "received took handles requested requests assigned provided confirmed praised uses "
     "used went chose picked".split()
 )
+# What a person has done, after "has" ("Ben has led ...", "Mia has joined ...").
+_DONE = _ACTS | frozenset("led joined left moved worked said told decided agreed taken".split())
 # Who someone is to the speaker, right before their name ("my friend Ronald", "our
 # manager Priya", "my family member Ronald"): a relative or friend (kinds.is_kin), or
 # one of these.
@@ -67,7 +69,8 @@ _BELONGINGS = frozenset(
     "husband partner kids children son daughter mom mum dad mother father sister "
     "brother friend friends house place home report experience story words view "
     "views plan plans budget career job offer expectations needs preferences books songs "
-    "album novel music art skills".split()
+    "album novel music art skills review reviews approval sign-off decision team manager "
+    "calendar schedule availability email message comments question questions".split()
 )
 # The speaker naming themselves ("I'm Taylor", "my name is Taylor", "this is Sam").
 _SELF_NAMED = re.compile(
@@ -90,7 +93,7 @@ _TIE_BEFORE = re.compile(
     r"\b(\w+)(?:\s+of\s+(?:mine|ours|his|hers|theirs))?\s*(?:,|\s+is|\s+was)\s*$", re.I
 )
 # Words that open a clause whose subject may follow ("because Omar is on leave").
-_CLAUSE_OPENERS = frozenset("because since although though unless whereas but".split())
+_CLAUSE_OPENERS = frozenset("because since although though unless whereas but so".split())
 # Who is given something: the first of a verb's two objects ("left Tom a voicemail").
 _GIVE = frozenset("gave give gives giving owe owed owes paid pay".split())
 _LEFT = frozenset("left leave leaves leaving".split())
@@ -214,6 +217,8 @@ def _said_after(sentence: str, toks: Tokens, i: int, j: int) -> bool:
     nxt = toks[k][0].lower()
     if nxt in _ACTS:
         return True
+    if nxt in ("has", "had") and k + 1 < len(toks) and toks[k + 1][0].lower() in _DONE:
+        return True  # "Ben has led the platform team", "Kai had left by then"
     if nxt in ("'s", "’s", "'", "’") and k + 1 < len(toks):
         owned = [t[0].lower() for t in toks[k + 1 : k + 3]]
         if owned[0] in _BELONGINGS or (len(owned) > 1 and owned[1] in _BELONGINGS):

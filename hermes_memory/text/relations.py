@@ -13,7 +13,13 @@ import re
 from dataclasses import replace
 
 from hermes_memory.text.anaphora import THINGS
-from hermes_memory.text.changes import facet_claims, moves_a_thing, run_on
+from hermes_memory.text.changes import (
+    beneficiary,
+    facet_claims,
+    migration_subject,
+    moves_a_thing,
+    run_on,
+)
 from hermes_memory.text.clauses import (
     COORD,
     RELATIVE,
@@ -22,6 +28,7 @@ from hermes_memory.text.clauses import (
     co_mention,
     coordinate,
     listed_after,
+    ranked_below,
 )
 from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import looks_back as _before
@@ -31,7 +38,6 @@ from hermes_memory.text.kinds import HOSTED, KIN, TOOL_CHARS
 from hermes_memory.text.means import a_means_to_an_end, tool_of_the_act
 from hermes_memory.text.openers import SELF, fronted_home, reports
 from hermes_memory.text.openers import opens as _opens
-from hermes_memory.text.preferences import RANKED_BELOW
 from hermes_memory.text.reading import Claim, Mention, Relation
 from hermes_memory.text.tense import considered
 from hermes_memory.text.triggers import (
@@ -255,8 +261,8 @@ def sentence_relations(
         if MIGRATION.search(prefix) or REPLACED.search(prefix):
             # "OCR needs X, so we're moving off Expo": the clause's own subject is ours
             ours_move = _WE_MOVE.search(sentence, ms[opens - 1].end if opens else 0, tail.start)
-            src = None if ours_move else _migration_subject(ms[:opens])
-            src = src or _beneficiary(sentence, ms[last + 1 :])
+            src = None if ours_move else migration_subject(ms[:opens])
+            src = src or beneficiary(sentence, ms[last + 1 :])
             nxt = ms[last + 1] if last + 1 < len(ms) else None
             move = MIGRATION.search(prefix)
             if (src is not None and src.type in ("project", "tech")) or (
@@ -476,9 +482,14 @@ def sentence_relations(
             rel is None
             and tail.type == "tech"
             and head.type == "person"
-            and (re.search(EMPLOYED, between) or re.search(ROLE_AT, between))
+            and (
+                re.search(EMPLOYED, between)
+                or re.search(ROLE_AT, between)
+                or (head.name != SELF and sentence[head.end : tail.start] == " from ")
+            )
         ):
-            # "I work at Datadog", "she joined GitHub", "I'm an engineer at Booking.com":
+            # "I work at Datadog", "she joined GitHub", "I'm an engineer at Booking.com",
+            # "Lena from Datadog" (not "Elena from the Rust meetup"):
             # a company named by its product or its address
             retyped[tail.name] = "org"
             tail = replace(tail, type="org")
@@ -525,7 +536,7 @@ def sentence_relations(
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in", STOP):
             for m in (first, *listed_after(sentence, others, first)):
                 add(None, verb[0], m)  # "We use Prometheus and Grafana"
-    _ranked_below(sentence, ms, claims)
+    ranked_below(sentence, ms, claims)
     coordinate(sentence, ms, rels)
     co_mention([replace(m, type=retyped.get(m.name, m.type)) for m in others], rels)
     said = [(r.head, r.type, r.tail) for r in rels if r.stated]
@@ -563,19 +574,6 @@ def _with_self(a: Mention, b: Mention) -> bool:
     return {a.type, b.type} == {"person"} and SELF in (a.name, b.name) and a.name != b.name
 
 
-def _ranked_below(sentence: str, ms: list[Mention], claims: list[Claim]) -> None:
-    """ "Prefers X over Y" also claims that Y ranks below (a claim only, for
-    supersession: a later "prefers Y" ends it, as "prefers Y over X" ends "prefers X")."""
-    for a, b in zip(ms, ms[1:], strict=False):
-        if _between(sentence, a, b) not in RANKED_BELOW:
-            continue
-        for c in list(claims):
-            if c.predicate == "prefers" and c.object == a.name:
-                below = Claim(c.subject, "ranks_below", b.name)
-                if below not in claims:
-                    claims.append(below)
-
-
 def _slashed(sentence: str, ms: list[Mention], k: int) -> tuple[int, int]:
     """The first and last index of the names written across slashes with ``ms[k]``
     ("Oracle/Sun", "MySQL/MariaDB"); ``(k, k)`` for a name alone."""
@@ -585,24 +583,3 @@ def _slashed(sentence: str, ms: list[Mention], k: int) -> tuple[int, int]:
     while last + 1 < len(ms) and sentence[ms[last].end : ms[last + 1].start].strip() == "/":
         last += 1
     return first, last
-
-
-def _migration_subject(before: list[Mention]) -> Mention | None:
-    for m in reversed(before):
-        if m.type in ("project", "tech"):
-            return m
-    return before[0] if before else None
-
-
-_FOR = re.compile(r"\b(for|on|in)\s+(the\s+|our\s+)?$")
-
-
-def _beneficiary(sentence: str, after: list[Mention]) -> Mention | None:
-    """What a subject-less migration was for: "We replaced Memcached with Redis for the
-    session cache"."""
-    for m in after:
-        if m.type == "project" and re.search(
-            r"\b(for|on|in)\s+(the\s+|our\s+)?$", sentence[: m.start]
-        ):
-            return m
-    return None

@@ -106,7 +106,7 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         False,
     ),
     (
-        r"\bleads?\b|\bmanages?\b|\bruns?$|\bruns? the\b|is head of|"
+        r"\bleads?\b|\bled\b|\bmanages?\b|\bruns?$|\bruns? the\b|is head of|"
         r"(engineering|people) manager (of|for)",
         "manages",
         False,

@@ -323,5 +323,9 @@ from __future__ import annotations
 # clause's own subject before "is" is no object ("the queue is RabbitMQ, the cache is
 # Redis" made RabbitMQ use Redis). A guessed name after a place and a comma, closing the
 # clause, is its region ("living in New Gary, Saint Helena," was a person), and an idiom
-# opening a line names no one ("Fingers crossed!", "Rest assured, ...").
+# opening a line names no one ("Fingers crossed!", "Rest assured, ..."). More cues of a
+# person: a clause's subject after "so", what they have done ("Ben has led"), their
+# review or their team ("blocked on Omar's review"); someone from a company named by its
+# product works there ("Lena from Datadog"), and "Elena replaced Marcus as my manager"
+# ends reporting to Marcus.
 EXTRACTOR_VERSION = 43
