@@ -349,3 +349,22 @@ def test_what_a_clause_only_considers_states_nothing_yet() -> None:
     )
     assert ("the user", "uses", "React") in relations("Considering I'm using React, what next?")
     assert relations("I moved to Berlin in May.") == {("the user", "lives_in", "Berlin")}
+
+
+def test_what_we_used_to_do_ends_it_and_where_i_used_to_live_is_no_home() -> None:
+    assert extract("We used to use Jenkins.").claims == [Claim(None, "stopped_using", "Jenkins")]
+    assert extract("I used to live in Madrid.").claims == []
+    moved = extract("I used to live in Madrid, but I moved to Lisbon in 2023.")
+    assert moved.claims == [Claim(None, "lives_in", "Lisbon")]
+
+
+def test_a_part_of_ones_own_stack_said_to_be_a_name_is_a_tool() -> None:
+    for text, part in (
+        ("Our database is Cassandra.", "database"),
+        ("The API gateway is Kong.", "gateway"),
+        ("My editor is Helix.", "editor"),
+    ):
+        found = extract(text)
+        tool = text.split(" is ")[1].rstrip(".")
+        assert found.entities == {tool: "tech"}, text
+        assert Claim(None, f"uses@{part}", tool) in found.claims, text

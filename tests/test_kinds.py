@@ -170,7 +170,12 @@ _BEFORE_EXAMPLES = {
         "made an app with react, ",
     ],
     "HOSTED": ["host the site on ", "run the workers on ", "deployed the api to "],
-    "SWITCHED_TO": ["let's switch to ", "switching the queue over onto "],
+    "SWITCHED_TO": [
+        "let's switch to ",
+        "switching the queue over onto ",
+        "i moved my notes to ",
+    ],
+    "STACK_PART_IS": ["our database is ", "the api gateway is now ", "my editor is "],
     "SUPPLIER_SWITCH": ["switching butter supplier to ", "we moved our bank from "],
     "STORED_AS": ["writes them to s3 as "],
     "ARTEFACT_IN": ["the dashboard in ", "a ticket in "],

@@ -16,6 +16,7 @@ from dataclasses import replace
 from hermes_memory.text.clauses import listed_after
 from hermes_memory.text.components import PROJECT_HEADS
 from hermes_memory.text.gazetteer import KNOWN
+from hermes_memory.text.lexicon import STACK_FACET_WORDS, STACK_FACETS
 from hermes_memory.text.reading import Mention
 
 USE = "uses@"  # + facet: a use of one facet of the subject
@@ -88,20 +89,6 @@ def facet_of(low: str, head: Mention, tail: Mention) -> str | None:
     return None
 
 
-# The parts of the speaker's own stack a sentence may name as being a tool ("the
-# warehouse is Snowflake", "Orchestration is Airflow for now", "our CI is GitHub
-# Actions"), each under one facet name.
-_STACK_FACETS = {
-    "warehouse": "warehouse", "database": "database", "db": "database", "queue": "queue",
-    "cache": "cache", "broker": "broker", "orchestration": "orchestration",
-    "orchestrator": "orchestration", "scheduler": "orchestration", "ci": "ci",
-    "hosting": "hosting", "host": "hosting", "cloud": "hosting", "frontend": "frontend",
-    "backend": "backend", "language": "language", "framework": "framework", "orm": "orm",
-    "bundler": "bundler", "runtime": "runtime", "storage": "storage", "search": "search",
-    "monitoring": "monitoring", "logging": "logging", "auth": "auth", "editor": "editor",
-    "ide": "editor", "test runner": "test runner", "package manager": "package manager",
-}  # fmt: skip
-STACK_FACET_WORDS = "|".join(sorted(map(re.escape, _STACK_FACETS), key=len, reverse=True))
 # "..., the warehouse is " before a tool: the speaker's stack has it (not "the warehouse
 # was", nor "the warehouse of ... is").
 _STACK_IS = re.compile(
@@ -140,10 +127,10 @@ def stack_claims(sentence: str, mentions: list[Mention]) -> list[tuple[None, str
                 if (None, "uses", tool.name) not in said:
                     said.append((None, "uses", tool.name))
         elif (found := _STACK_IS.search(before)) is not None:
-            facet = _STACK_FACETS[found.group("facet")]
+            facet = STACK_FACETS[found.group("facet")]
             said += [(None, "uses", m.name), (None, USE + facet, m.name)]
         elif (found := _STACK_CHANGE.search(before)) is not None:
-            facet = _STACK_FACETS[found.group("facet")]
+            facet = STACK_FACETS[found.group("facet")]
             changed += [(None, "uses", m.name), (None, USE + facet, m.name)]
             changed.append((None, CHANGED + facet, m.name))
     if not said and not changed:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hermes_memory.text.lexicon import NP_STOP, SIGN_OFFS
+from hermes_memory.text.lexicon import NP_STOP, SIGN_OFFS, STACK_FACET_WORDS
 
 _REVERSED_LAST_WORD = re.compile(r"\W*(\w*)")
 
@@ -203,6 +203,13 @@ def owned_thing(prev: str, name: str) -> bool:
     return prev.lower() in _OWNERS and _KIN_WORD.fullmatch(name.lower()) is None
 
 
+# A part of one's own stack said to be a name: a tool ("our database is Cassandra", "the
+# API gateway is Kong").
+STACK_PART_IS = _before(
+    rf"\b(?:the|our|my)\s+(?:[a-z]+\s+)?(?:{STACK_FACET_WORDS})\s+(?:is|was)\s+"
+    r"(?:(?:now|still|currently)\s+)?$",
+    "is was now still currently",
+)
 # What a thing is switched or moved onto: a tool, before "to" can make a place or a
 # person of it ("let's switch to Zorblet", "switching the queue to SQS").
 SWITCHED_TO = _before(
@@ -240,6 +247,9 @@ WORKED_WITH = _before(
     r"(?:with|using|through)\s+$",
     "with using through",
 )
+# What the words before a name say makes it a tool: "built with X", "hosted on X", "stored
+# as X", "worked with X", "switched to X", "the dashboard in X", "our database is X".
+TOOL_BEFORE = (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN, STACK_PART_IS)
 # What a name weighed against a tool is ("Parquet over CSV", "Pulsar instead of Kafka",
 # "Kafka or Pulsar"): a tool too.
 _WEIGHED = frozenset("over vs versus or".split())

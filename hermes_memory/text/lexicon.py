@@ -238,3 +238,21 @@ def english_compound(word: str) -> bool:
     if len(parts) < 2:
         return False
     return parts[0] in _COMPOUND_PREFIXES or len(parts[0]) == 1 or not _PARTICLES.isdisjoint(parts)
+
+
+# The parts of the speaker's own stack a sentence may name as being a tool ("the
+# warehouse is Snowflake", "Orchestration is Airflow for now", "our CI is GitHub
+# Actions"), each under one facet name.
+STACK_FACETS = {
+    "warehouse": "warehouse", "database": "database", "db": "database", "queue": "queue",
+    "cache": "cache", "broker": "broker", "orchestration": "orchestration",
+    "orchestrator": "orchestration", "scheduler": "orchestration", "ci": "ci",
+    "hosting": "hosting", "host": "hosting", "cloud": "hosting", "frontend": "frontend",
+    "backend": "backend", "language": "language", "framework": "framework", "orm": "orm",
+    "bundler": "bundler", "runtime": "runtime", "storage": "storage", "search": "search",
+    "monitoring": "monitoring", "logging": "logging", "auth": "auth", "editor": "editor",
+    "ide": "editor", "test runner": "test runner", "package manager": "package manager",
+    "gateway": "gateway", "api gateway": "gateway", "proxy": "proxy", "cdn": "cdn",
+    "load balancer": "load balancer",
+}  # fmt: skip
+STACK_FACET_WORDS = "|".join(sorted(map(re.escape, STACK_FACETS), key=len, reverse=True))

@@ -26,12 +26,9 @@ from hermes_memory.text.identifiers import NUMBERED, identifier, link_scheme, pr
 from hermes_memory.text.inert import INERT_BLOCK, inert_tokens
 from hermes_memory.text.kinds import (
     ACRONYM,
-    ARTEFACT_IN,
-    BUILT_WITH,
     DEPARTMENT_CONTEXT,
     DEPARTMENTS,
     HEADER_TAILS,
-    HOSTED,
     LEAVING_FOR,
     LEFT_WORK,
     MADE,
@@ -45,15 +42,13 @@ from hermes_memory.text.kinds import (
     PLACE_SUFFIX,
     PRODUCT_HEADS,
     SOMEONE_FROM,
-    STORED_AS,
     SUPPLIER_SWITCH,
-    SWITCHED_TO,
+    TOOL_BEFORE,
     TOOL_CHARS,
     TOOL_CONTEXT,
     TOOL_NEXT,
     TRAVEL,
     WORK_BEFORE,
-    WORKED_WITH,
     instance_of,
     joined_a_body,
     left_a_body,
@@ -446,10 +441,7 @@ def _name(
         kind = "org"  # "Finance says ...", "talked to Marketing": a department
     elif SUPPLIER_SWITCH.search(low[-TOOL_CHARS:]):
         kind = "org"  # "switching butter supplier to Corman"
-    elif any(
-        p.search(low[-TOOL_CHARS:])
-        for p in (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN)
-    ):
+    elif any(p.search(low[-TOOL_CHARS:]) for p in TOOL_BEFORE):
         kind = "tech"
     elif SOMEONE_FROM.search(before) and speaks_after_name(toks, i):
         kind, guessed = "org", True  # "Priya from Globex told me": where Priya works

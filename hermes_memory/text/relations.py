@@ -65,6 +65,7 @@ _NOT_HANDOVER = re.compile(
 )
 _NEGATED = re.compile(r"\b(?:not|never|cannot|\w+n['’]t)\b")
 _ANYMORE = re.compile(r"\bany ?more\b")
+_USED_TO = re.compile(r"\bused to\b")
 STOP = "stopped_using"
 _UNLIKED = {"prefers": ("dislikes", False)}
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
@@ -533,6 +534,9 @@ def sentence_relations(
         if verb is not None and _NEGATED.search(lead[-40:]):  # "we don't use Kafka" uses none
             over = verb[0] == "uses" and _ANYMORE.search(sentence, first.end)  # ends it
             verb = (STOP, False) if over else _UNLIKED.get(verb[0])  # "I don't like X"
+        if verb is not None and _USED_TO.search(lead[-40:]):
+            # "We used to use Jenkins" ends its use; "I used to live in Madrid" is no home
+            verb = (STOP, False) if verb[0] == "uses" else None
         if verb is not None and verb[0] in ("uses", "prefers", "dislikes", "lives_in", STOP):
             for m in (first, *listed_after(sentence, others, first)):
                 add(None, verb[0], m)  # "We use Prometheus and Grafana"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from hermes_memory.text.changes import STACK_FACET_WORDS
+from hermes_memory.text.lexicon import STACK_FACET_WORDS
 from hermes_memory.text.schedules import EVENT, WANTED_OCCASION, WANTS
 
 _I = r"(?:i|we)"

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 
 from hermes_memory.text.bounds import NOT_AN_END
-from hermes_memory.text.changes import STACK_FACET_WORDS
 from hermes_memory.text.excerpt import clip
+from hermes_memory.text.lexicon import STACK_FACET_WORDS
 from hermes_memory.text.statement_rules import ACCEPT, OPENER, RULES
 from hermes_memory.text.tense import told_as_past
 

@@ -327,5 +327,8 @@ from __future__ import annotations
 # person: a clause's subject after "so", what they have done ("Ben has led"), their
 # review or their team ("blocked on Omar's review"); someone from a company named by its
 # product works there ("Lena from Datadog"), and "Elena replaced Marcus as my manager"
-# ends reporting to Marcus.
+# ends reporting to Marcus. What we used to use we use no more, and where I used to live
+# is no home ("I used to live in Madrid" claimed it, ending "I live in Lisbon"); a part of
+# one's own stack said to be a name makes it a tool ("our database is Cassandra" was a
+# term, "the API gateway is Kong" too).
 EXTRACTOR_VERSION = 43
