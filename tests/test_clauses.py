@@ -343,6 +343,11 @@ def test_what_a_clause_only_considers_states_nothing_yet() -> None:
     assert relations("We use Redis, but we might add Kafka.") == set()
     assert Claim(None, "uses", "Redis") in extract("We use Redis, but we might add Kafka.").claims
     assert ("the user", "knows", "Karen") in relations("I'm considering my mom Karen's advice.")
+    # A new subject after "and" opens a clause of its own, not "and" before an object.
+    assert ("Jamie", "prefers", "Samsung Galaxy S23 Ultra") in relations(
+        "I'm considering a new phone and Jamie recommended the Samsung Galaxy S23 Ultra."
+    )
+    assert relations("I'm planning to use MongoDB and Mongoose for the database.") == set()
     # A request, "given that", and "May" the month hedge nothing.
     assert ("Selenium", "uses", "pytest") in relations(
         "I was wondering if you could help me run my Selenium tests using Pytest."

@@ -164,8 +164,13 @@ _CONSIDERING = re.compile(
 )
 # "May" in capitals is the month as often as not; "may" in lower case a hedge.
 _MONTH_MAY = re.compile(r"\bMay\b")
-# Where a clause ends, read backwards: a sentence mark, a comma, a dash, "but".
-_CLAUSE_BREAK = re.compile(r"[.;:!?,()\n—–]|\s-\s|\bbut\b", re.IGNORECASE)
+# Where a clause ends, read backwards: a sentence mark, a comma, a dash, "but", and an
+# "and" before a new subject and its verb ("I'm considering a new phone and Jamie
+# recommended ...", not "planning to use MongoDB and Mongoose for ...").
+_CLAUSE_BREAK = re.compile(
+    r"[.;:!?,()\n—–]|\s-\s|\b[Bb]ut\b|"
+    r"\band(?=\s+(?:I|we|he|she|they|[A-Z][a-z]+)\s+(?:[a-z]+ed|[a-z]{2,}s|is|was|has|had)\b)"
+)
 _CLAUSE_REACH = 120  # characters read back for the clause a name is said in
 
 

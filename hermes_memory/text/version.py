@@ -319,7 +319,8 @@ from __future__ import annotations
 # the user's ("My sister works at Pfizer" put the user at Pfizer; "my team" still does).
 # What a clause only considers states nothing yet (text/tense.py, ``considered``): "I'm
 # thinking of moving to Berlin" ended "I live in Lisbon", "we're thinking about replacing
-# Celery with Temporal" ended our use of Celery; a relative named is one still. A next
+# Celery with Temporal" ended our use of Celery; a relative named is one still, and an
+# "and" before a new subject and its verb opens a clause of its own. A next
 # clause's own subject before "is" is no object ("the queue is RabbitMQ, the cache is
 # Redis" made RabbitMQ use Redis). A guessed name after a place and a comma, closing the
 # clause, is its region ("living in New Gary, Saint Helena," was a person), and an idiom
