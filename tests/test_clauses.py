@@ -6,11 +6,15 @@ from __future__ import annotations
 from hermes_memory.text.clauses import between, chosen_over, words_between
 from hermes_memory.text.extract import extract
 from hermes_memory.text.mentions import find_mentions
-from hermes_memory.text.reading import Claim
+from hermes_memory.text.reading import Claim, Extraction
+
+
+def triples(found: Extraction) -> set[tuple[str, str, str]]:
+    return {(r.head, r.type, r.tail) for r in found.relations}
 
 
 def relations(text: str) -> set[tuple[str, str, str]]:
-    return {(r.head, r.type, r.tail) for r in extract(text).relations}
+    return triples(extract(text))
 
 
 def test_a_negated_verb_states_no_relation() -> None:
@@ -54,9 +58,7 @@ def test_a_name_led_by_an_acronym_is_a_product() -> None:
     for tool in ("MLflow", "XGBoost", "SQLAlchemy", "HAProxy", "APScheduler"):
         found = extract(f"The ingest-service uses {tool} now.")
         assert found.entities.get(tool) == "tech", tool
-        assert ("ingest-service", "uses", tool) in {
-            (r.head, r.type, r.tail) for r in found.relations
-        }
+        assert ("ingest-service", "uses", tool) in triples(found)
     for word in ("RESTful", "SSHing"):  # an acronym with an English ending is a word
         assert word not in extract(f"The ingest-service is {word} now.").entities
 
@@ -221,7 +223,7 @@ def test_what_a_choice_is_for_is_the_chosen_ones() -> None:
     }
     chose = extract("Alice chose Terraform over Pulumi for the infra repo.")
     assert chose.entities["Alice"] == "person"  # "chose" is what a person does
-    assert {(r.head, r.type, r.tail) for r in chose.relations} == {("infra", "uses", "Terraform")}
+    assert triples(chose) == {("infra", "uses", "Terraform")}
     # A choice said as it is made is ours; "over" without a verb of choosing carries.
     assert Claim(None, "uses", "Redis") in extract("We went with Redis over Memcached.").claims
     assert Claim(None, "uses", "PyMuPDF") in extract("I've chosen PyMuPDF for parsing.").claims
@@ -244,9 +246,7 @@ def test_a_lead_in_before_i_keeps_the_user_the_subject_of_each_verb() -> None:
 
 def test_being_at_a_company_is_working_there_unless_said_of_the_moment() -> None:
     found = extract("I used to work at Google but now I'm at Anthropic.")
-    assert {(r.head, r.type, r.tail) for r in found.relations} == {
-        ("the user", "works_at", "Anthropic")
-    }
+    assert triples(found) == {("the user", "works_at", "Anthropic")}
     assert Claim(None, "left", "Google") in found.claims
     assert relations("I'm at Starbucks right now.") == set()
     assert relations("I'm at Starbucks for a coffee with Dana.") == set()
@@ -290,9 +290,7 @@ def test_a_groups_people_in_brackets_are_its_members_and_it_does_what_follows() 
 def test_whom_a_holder_replaced_as_owner_is_a_person() -> None:
     found = extract("Priya replaced Bob as the owner of the billing-service.")
     assert found.entities["Bob"] == "person"
-    assert {(r.head, r.type, r.tail) for r in found.relations} == {
-        ("Priya", "owns", "billing-service")
-    }
+    assert triples(found) == {("Priya", "owns", "billing-service")}
 
 
 def test_a_compound_adjective_or_a_kind_of_stack_names_no_component() -> None:

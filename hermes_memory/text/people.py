@@ -33,7 +33,7 @@ _ACTS = PERSON_ACTS | frozenset(
     "used went chose picked".split()
 )
 # What a person has done, after "has" ("Ben has led ...", "Mia has joined ...").
-_DONE = _ACTS | frozenset("led joined left moved worked said told decided agreed taken".split())
+_DONE = _ACTS | frozenset({"led", "taken"})
 # Who someone is to the speaker, right before their name ("my friend Ronald", "our
 # manager Priya", "my family member Ronald"): a relative or friend (kinds.is_kin), or
 # one of these.

@@ -41,6 +41,7 @@ from hermes_memory.text.openers import opens as _opens
 from hermes_memory.text.reading import Claim, Mention, Relation
 from hermes_memory.text.tense import considered
 from hermes_memory.text.triggers import (
+    BE_AT,
     BOSS,
     EMPLOYED,
     KIN_ADJECTIVES,
@@ -137,8 +138,7 @@ _A_BEFORE = re.compile(r"\ban?\s+$", re.I)
 # A name after one of these is a noun's complement: a "that" clause after it is the noun's.
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|with|using|on|from|for|of|via)\s+$", re.I)
 _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
-# "I'm at X" is work there ("now I'm at Anthropic"), unless said of the moment.
-_BE_AT = frozenset({"'m at", "’m at", "am at"})
+# "I'm at X" is work there (triggers.BE_AT), unless said of the moment.
 _FOR_NOW = re.compile(
     r"[\s,]+(?:right now|at the moment|today|tonight|this (?:morning|afternoon|evening)|"
     r"for (?:lunch|dinner|breakfast|coffee|a \w+))\b",
@@ -475,7 +475,7 @@ def sentence_relations(
                 tail = tool
         if rel is not None and rel[0] == "lives_in" and _OFFICE.match(sentence, tail.end):
             continue  # "Helga from the Oslo office": where her office is, not her home
-        if between in _BE_AT and _FOR_NOW.match(sentence, tail.end):
+        if BE_AT.fullmatch(between) and _FOR_NOW.match(sentence, tail.end):
             continue  # "I'm at Starbucks right now": where the user is, not whom for
         if rel is None and _hosted(sentence, between, head, tail):
             rel = ("uses", False)  # "We host the marketing site on Netlify"

@@ -50,13 +50,15 @@ _INTO = (
 # What says someone or something is one of a group's, "in" aside (``_MEMBER_IN``).
 _MEMBERSHIP = r"member of|part of|belongs? to|joined|^from$"
 # Who someone works for: a company, even one named by its product ("I work at Datadog").
+# Being at a company, said of oneself: "now I'm at Anthropic" (time words are left out of
+# the words between).
+BE_AT = re.compile(r"(?:['’]m|am) at")
 EMPLOYED = (
     r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|join(?:ed|ing|s)$|employed (at|by)|"
     r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)|"
     # a contractor's client: "I'm starting a contract with Harbor Fitness"
     r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for|"
-    # "now I'm at Anthropic" (time words are left out of the words between)
-    r"^(?:['’]m|am) at$"
+    rf"^{BE_AT.pattern}$"
 )
 # A role held somewhere is work there: "I'm a second-year PhD student at TU Delft",
 # "I got promoted to staff engineer at Northwind",
@@ -214,8 +216,8 @@ _PART_IN = re.compile(
 _A_TASK = r"\bworking on \w+ing"
 _WORK_ON_A_TASK = re.compile(rf"{_A_TASK}\b.*\s(?:on|in|with|using|to|into|at|from|via)$")
 _A_TASKS_TOOL = re.compile(rf"{_A_TASK}(?: (?:the|my|our|a|an|some|new))?$")
-# Being on a tool is running it ("I'm fully on macOS now", "we're on Postgres"); being
-# on a project is working on it.
+# Being on a tool is running it ("I'm fully on macOS now"); being on a project is working
+# on it.
 _BEING_ON = re.compile(r"(?:['’]m|am|are|['’]re|is|['’]s|was|were)(?: \w+ly)? on")
 # Made to work with a thing: fitted to it, not using it.
 _WORKS_WITH = re.compile(r"\bto work(?: \w+)? (?:with|alongside)$")
