@@ -352,6 +352,9 @@ def test_what_a_clause_only_considers_states_nothing_yet() -> None:
     )
     assert ("the user", "uses", "React") in relations("Considering I'm using React, what next?")
     assert relations("I moved to Berlin in May.") == {("the user", "lives_in", "Berlin")}
+    # ... and the month before a hedge hides it not.
+    found = extract("In May we might move the api from Heroku to Fly.io.")
+    assert found.relations == [] and found.claims == []
 
 
 def test_what_we_used_to_do_ends_it_and_where_i_used_to_live_is_no_home() -> None:
@@ -371,3 +374,39 @@ def test_a_part_of_ones_own_stack_said_to_be_a_name_is_a_tool() -> None:
         tool = text.split(" is ")[1].rstrip(".")
         assert found.entities == {tool: "tech"}, text
         assert Claim(None, f"uses@{part}", tool) in found.claims, text
+
+
+def test_what_a_person_does_to_me_ties_them_to_the_user() -> None:
+    assert relations("Priya manages me.") == {("the user", "reports_to", "Priya")}
+    assert relations("Sara reports to me.") == {("Sara", "reports_to", "the user")}
+    assert relations("Nikhil mentors me on system design.") == {("the user", "knows", "Nikhil")}
+    assert ("the user", "knows", "Ana") in relations("Ana told me that Redis is slow.")
+    # Not a tie now, not yet, nor anything done to someone else.
+    for text in (
+        "Priya no longer manages me.",
+        "Maybe Priya manages me now.",
+        "Priya manages Tom.",
+    ):
+        assert ("the user", "reports_to", "Priya") not in relations(text), text
+    # A named speaker's "me" is the speaker, in the claim as in the relation.
+    found = extract("Sara reports to me.", me="Caroline")
+    assert found.relations[0].tail == "Caroline"
+    assert Claim("Sara", "reports_to", "Caroline") in found.claims
+
+
+def test_what_we_are_on_we_run() -> None:
+    for text, tool in (
+        ("We're on Postgres 15 for the main database.", "PostgreSQL"),
+        ("We are still on Python 3.9.", "Python"),
+    ):
+        assert Claim(None, "uses", tool) in extract(text).claims, text
+    assert extract("We're on track for the launch.").claims == []
+
+
+def test_where_one_camps_or_skis_is_a_place() -> None:
+    for text, name in (
+        ("We went camping at Yosemite last weekend.", "Yosemite"),
+        ("I went skiing at Whistler.", "Whistler"),
+    ):
+        assert [(m.name, m.type) for m in extract(text).mentions] == [(name, "place")], text
+    assert ("Chipotle", "org") in [(m.name, m.type) for m in extract("Lunch at Chipotle.").mentions]

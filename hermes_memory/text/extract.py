@@ -16,6 +16,7 @@ from dataclasses import replace
 from itertools import islice
 from typing import TypeVar
 
+from hermes_memory.text.acted_on import acted_on_me
 from hermes_memory.text.anaphora import antecedent, spoken_out
 from hermes_memory.text.bounds import MAX_SENTENCES, header_rows, opening, sentences_of
 from hermes_memory.text.casing import Lookup, counts_in, is_common, lookup_in
@@ -128,6 +129,15 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
             rels += [r for r in ended.relations if r not in rels]
             claims += [c for c in ended.claims if c not in claims]
             retyped = {n: t for n, t in retyped.items() if n not in ended.people}
+        toward, said_me = acted_on_me(sentence, kept, SELF) if me else ([], None)
+        if said_me is not None:  # "Priya manages me", "Nikhil mentors me"
+            rels += [r for r in toward if r not in rels]
+            claims += [
+                c
+                for c in (Claim(None if r.head == SELF else r.head, r.type, r.tail) for r in toward)
+                if c not in claims
+            ]
+            selves = selves or [said_me]
         if me:  # a speaker's own stack ("the warehouse is Snowflake"), the speaker's side
             claims += [
                 c for c in (Claim(*t) for t in stack_claims(sentence, kept)) if c not in claims
@@ -143,6 +153,7 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         if me and me != SELF:
             rels = [_as_speaker(r, me) for r in rels]
             claims = [replace(c, subject=me) if c.subject is None else c for c in claims]
+            claims = [replace(c, object=me) if c.object == SELF else c for c in claims]
         mine = any(me in (r.head, r.tail) for r in rels) or any(
             c.subject is None for c in ended.claims
         )

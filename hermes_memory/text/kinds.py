@@ -112,9 +112,12 @@ LEAVING_FOR = _before(
 PLACE_CONTEXT = _before(
     r"\b(moved to|based in|lives? in|living in|in|to|from|visit(ed|ing)?|trip to|near|"
     # the land a ruler rules: "king of Gondor", "mayor of Brookhaven"
-    r"(?:king|queen|prince|princess|ruler|mayor|governor|kingdom|capital) of)\s+$"
+    r"(?:king|queen|prince|princess|ruler|mayor|governor|kingdom|capital) of|"
+    # where one camps or skis is a place, not a body ("went camping at Yosemite")
+    r"(?:camping|hiking|skiing|snowboarding|surfing|kayaking|climbing|fishing|backpacking|"
+    r"vacation(?:ing)?|holiday(?:ing)?) (?:at|around))\s+$"
     rf"|{LEAVING_FOR.pattern.pattern}",
-    "to in from visit visited visiting near for of",
+    "to in from visit visited visiting near for of at around",
 )
 # What a tool is used by, and what a tool has: context that types a name as one
 # ("using Mongoose", "install Jest", "the Prettier plugin").

@@ -54,6 +54,7 @@ from hermes_memory.text.triggers import (
     STOPPED,
     admits,
     my_relative,
+    our_platform,
     trigger,
 )
 
@@ -531,6 +532,8 @@ def sentence_relations(
         first = others[0]  # "We use X": a claim of the speaker's side, for supersession
         lead = sentence[: first.start].lower()
         verb = ("uses", False) if _CHOOSES.search(lead[-40:]) else trigger(lead, None, first)
+        if verb is None and first.type == "tech" and our_platform(lead):
+            verb = ("uses", False)  # "We're on Postgres 15": what we run
         if verb is not None and _NEGATED.search(lead[-40:]):  # "we don't use Kafka" uses none
             over = verb[0] == "uses" and _ANYMORE.search(sentence, first.end)  # ends it
             verb = (STOP, False) if over else _UNLIKED.get(verb[0])  # "I don't like X"

@@ -183,5 +183,5 @@ def considered(sentence: str, at: int) -> bool:
     breaks = list(_CLAUSE_BREAK.finditer(clause))
     if breaks:
         clause = clause[breaks[-1].end() :]
-    found = _CONSIDERING.search(clause)
-    return found is not None and not _MONTH_MAY.fullmatch(found.group(0))
+    # Every hedge counts, not only the first: "In May we might move ..." hedges.
+    return any(not _MONTH_MAY.fullmatch(m.group(0)) for m in _CONSIDERING.finditer(clause))

@@ -218,7 +218,19 @@ _WORK_ON_A_TASK = re.compile(rf"{_A_TASK}\b.*\s(?:on|in|with|using|to|into|at|fr
 _A_TASKS_TOOL = re.compile(rf"{_A_TASK}(?: (?:the|my|our|a|an|some|new))?$")
 # Being on a tool is running it ("I'm fully on macOS now"); being on a project is working
 # on it.
-_BEING_ON = re.compile(r"(?:['’]m|am|are|['’]re|is|['’]s|was|were)(?: \w+ly)? on")
+_BEING_ON = re.compile(
+    r"(?:['’]m|am|are|['’]re|is|['’]s|was|were)(?: (?:\w+ly|still|now|already|all))? on"
+)
+# ... said of the speaker's side, right before the name ("We're still on Python 3.9").
+_WE_ARE_ON = re.compile(rf"\bwe(?:{_BEING_ON.pattern})\s+$|\bwe (?:{_BEING_ON.pattern})\s+$")
+
+
+def our_platform(lead: str) -> bool:
+    """Whether ``lead``, the lower-cased words before a tool, ends on the speaker's side
+    being on it: what we run ("we're on Postgres 15", "we are still on Python 3.9")."""
+    return _WE_ARE_ON.search(lead[-40:]) is not None
+
+
 # Made to work with a thing: fitted to it, not using it.
 _WORKS_WITH = re.compile(r"\bto work(?: \w+)? (?:with|alongside)$")
 # What a group joined is for or about: the name after it is no group joined.

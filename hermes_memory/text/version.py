@@ -332,4 +332,11 @@ from __future__ import annotations
 # is no home ("I used to live in Madrid" claimed it, ending "I live in Lisbon"); a part of
 # one's own stack said to be a name makes it a tool ("our database is Cassandra" was a
 # term, "the API gateway is Kong" too).
-EXTRACTOR_VERSION = 43
+# 44: what a named person does to the user, said with "me", ties them (text/acted_on.py:
+# "Priya manages me" is reporting to Priya, "Sara reports to me" the reverse, "Nikhil
+# mentors me" or "Michele invited me" knowing them; all were read as nothing). Every hedge
+# in a clause counts, not only its first word of the kind ("In May we might move to
+# Fly.io" claimed the move, the month read first). What we are on we run ("We're on
+# Postgres 15", "we are still on Python 3.9"), and where one camps or skis is a place
+# ("camping at Yosemite" was a body). A named speaker's "me" in a claim is the speaker.
+EXTRACTOR_VERSION = 44
