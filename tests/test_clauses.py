@@ -410,3 +410,40 @@ def test_where_one_camps_or_skis_is_a_place() -> None:
     ):
         assert [(m.name, m.type) for m in extract(text).mentions] == [(name, "place")], text
     assert ("Chipotle", "org") in [(m.name, m.type) for m in extract("Lunch at Chipotle.").mentions]
+
+
+def test_a_move_right_after_dropping_a_tool_is_onto_a_tool() -> None:
+    found = extract("I no longer use VS Code; I moved to Zed.")
+    assert {(r.head, r.type, r.tail) for r in found.relations} == {("the user", "uses", "Zed")}
+    # the user is nobody's stopped tool
+    assert Claim(None, "stopped_using", "the user") not in found.claims
+    assert relations("I no longer use VS Code; I moved to Porto.") == {
+        ("the user", "lives_in", "Porto")
+    }
+    assert (
+        Claim(None, "stopped_using", "the user")
+        not in extract("I stopped using Vim and I moved to Lisbon.").claims
+    )
+
+
+def test_a_clause_opened_by_a_pronoun_is_not_the_names_before_it() -> None:
+    assert relations("We don't use Kubernetes for the batch jobs; they run on AWS Batch.") == set()
+    assert ("billing-service", "uses", "PostgreSQL") not in relations(
+        "Alice owns the billing-service, and she uses Postgres."
+    )
+
+
+def test_a_move_recommended_is_a_liking_not_a_use() -> None:
+    assert ("Alex", "prefers", "Terraform Cloud") in relations(
+        "Alex recommended switching to Terraform Cloud."
+    )
+    assert ("Alex", "uses", "Terraform Cloud") not in relations(
+        "Alex recommended switching to Terraform Cloud."
+    )
+
+
+def test_what_a_part_of_our_stack_runs_on_is_ours() -> None:
+    claims = extract("Our CI runs on GitHub Actions.").claims
+    assert Claim(None, "uses", "GitHub Actions") in claims
+    assert Claim(None, "uses@ci", "GitHub Actions") in claims
+    assert Claim(None, "uses@database", "RDS") in extract("The database is hosted on RDS.").claims

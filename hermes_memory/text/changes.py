@@ -89,11 +89,13 @@ def facet_of(low: str, head: Mention, tail: Mention) -> str | None:
     return None
 
 
-# "..., the warehouse is " before a tool: the speaker's stack has it (not "the warehouse
-# was", nor "the warehouse of ... is").
+# "..., the warehouse is " or "our CI runs on " before a tool: the speaker's stack has
+# it (not "the warehouse was", nor "the warehouse of ... is").
 _STACK_IS = re.compile(
     rf"(?:^|[,;:(]|\band\b|\bso\b)\s*(?:(?:the|our|my)\s+)?(?:[a-z]+\s+)?(?P<facet>{STACK_FACET_WORDS})"
-    r"\s+(?:is|are|['’]s)\s+(?:(?:now|still|currently)\s+)?$"
+    r"\s+(?:(?:is|are|['’]s)(?:\s+(?:now|still|currently))?"
+    r"(?:\s+(?:hosted|built|deployed|running)\s+(?:on|with))?|(?:now\s+|still\s+)?"
+    r"(?:runs?\s+on|uses?))\s+$"
 )
 # "we're switching orchestration to ", "moving the warehouse from Snowflake to ".
 _STACK_CHANGE = re.compile(

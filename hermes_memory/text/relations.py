@@ -52,6 +52,7 @@ from hermes_memory.text.triggers import (
     REPLACED,
     ROLE_AT,
     STOPPED,
+    STOPPED_BEFORE,
     admits,
     my_relative,
     our_platform,
@@ -73,6 +74,8 @@ _UNLIKED = {"prefers": ("dislikes", False)}
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
 # A tool's thing moved onto another tool: "(Slack) workspace to (Discord)".
 _A_THING_TO = re.compile(r"[a-z-]+ (?:to|onto)")
+# The user's own move onto something: a home, or a tool when one was just dropped.
+_MOVED_ONTO = re.compile(r"(?:(?:have|['’]ve) )?(?:moved|gone|went)(?: over| back)? (?:to|onto)")
 # What a team's name and its members stand apart by ("the data team is Priya").
 _MEMBERS = frozenset({"is", "are", "includes", "include", "consists of"})
 # What one item of a list is for or where, before the next ("X in production and Y").
@@ -255,7 +258,7 @@ def sentence_relations(
         # "moved from Oracle/Sun to Stripe": names across a slash stand in one place
         opens, last = _slashed(sentence, ms, k)
         prefix = sentence[: ms[opens].start].lower()
-        if STOPPED.search(prefix[-80:]):
+        if STOPPED.search(prefix[-80:]) and tail.name != SELF:
             # Whoever stopped: "Priya stopped using Vim" ends Priya's use, not ours.
             before = [m for m in ms[:opens] if m.type in ("project", "tech", "person", "org")]
             add(None if ours or not before else before[-1], STOP, tail)
@@ -362,6 +365,14 @@ def sentence_relations(
             # "We dropped Jenkins in favour of GitHub Actions": the subject's new choice
             add(None if ours else subject, "uses", tail)
             continue
+        if head.name == SELF and tail.type == "place" and _MOVED_ONTO.fullmatch(between):
+            dropped = STOPPED_BEFORE.search(sentence, 0, head.start)
+            if dropped and any(m.type == "tech" and m.start > dropped.end() for m in ms[:k]):
+                # "I no longer use VS Code; I moved to Zed": tools moved, not homes
+                moved = run_on(tail, retyped, places=True)
+                if moved.type == "tech":
+                    add(head, "uses", moved)
+                    continue
         if (
             head.type in ("tech", "org") and tail.type in ("tech", "org")
             and _A_THING_TO.fullmatch(between) and _before(MOVED_TO, sentence, head.start, 80)

@@ -74,6 +74,12 @@ ROLE_AT = (
 # Trigger phrases in the text between two mentions, most specific first.
 TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (ROLE_AT, "works_at", False),
+    # a move recommended is a liking, not a use yet: "Alex recommended switching to X"
+    (
+        r"\brecommend(?:s|ed|ing)? (?:using|switching to|moving to|migrating to|adopting|trying)$",
+        "prefers",
+        False,
+    ),
     (rf"'s {BOSS} is|^(?:new )?{BOSS}(?: is|,)?{_TITLE}$", "reports_to", False),
     # the verb, not the noun: "Kenji reports to Laura", not "I sent the report to Marta"
     (
@@ -176,6 +182,8 @@ NO_RELATION = re.compile(
     r"\w+n['’]t|cannot)\b"  # "won't run Redis", "doesn't use Kafka"
     # a next clause with its own subject: "The queue is RabbitMQ, the cache is Redis"
     r"|^[,;]\s*(?:and\s+)?(?!(?:which|that|who|it|this)\b)[a-z-]+(?:\s+[a-z-]+)?\s+(?:is|are|was|were)$"
+    # ... or a person's pronoun: "We don't use Kubernetes for the jobs; they run on X"
+    r"|[,;]\s*(?:(?:and|but|so)\s+)?(?:they|we|i|he|she)\b"
 )
 MIGRATION = re.compile(
     r"\b(migrate[sd]?|migrating|move[sd]?|moving|switch(?:es|ed|ing)?|went|ported|porting)\b"
@@ -187,10 +195,14 @@ MOVED_TO = re.compile(
     r"\b(?:migrat\w*|mov(?:e|es|ed|ing)|switch\w*|port(?:s|ed|ing)?)\s+(?:\S+\s+){0,2}$",
     re.I,
 )
-STOPPED = re.compile(
-    r"\b(no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"
-    r"retired|decommissioned|deprecated|moved off|moved away from)\s+(\S+\s+){0,2}$"
+_STOPPING = (
+    r"no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"
+    r"retired|decommissioned|deprecated|moved off|moved away from"
 )
+# A use stopped, right before the name (no further than two words, within the clause).
+STOPPED = re.compile(rf"\b({_STOPPING})\s+([^\s;.!?]+\s+){{0,2}}$")
+# A use stopped anywhere before: "I no longer use VS Code; I moved to Zed" moves tools.
+STOPPED_BEFORE = re.compile(rf"\b(?:{_STOPPING})\b")
 REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")
 # Who a name is to the user, read after "X is my": "Will is my older brother".
 _MY_RELATIVE = (

@@ -339,4 +339,10 @@ from __future__ import annotations
 # Fly.io" claimed the move, the month read first). What we are on we run ("We're on
 # Postgres 15", "we are still on Python 3.9"), and where one camps or skis is a place
 # ("camping at Yosemite" was a body). A named speaker's "me" in a claim is the speaker.
+# A move right after dropping a tool is onto a tool ("I no longer use VS Code; I moved
+# to Zed" made Zed the user's home, and the user a tool stopped). A clause opened by a
+# person's pronoun after a comma or a semicolon is not about the name before it ("We
+# don't use Kubernetes for the jobs; they run on AWS Batch" made Kubernetes use it). A
+# move recommended is a liking ("Alex recommended switching to X" made Alex use X), and
+# what a part of our stack runs on is ours ("Our CI runs on GitHub Actions").
 EXTRACTOR_VERSION = 44
