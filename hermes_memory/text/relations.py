@@ -369,9 +369,9 @@ def sentence_relations(
             dropped = STOPPED_BEFORE.search(sentence, 0, head.start)
             if dropped and any(m.type == "tech" and m.start > dropped.end() for m in ms[:k]):
                 # "I no longer use VS Code; I moved to Zed": tools moved, not homes
-                moved = run_on(tail, retyped, places=True)
-                if moved.type == "tech":
-                    add(head, "uses", moved)
+                tool = run_on(tail, retyped, places=True)
+                if tool.type == "tech":
+                    add(head, "uses", tool)
                     continue
         if (
             head.type in ("tech", "org") and tail.type in ("tech", "org")
