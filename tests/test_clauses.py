@@ -447,3 +447,17 @@ def test_what_a_part_of_our_stack_runs_on_is_ours() -> None:
     assert Claim(None, "uses", "GitHub Actions") in claims
     assert Claim(None, "uses@ci", "GitHub Actions") in claims
     assert Claim(None, "uses@database", "RDS") in extract("The database is hosted on RDS.").claims
+
+
+def test_where_one_is_going_is_a_place_and_who_goes_along_no_tie_of_its() -> None:
+    found = extract("I'm going to Yosemite with Mark next weekend.")
+    assert ("Yosemite", "place") in [(m.name, m.type) for m in found.mentions]
+    assert found.relations == []
+    # a step in an app is no trip
+    assert ("Settings", "place") not in [
+        (m.name, m.type) for m in extract("Go to Settings and turn it off.").mentions
+    ]
+
+
+def test_what_one_would_rather_use_is_a_liking() -> None:
+    assert relations("I'd rather use Linear.") == {("the user", "prefers", "Linear")}

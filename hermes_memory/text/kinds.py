@@ -187,6 +187,9 @@ ACRONYM = re.compile(r"[A-Z][A-Z0-9]+")
 TRAVEL = re.compile(
     r"\b(moved|relocated|trip|fl(?:y|ies|ying|ew|ights?)|head(?:ed|ing)|driv\w*|drove|travel\w*"
     r"|return\w*|(?:got|get|came|come|just) back)\b"
+    # going somewhere, said right before it ("I'm going to Yosemite with Mark"; not "go to
+    # Settings", a step in an app)
+    r"|\b(?:goes|going|went|gone)\s+(?:back\s+)?to\s+$"
 )
 
 

@@ -74,9 +74,11 @@ ROLE_AT = (
 # Trigger phrases in the text between two mentions, most specific first.
 TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
     (ROLE_AT, "works_at", False),
-    # a move recommended is a liking, not a use yet: "Alex recommended switching to X"
+    # a move recommended, a thing one would rather use: a liking, not a use yet ("Alex
+    # recommended switching to X", "I'd rather use Linear")
     (
-        r"\brecommend(?:s|ed|ing)? (?:using|switching to|moving to|migrating to|adopting|trying)$",
+        r"\brecommend(?:s|ed|ing)? (?:using|switching to|moving to|migrating to|adopting|trying)$"
+        r"|(?:\bwould|['’]d) (?:much )?rather (?:use|have|go with|stick with)$",
         "prefers",
         False,
     ),

@@ -344,5 +344,7 @@ from __future__ import annotations
 # person's pronoun after a comma or a semicolon is not about the name before it ("We
 # don't use Kubernetes for the jobs; they run on AWS Batch" made Kubernetes use it). A
 # move recommended is a liking ("Alex recommended switching to X" made Alex use X), and
-# what a part of our stack runs on is ours ("Our CI runs on GitHub Actions").
+# what a part of our stack runs on is ours ("Our CI runs on GitHub Actions"). Where one
+# is going is a place ("I'm going to Yosemite with Mark" made Yosemite a person who
+# knows Mark), and what one would rather use is a liking ("I'd rather use Linear").
 EXTRACTOR_VERSION = 44
