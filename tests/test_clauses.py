@@ -461,3 +461,15 @@ def test_where_one_is_going_is_a_place_and_who_goes_along_no_tie_of_its() -> Non
 
 def test_what_one_would_rather_use_is_a_liking() -> None:
     assert relations("I'd rather use Linear.") == {("the user", "prefers", "Linear")}
+
+
+def test_the_language_code_is_written_in_is_a_tool_it_uses() -> None:
+    assert ("notification-service", "uses", "Elixir") in relations(
+        "The notification-service is written in Elixir."
+    )
+    kinds = {
+        text: [(m.name, m.type) for m in extract(text).mentions]
+        for text in ("The service is written in Zig.", "The letter was written in Spanish.")
+    }
+    assert kinds["The service is written in Zig."] == [("Zig", "tech")]
+    assert kinds["The letter was written in Spanish."] == [("Spanish", "concept")]

@@ -242,6 +242,12 @@ STORED_AS = _before(
 )
 # What software holds a piece of work in: a tool, not a place ("the dashboard in
 # Looker", "a ticket in Jira", "the notebook in Colab").
+# The language code is written in: "written in Elixir", "implemented in Zig" (a known
+# tongue stays one: "written in Spanish").
+WRITTEN_IN = _before(
+    r"\b(?:(?:re)?written|implemented|coded|programmed)\s+(?:entirely\s+|mostly\s+|fully\s+)?in\s+$",
+    "in",
+)
 ARTEFACT_IN = _before(
     r"\b(?:dashboard|report|chart|notebook|board|workspace|spreadsheet|sheet|query|ticket|"
     r"channel|doc|page|repo|project|model|workflow)s?\s+in\s+$",
@@ -255,7 +261,9 @@ WORKED_WITH = _before(
 )
 # What the words before a name say makes it a tool: "built with X", "hosted on X", "stored
 # as X", "worked with X", "switched to X", "the dashboard in X", "our database is X".
-TOOL_BEFORE = (BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN, STACK_PART_IS)
+TOOL_BEFORE = (
+    BUILT_WITH, HOSTED, STORED_AS, WORKED_WITH, SWITCHED_TO, ARTEFACT_IN, STACK_PART_IS, WRITTEN_IN
+)  # fmt: skip
 # What a name weighed against a tool is ("Parquet over CSV", "Pulsar instead of Kafka",
 # "Kafka or Pulsar"): a tool too.
 _WEIGHED = frozenset("over vs versus or".split())

@@ -346,5 +346,7 @@ from __future__ import annotations
 # move recommended is a liking ("Alex recommended switching to X" made Alex use X), and
 # what a part of our stack runs on is ours ("Our CI runs on GitHub Actions"). Where one
 # is going is a place ("I'm going to Yosemite with Mark" made Yosemite a person who
-# knows Mark), and what one would rather use is a liking ("I'd rather use Linear").
+# knows Mark), and what one would rather use is a liking ("I'd rather use Linear"). The
+# language code is written in is a tool ("written in Elixir" was a place the service
+# was located in).
 EXTRACTOR_VERSION = 44
