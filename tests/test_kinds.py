@@ -162,7 +162,13 @@ def test_no_token_skipped_up_front_would_open_a_name() -> None:
 _BEFORE_EXAMPLES = {
     "ORG_CONTEXT": ["she works at ", "we signed a contract with ", "he was hired by "],
     "LEAVING_FOR": ["she wants to leave for ", "we set off for "],
-    "PLACE_CONTEXT": ["we moved to ", "a trip to ", "visiting ", "we're leaving for "],
+    "PLACE_CONTEXT": [
+        "we moved to ",
+        "a trip to ",
+        "visiting ",
+        "we're leaving for ",
+        "went camping at ",
+    ],
     "TOOL_CONTEXT": ["we're using ", "let's go with ", "evaluating ", "install react, vue, and "],
     "BUILT_WITH": [
         "building a budgeting app with ",
@@ -179,6 +185,7 @@ _BEFORE_EXAMPLES = {
     "SUPPLIER_SWITCH": ["switching butter supplier to ", "we moved our bank from "],
     "STORED_AS": ["writes them to s3 as "],
     "ARTEFACT_IN": ["the dashboard in ", "a ticket in "],
+    "WRITTEN_IN": ["the service is written in ", "it was implemented mostly in "],
     "WORKED_WITH": ["query it with ", "monitoring the cluster through "],
     "MADE": ["i'm building ", "bob maintains the "],
     "PET_BEFORE": ["our dog ", "a puppy named ", "two guinea pigs, "],

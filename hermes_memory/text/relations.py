@@ -49,6 +49,7 @@ from hermes_memory.text.triggers import (
     MIGRATION,
     MOVED_TO,
     NO_RELATION,
+    PRONOUN_CLAUSE,
     REPLACED,
     ROLE_AT,
     STOPPED,
@@ -382,6 +383,8 @@ def sentence_relations(
                 add(None if ours else subject, rel_, tool)
             continue
         if NO_RELATION.search(between) or len(between.split()) > 7:
+            continue
+        if head.type != "person" and PRONOUN_CLAUSE.search(between):
             continue
         if ours and not _is_self(subject) and _OUR_PARTICIPLE.fullmatch(between):
             add(None, "uses", tail)

@@ -184,9 +184,11 @@ NO_RELATION = re.compile(
     r"\w+n['’]t|cannot)\b"  # "won't run Redis", "doesn't use Kafka"
     # a next clause with its own subject: "The queue is RabbitMQ, the cache is Redis"
     r"|^[,;]\s*(?:and\s+)?(?!(?:which|that|who|it|this)\b)[a-z-]+(?:\s+[a-z-]+)?\s+(?:is|are|was|were)$"
-    # ... or a person's pronoun: "We don't use Kubernetes for the jobs; they run on X"
-    r"|[,;]\s*(?:(?:and|but|so)\s+)?(?:they|we|i|he|she)\b"
 )
+# A next clause opened by a person's pronoun: about a thing named before, it states
+# nothing of it ("We don't use Kubernetes for the jobs; they run on X"; a person's own
+# pronoun goes on about them: "Jonas turns 40, he loves Ethiopian food").
+PRONOUN_CLAUSE = re.compile(r"[,;]\s*(?:(?:and|but|so)\s+)?(?:they|we|i|he|she)\b")
 MIGRATION = re.compile(
     r"\b(migrate[sd]?|migrating|move[sd]?|moving|switch(?:es|ed|ing)?|went|ported|porting)\b"
     r"(?:\s+\S+){0,4}?\s+(?:from|off)\s*$"
