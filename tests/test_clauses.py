@@ -381,6 +381,10 @@ def test_what_a_person_does_to_me_ties_them_to_the_user() -> None:
     assert relations("Sara reports to me.") == {("Sara", "reports_to", "the user")}
     assert relations("Nikhil mentors me on system design.") == {("the user", "knows", "Nikhil")}
     assert ("the user", "knows", "Ana") in relations("Ana told me that Redis is slow.")
+    # ... and whom they introduced the user to
+    assert {("the user", "knows", "Tom"), ("the user", "knows", "Lee")} <= relations(
+        "Tom introduced me to Dr. Lee."
+    )
     # Not a tie now, not yet, nor anything done to someone else.
     for text in (
         "Priya no longer manages me.",

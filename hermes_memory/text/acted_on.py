@@ -26,6 +26,11 @@ _KNOWS_ME = re.compile(
 )
 
 
+# Whom one was introduced or referred to, right after "me".
+_TO_SOMEONE = re.compile(r"(?:(?<=introduced me)|(?<=referred me))\s+to\s+")
+_TITLE = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?")
+
+
 def acted_on_me(
     sentence: str, mentions: list[Mention], self_name: str
 ) -> tuple[list[Relation], Mention | None]:
@@ -49,6 +54,13 @@ def acted_on_me(
                 break  # "Maybe Priya manages me now": no tie yet
             if relation not in out:
                 out.append(relation)
+            met = _TO_SOMEONE.match(sentence, found.end())
+            if met is not None:  # "Tom introduced me to Sara": the user knows Sara too
+                other = next(
+                    (o for o in mentions if _TITLE.fullmatch(sentence, met.end(), o.start)), None
+                )
+                if other is not None and other.type == "person":
+                    out.append(Relation(self_name, "knows", other.name, True))
             if me is None:
                 me = Mention(self_name, "person", found.end() - 2, found.end(), self_name)
             break

@@ -334,7 +334,8 @@ from __future__ import annotations
 # term, "the API gateway is Kong" too).
 # 44: what a named person does to the user, said with "me", ties them (text/acted_on.py:
 # "Priya manages me" is reporting to Priya, "Sara reports to me" the reverse, "Nikhil
-# mentors me" or "Michele invited me" knowing them; all were read as nothing). Every hedge
+# mentors me" or "Michele invited me" knowing them, and whom they introduced the user to;
+# all were read as nothing). Every hedge
 # in a clause counts, not only its first word of the kind ("In May we might move to
 # Fly.io" claimed the move, the month read first). What we are on we run ("We're on
 # Postgres 15", "we are still on Python 3.9"), and where one camps or skis is a place
