@@ -477,3 +477,22 @@ def test_the_language_code_is_written_in_is_a_tool_it_uses() -> None:
     }
     assert kinds["The service is written in Zig."] == [("Zig", "tech")]
     assert kinds["The letter was written in Spanish."] == [("Spanish", "concept")]
+
+
+def test_what_is_dropped_is_stopped_and_what_it_was_dropped_for_is_used() -> None:
+    claims = extract("I stopped using Slack, Zoom and Teams.").claims
+    assert {c.object for c in claims if c.predicate == "stopped_using"} == {
+        "Slack", "Zoom", "Teams",
+    }  # fmt: skip
+    # whoever stopped is named before the verb: not the tool before the next one
+    claims = extract("Priya stopped using Vim and Emacs.").claims
+    assert Claim("Vim", "stopped_using", "Emacs") not in claims
+    assert Claim("Priya", "stopped_using", "Emacs") in claims
+    # what a tool is dropped for is the new one, not a tool dropped too
+    claims = extract("We dropped Redux for Zustand.").claims
+    assert Claim(None, "uses", "Zustand") in claims
+    assert Claim(None, "stopped_using", "Zustand") not in claims
+    assert (
+        Claim(None, "uses", "GitHub Actions")
+        in extract("We dropped Jenkins and CircleCI for GitHub Actions.").claims
+    )

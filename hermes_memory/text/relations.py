@@ -259,10 +259,20 @@ def sentence_relations(
         # "moved from Oracle/Sun to Stripe": names across a slash stand in one place
         opens, last = _slashed(sentence, ms, k)
         prefix = sentence[: ms[opens].start].lower()
-        if STOPPED.search(prefix[-80:]) and tail.name != SELF:
-            # Whoever stopped: "Priya stopped using Vim" ends Priya's use, not ours.
-            before = [m for m in ms[:opens] if m.type in ("project", "tech", "person", "org")]
-            add(None if ours or not before else before[-1], STOP, tail)
+        if (stopped := STOPPED.search(prefix[-80:])) is not None and tail.name != SELF:
+            # Whoever stopped, named before the verb: "Priya stopped using Vim" ends
+            # Priya's use, not ours ("... Vim and Emacs": not Vim's use of Emacs).
+            verb_at = len(prefix) - len(prefix[-80:]) + stopped.start()
+            before = [
+                m
+                for m in ms[:opens]
+                if m.type in ("project", "tech", "person", "org") and m.end <= verb_at
+            ]
+            stopper = None if ours or not before else before[-1]
+            add(stopper, STOP, tail)
+            if tail.type in ("tech", "org"):  # "stopped using Slack, Zoom and Teams"
+                for item in listed_after(sentence, ms, tail):
+                    add(stopper, STOP, item)
             continue
         if MIGRATION.search(prefix) or REPLACED.search(prefix):
             # "OCR needs X, so we're moving off Expo": the clause's own subject is ours
@@ -362,8 +372,11 @@ def sentence_relations(
             if kind is not None:  # "Will is my older brother"
                 add(tail, kind, head)
                 continue
-        if between in ("in favour of", "in favor of") and (ours or subject is not None):
-            # "We dropped Jenkins in favour of GitHub Actions": the subject's new choice
+        replaced_by = between in ("in favour of", "in favor of") or (
+            between == "for" and _before(STOPPED, sentence, head.start, 80)
+        )
+        if replaced_by and (ours or subject is not None):
+            # "We dropped Jenkins in favour of (for) GitHub Actions": the subject's new choice
             add(None if ours else subject, "uses", tail)
             continue
         if head.name == SELF and tail.type == "place" and _MOVED_ONTO.fullmatch(between):

@@ -204,7 +204,8 @@ _STOPPING = (
     r"retired|decommissioned|deprecated|moved off|moved away from"
 )
 # A use stopped, right before the name (no further than two words, within the clause).
-STOPPED = re.compile(rf"\b({_STOPPING})\s+([^\s;.!?]+\s+){{0,2}}$")
+# (not what it was dropped for: "dropped Redux for Zustand")
+STOPPED = re.compile(rf"\b({_STOPPING})\s+((?!for\s)[^\s;.!?]+\s+){{0,2}}$")
 # A use stopped anywhere before: "I no longer use VS Code; I moved to Zed" moves tools.
 STOPPED_BEFORE = re.compile(rf"\b(?:{_STOPPING})\b")
 REPLACED = re.compile(r"\b(replaced|replacing|swapped)\s*$")

@@ -349,5 +349,7 @@ from __future__ import annotations
 # is going is a place ("I'm going to Yosemite with Mark" made Yosemite a person who
 # knows Mark), and what one would rather use is a liking ("I'd rather use Linear"). The
 # language code is written in is a tool ("written in Elixir" was a place the service
-# was located in).
+# was located in). What a tool is dropped for is the new one ("We dropped Redux for
+# Zustand" stopped both), each item of a list dropped is stopped, and whoever stopped is
+# named before the verb ("Priya stopped using Vim and Emacs" made Vim stop using Emacs).
 EXTRACTOR_VERSION = 44
