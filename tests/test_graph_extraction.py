@@ -429,6 +429,19 @@ def test_a_change_only_considered_ends_nothing(api: MemoryAPI) -> None:
     assert unwrap(api.fact_get(celery["uuid"]))["superseded_by"] == moved["uuid"]
 
 
+def test_what_a_tool_is_dropped_for_goes_on_and_a_home_stays_when_tools_move(
+    api: MemoryAPI,
+) -> None:
+    redux = unwrap(api.fact_store("We use Redux for state management."))
+    zustand = unwrap(api.fact_store("We also use Zustand in the settings page."))
+    lisbon = unwrap(api.fact_store("I live in Lisbon."))
+    dropped = unwrap(api.fact_store("We dropped Redux for Zustand."))
+    unwrap(api.fact_store("I no longer use VS Code; I moved to Zed."))
+    assert unwrap(api.fact_get(redux["uuid"]))["superseded_by"] == dropped["uuid"]
+    for kept in (zustand, lisbon):
+        assert unwrap(api.fact_get(kept["uuid"]))["invalid_at"] is None
+
+
 def test_a_manager_replaced_ends_the_old_tie(api: MemoryAPI) -> None:
     marcus = unwrap(api.fact_store("My manager is Marcus."))
     elena = unwrap(api.fact_store("Elena replaced Marcus as my manager."))
