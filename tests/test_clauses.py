@@ -496,3 +496,16 @@ def test_what_is_dropped_is_stopped_and_what_it_was_dropped_for_is_used() -> Non
         Claim(None, "uses", "GitHub Actions")
         in extract("We dropped Jenkins and CircleCI for GitHub Actions.").claims
     )
+
+
+def test_a_tool_replaced_by_another_and_a_job_started_at() -> None:
+    claims = extract("Kafka was replaced by Redpanda in the ingest path.").claims
+    assert {Claim(None, "migrated_from", "Kafka"), Claim(None, "migrated_to", "Redpanda")} <= set(
+        claims
+    )
+    assert ("the user", "works_at", "Figma") in relations(
+        "I left Spotify in June and started at Figma in July."
+    )
+    assert relations("The meeting started at noon.") == set()
+    claims = extract("We switched the editor back to Vim.").claims
+    assert Claim(None, "changed@editor", "Vim") in claims

@@ -100,7 +100,7 @@ _STACK_IS = re.compile(
 # "we're switching orchestration to ", "moving the warehouse from Snowflake to ".
 _STACK_CHANGE = re.compile(
     r"\b(?:switch|mov|migrat|port|chang)\w*\s+(?:(?:the|our|my)\s+)?(?:[a-z]+\s+)?"
-    rf"(?P<facet>{STACK_FACET_WORDS})\s+(?:over\s+)?(?:from\s+\S+(?:\s+\S+){{0,2}}?\s+)?(?:to|onto)\s+$"
+    rf"(?P<facet>{STACK_FACET_WORDS})\s+(?:(?:over|back)\s+)?(?:from\s+\S+(?:\s+\S+){{0,2}}?\s+)?(?:to|onto)\s+$"
 )
 # "My stack is FastAPI, Postgres and React": each tool listed is the speaker's.
 _OWN_STACK = re.compile(

@@ -75,6 +75,11 @@ _UNLIKED = {"prefers": ("dislikes", False)}
 _CONNECTOR = re.compile(r"^(?:(?:and|,|but|before|after|then|so)\s+)+")
 # A tool's thing moved onto another tool: "(Slack) workspace to (Discord)".
 _A_THING_TO = re.compile(r"[a-z-]+ (?:to|onto)")
+# A tool replaced by another, said of the tool: "Kafka was replaced by Redpanda".
+_REPLACED_BY = re.compile(
+    r"(?:(?:was|were|is|are|has been|have been|got|will be|is being)\s+)?(?:\w+ly\s+)?"
+    r"replaced (?:by|with)"
+)
 # The user's own move onto something: a home, or a tool when one was just dropped.
 _MOVED_ONTO = re.compile(r"(?:(?:have|['’]ve) )?(?:moved|gone|went)(?: over| back)? (?:to|onto)")
 # What a team's name and its members stand apart by ("the data team is Priya").
@@ -371,6 +376,13 @@ def sentence_relations(
             kind = my_relative(sentence, tail)
             if kind is not None:  # "Will is my older brother"
                 add(tail, kind, head)
+                continue
+        if head.type in ("tech", "org") and _REPLACED_BY.fullmatch(between):
+            # "Kafka was replaced by Redpanda": our move off the one and onto the other
+            new = run_on(tail, retyped, places=False)
+            if new.type in ("tech", "org"):
+                add(None, "migrated_from", head)
+                add(None, "migrated_to", new)
                 continue
         replaced_by = between in ("in favour of", "in favor of") or (
             between == "for" and _before(STOPPED, sentence, head.start, 80)

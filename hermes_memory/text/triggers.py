@@ -56,6 +56,7 @@ BE_AT = re.compile(r"(?:['’]m|am) at")
 EMPLOYED = (
     r"work(s|ed|ing)? (\w+ly )?(at|for)|been at|join(?:ed|ing|s)$|employed (at|by)|"
     r"moved from \w+ to|hired (at|by)|\b(job|position|role|internship|team|office) (at|with)|"
+    r"\bstart(?:ed|s|ing)? at$|"  # "I left Spotify in June and started at Figma"
     # a contractor's client: "I'm starting a contract with Harbor Fitness"
     r"\bcontract(ing)? (with|for)|\bcontractor (at|for)|freelanc\w* for|"
     rf"^{BE_AT.pattern}$"

@@ -352,4 +352,7 @@ from __future__ import annotations
 # was located in). What a tool is dropped for is the new one ("We dropped Redux for
 # Zustand" stopped both), each item of a list dropped is stopped, and whoever stopped is
 # named before the verb ("Priya stopped using Vim and Emacs" made Vim stop using Emacs).
+# Starting at a company is work there ("... and started at Figma" lost it), a tool
+# replaced by another is our move off it ("Kafka was replaced by Redpanda" claimed
+# nothing), and a part of the stack switched back to a tool changes it.
 EXTRACTOR_VERSION = 44
