@@ -509,3 +509,14 @@ def test_a_tool_replaced_by_another_and_a_job_started_at() -> None:
     assert relations("The meeting started at noon.") == set()
     claims = extract("We switched the editor back to Vim.").claims
     assert Claim(None, "changed@editor", "Vim") in claims
+
+
+def test_a_tool_ditched_given_up_or_done_with_is_stopped() -> None:
+    for text, tool in (
+        ("We're done with AWS; everything runs on GCP now.", "AWS"),
+        ("We ditched Jenkins last year.", "Jenkins"),
+        ("I gave up on Notion.", "Notion"),
+    ):
+        found = extract(text)
+        assert Claim(None, "stopped_using", tool) in found.claims, text
+        assert not any(r.stated for r in found.relations), text  # "gave up on" works on nothing

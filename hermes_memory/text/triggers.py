@@ -180,6 +180,7 @@ KIN_OF = re.compile(rf"['’]s {_KIN_NAMED}")
 NO_RELATION = re.compile(
     r"\b((?<!took )(?<!takes )(?<!taken )(?<!taking )over(?! to)|than|instead of|versus|vs|"
     r"not|never|no longer|stopped|quit|used to|or|in favou?r of|suggest\w* (?:using|to use)|"
+    r"gave up|done with|ditched|abandoned|phased out|ripped out|"
     # a second clause's subject: "postponed the Kafka migration because Omar is on leave"
     r"because(?! of)|although|though|whereas|unless|"
     r"\w+n['’]t|cannot)\b"  # "won't run Redis", "doesn't use Kafka"
@@ -202,7 +203,8 @@ MOVED_TO = re.compile(
 )
 _STOPPING = (
     r"no longer (use|uses|using|run|runs)|stopped using|dropped|removed|got rid of|"
-    r"retired|decommissioned|deprecated|moved off|moved away from"
+    r"retired|decommissioned|deprecated|moved off|moved away from|ditched|abandoned|"
+    r"gave up on|(?:we|i)(?:['’]re| are|['’]m| am) done with|phased out|ripped out"
 )
 # A use stopped, right before the name (no further than two words, within the clause).
 # (not what it was dropped for: "dropped Redux for Zustand")

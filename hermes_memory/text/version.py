@@ -354,5 +354,6 @@ from __future__ import annotations
 # named before the verb ("Priya stopped using Vim and Emacs" made Vim stop using Emacs).
 # Starting at a company is work there ("... and started at Figma" lost it), a tool
 # replaced by another is our move off it ("Kafka was replaced by Redpanda" claimed
-# nothing), and a part of the stack switched back to a tool changes it.
+# nothing), and a part of the stack switched back to a tool changes it. A tool ditched,
+# abandoned, given up on or done with is stopped ("We're done with AWS" ended nothing).
 EXTRACTOR_VERSION = 44
