@@ -60,7 +60,9 @@ def acted_on_me(
                     (o for o in mentions if _TITLE.fullmatch(sentence, met.end(), o.start)), None
                 )
                 if other is not None and other.type == "person":
-                    out.append(Relation(self_name, "knows", other.name, True))
+                    known = Relation(self_name, "knows", other.name, True)
+                    if known not in out:
+                        out.append(known)
             if me is None:
                 me = Mention(self_name, "person", found.end() - 2, found.end(), self_name)
             break

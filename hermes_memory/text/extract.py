@@ -25,7 +25,7 @@ from hermes_memory.text.employment import ended_ties
 from hermes_memory.text.kinds import pet_named
 from hermes_memory.text.mentions import find_mentions
 from hermes_memory.text.reading import Claim, Extraction, Mention, Relation
-from hermes_memory.text.relations import SELF, SentenceReading, sentence_relations
+from hermes_memory.text.relations import SELF, SentenceReading, claim_of, sentence_relations
 from hermes_memory.text.relatives import roles
 from hermes_memory.text.senses import (
     settle_appositions,
@@ -132,11 +132,7 @@ def extract(text: str, *, me: str | None = SELF, casing: Lookup | None = None) -
         toward, said_me = acted_on_me(sentence, kept, SELF) if me else ([], None)
         if said_me is not None:  # "Priya manages me", "Nikhil mentors me"
             rels += [r for r in toward if r not in rels]
-            claims += [
-                c
-                for c in (Claim(None if r.head == SELF else r.head, r.type, r.tail) for r in toward)
-                if c not in claims
-            ]
+            claims += [c for c in map(claim_of, toward) if c not in claims]
             selves = selves or [said_me]
         if me:  # a speaker's own stack ("the warehouse is Snowflake"), the speaker's side
             claims += [

@@ -240,14 +240,14 @@ STORED_AS = _before(
     r"\b(?:writ|wrote|stor|sav|export|dump|persist|serial|encod)\w*\s+(?:\S+\s+){0,5}?as\s+$",
     "as",
 )
-# What software holds a piece of work in: a tool, not a place ("the dashboard in
-# Looker", "a ticket in Jira", "the notebook in Colab").
 # The language code is written in: "written in Elixir", "implemented in Zig" (a known
 # tongue stays one: "written in Spanish").
 WRITTEN_IN = _before(
     r"\b(?:(?:re)?written|implemented|coded|programmed)\s+(?:entirely\s+|mostly\s+|fully\s+)?in\s+$",
     "in",
 )
+# What software holds a piece of work in: a tool, not a place ("the dashboard in
+# Looker", "a ticket in Jira", "the notebook in Colab").
 ARTEFACT_IN = _before(
     r"\b(?:dashboard|report|chart|notebook|board|workspace|spreadsheet|sheet|query|ticket|"
     r"channel|doc|page|repo|project|model|workflow)s?\s+in\s+$",

@@ -588,10 +588,15 @@ def sentence_relations(
     said = [(r.head, r.type, r.tail) for r in rels if r.stated]
     claims.extend(Claim(*c) for c in facet_claims(sentence, ms, said) if Claim(*c) not in claims)
     for r in rels:
-        claim = Claim(None if r.head == SELF else r.head, r.type, r.tail)
+        claim = claim_of(r)
         if claim not in claims:
             claims.append(claim)
     return rels, claims, retyped
+
+
+def claim_of(r: Relation) -> Claim:
+    """The claim a relation states, the speaker's side (the user) as subject None."""
+    return Claim(None if r.head == SELF else r.head, r.type, r.tail)
 
 
 def _team(m: Mention) -> bool:

@@ -242,7 +242,7 @@ _BEING_ON = re.compile(
     r"(?:['’]m|am|are|['’]re|is|['’]s|was|were)(?: (?:\w+ly|still|now|already|all))? on"
 )
 # ... said of the speaker's side, right before the name ("We're still on Python 3.9").
-_WE_ARE_ON = re.compile(rf"\bwe(?:{_BEING_ON.pattern})\s+$|\bwe (?:{_BEING_ON.pattern})\s+$")
+_WE_ARE_ON = re.compile(rf"\bwe ?(?:{_BEING_ON.pattern})\s+$")
 
 
 def our_platform(lead: str) -> bool:

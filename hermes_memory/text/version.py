@@ -334,26 +334,26 @@ from __future__ import annotations
 # term, "the API gateway is Kong" too).
 # 44: what a named person does to the user, said with "me", ties them (text/acted_on.py:
 # "Priya manages me" is reporting to Priya, "Sara reports to me" the reverse, "Nikhil
-# mentors me" or "Michele invited me" knowing them, and whom they introduced the user to;
-# all were read as nothing). Every hedge
-# in a clause counts, not only its first word of the kind ("In May we might move to
-# Fly.io" claimed the move, the month read first). What we are on we run ("We're on
-# Postgres 15", "we are still on Python 3.9"), and where one camps or skis is a place
-# ("camping at Yosemite" was a body). A named speaker's "me" in a claim is the speaker.
-# A move right after dropping a tool is onto a tool ("I no longer use VS Code; I moved
-# to Zed" made Zed the user's home, and the user a tool stopped). A clause opened by a
-# person's pronoun after a comma or a semicolon is not about the name before it ("We
-# don't use Kubernetes for the jobs; they run on AWS Batch" made Kubernetes use it). A
-# move recommended is a liking ("Alex recommended switching to X" made Alex use X), and
-# what a part of our stack runs on is ours ("Our CI runs on GitHub Actions"). Where one
-# is going is a place ("I'm going to Yosemite with Mark" made Yosemite a person who
-# knows Mark), and what one would rather use is a liking ("I'd rather use Linear"). The
-# language code is written in is a tool ("written in Elixir" was a place the service
-# was located in). What a tool is dropped for is the new one ("We dropped Redux for
-# Zustand" stopped both), each item of a list dropped is stopped, and whoever stopped is
-# named before the verb ("Priya stopped using Vim and Emacs" made Vim stop using Emacs).
-# Starting at a company is work there ("... and started at Figma" lost it), a tool
-# replaced by another is our move off it ("Kafka was replaced by Redpanda" claimed
-# nothing), and a part of the stack switched back to a tool changes it. A tool ditched,
-# abandoned, given up on or done with is stopped ("We're done with AWS" ended nothing).
+# mentors me" or "Michele invited me" knowing them, and whom they introduced the user
+# to; all were read as nothing). Every hedge in a clause counts, not only its first word
+# of the kind ("In May we might move to Fly.io" claimed the move, the month read first).
+# What we are on we run ("We're on Postgres 15", "we are still on Python 3.9"), and
+# where one camps or skis is a place ("camping at Yosemite" was a body). A named
+# speaker's "me" in a claim is the speaker. A move right after dropping a tool is onto a
+# tool ("I no longer use VS Code; I moved to Zed" made Zed the user's home, and the user
+# a tool stopped). A clause opened by a person's pronoun after a comma or a semicolon is
+# not about the name before it ("We don't use Kubernetes for the jobs; they run on AWS
+# Batch" made Kubernetes use it). A move recommended is a liking ("Alex recommended
+# switching to X" made Alex use X), and what a part of our stack runs on is ours ("Our
+# CI runs on GitHub Actions"). Where one is going is a place ("I'm going to Yosemite
+# with Mark" made Yosemite a person who knows Mark), and what one would rather use is a
+# liking ("I'd rather use Linear"). The language code is written in is a tool ("written
+# in Elixir" was a place the service was located in). What a tool is dropped for is the
+# new one ("We dropped Redux for Zustand" stopped both), each item of a list dropped is
+# stopped, and whoever stopped is named before the verb ("Priya stopped using Vim and
+# Emacs" made Vim stop using Emacs). Starting at a company is work there ("... and
+# started at Figma" lost it), a tool replaced by another is our move off it ("Kafka was
+# replaced by Redpanda" claimed nothing), and a part of the stack switched back to a
+# tool changes it. A tool ditched, abandoned, given up on or done with is stopped
+# ("We're done with AWS" ended nothing).
 EXTRACTOR_VERSION = 44
