@@ -520,3 +520,37 @@ def test_a_tool_ditched_given_up_or_done_with_is_stopped() -> None:
         found = extract(text)
         assert Claim(None, "stopped_using", tool) in found.claims, text
         assert not any(r.stated for r in found.relations), text  # "gave up on" works on nothing
+
+
+def test_a_move_after_leaving_something_is_a_home_only_to_a_known_place() -> None:
+    homes = {
+        text: {c.object for c in extract(text).claims if c.predicate == "lives_in"}
+        for text in (
+            "I stopped using Twitter and moved to Mastodon.",
+            "We dropped Heroku and moved to Render.",
+            "I quit Twitter and moved to Mastodon.",
+            "I left Acme and moved to Globex.",
+            "I left Google and moved to Zurich.",
+            "I no longer use VS Code; I moved to Porto.",
+            "I left London and moved to Zug.",
+            "I quit my job and moved to Zug.",
+        )
+    }
+    assert homes == {
+        # a use stopped: the move is onto a tool, whatever the stopped thing was typed
+        "I stopped using Twitter and moved to Mastodon.": set(),
+        "We dropped Heroku and moved to Render.": set(),
+        # a body left: a town, the next employer or a platform; nothing says which
+        "I quit Twitter and moved to Mastodon.": set(),
+        "I left Acme and moved to Globex.": set(),
+        # a known place, a place left, or no body named: a home
+        "I left Google and moved to Zurich.": {"Zurich"},
+        "I no longer use VS Code; I moved to Porto.": {"Porto"},
+        "I left London and moved to Zug.": {"Zug"},
+        "I quit my job and moved to Zug.": {"Zug"},
+    }
+    for text, tool in (
+        ("I stopped using Twitter and moved to Mastodon.", "Mastodon"),
+        ("We dropped Heroku and moved to Render.", "Render"),
+    ):
+        assert Claim(None, "uses", tool) in extract(text).claims, text

@@ -442,6 +442,20 @@ def test_what_a_tool_is_dropped_for_goes_on_and_a_home_stays_when_tools_move(
         assert unwrap(api.fact_get(kept["uuid"]))["invalid_at"] is None
 
 
+def test_leaving_a_platform_or_dropping_a_host_keeps_the_home(api: MemoryAPI) -> None:
+    lisbon = unwrap(api.fact_store("I live in Lisbon."))
+    heroku = unwrap(api.fact_store("We use Heroku for hosting."))
+    unwrap(api.fact_store("I quit Twitter and moved to Mastodon."))
+    render = unwrap(api.fact_store("We dropped Heroku and moved to Render."))
+    assert unwrap(api.fact_get(lisbon["uuid"]))["invalid_at"] is None
+    assert unwrap(api.fact_get(heroku["uuid"]))["superseded_by"] == render["uuid"]
+    user = unwrap(api.entity_query("the user"))[0]
+    homes = {r["to"] for r in user["relations"] if r["relation"] == "lives_in"}
+    assert homes == {"Lisbon"}
+    moved = unwrap(api.fact_store("I moved to Porto."))
+    assert unwrap(api.fact_get(lisbon["uuid"]))["superseded_by"] == moved["uuid"]
+
+
 def test_a_manager_replaced_ends_the_old_tie(api: MemoryAPI) -> None:
     marcus = unwrap(api.fact_store("My manager is Marcus."))
     elena = unwrap(api.fact_store("Elena replaced Marcus as my manager."))

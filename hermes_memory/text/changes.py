@@ -16,8 +16,10 @@ from dataclasses import replace
 from hermes_memory.text.clauses import listed_after
 from hermes_memory.text.components import PROJECT_HEADS
 from hermes_memory.text.gazetteer import KNOWN
+from hermes_memory.text.kinds import LEFT_WORK
 from hermes_memory.text.lexicon import STACK_FACET_WORDS, STACK_FACETS
 from hermes_memory.text.reading import Mention
+from hermes_memory.text.triggers import STOPPED_BEFORE
 
 USE = "uses@"  # + facet: a use of one facet of the subject
 CHANGED = "changed@"  # + facet: its value changed to the object
@@ -167,6 +169,29 @@ def run_on(m: Mention, retyped: dict[str, str], *, places: bool) -> Mention:
         return m
     retyped[m.name] = "tech"
     return replace(m, type="tech", guessed=False)
+
+
+def after_leaving(
+    sentence: str, before: Iterable[Mention], tail: Mention, retyped: dict[str, str]
+) -> Mention | None:
+    """What a person's move to ``tail`` (typed a place) is onto when the sentence left
+    something before it, or None for a home. After a use stopped, whether of a tool or
+    of a body's product ("I no longer use VS Code; I moved to Zed", "I stopped using
+    Twitter and moved to Mastodon"), it is a tool. After leaving a body ("I quit Twitter
+    and moved to Mastodon", "I left Acme and moved to Globex") a name the gazetteer does
+    not know as a place may as well be the next employer or platform as a town: ``tail``
+    comes back unchanged, and the caller claims nothing, since a home claimed ends the
+    home held. A known place stays a home ("I left Google and moved to Zurich")."""
+    if tail.type != "place" or KNOWN.get(tail.name.lower(), ("", ""))[1] == "place":
+        return None
+    earlier = [m for m in before if m.end <= tail.start]
+    stopped = STOPPED_BEFORE.search(sentence, 0, tail.start)
+    if stopped and any(m.type in ("tech", "org") and m.start >= stopped.end() for m in earlier):
+        return run_on(tail, retyped, places=True)
+    for m in earlier:
+        if m.type == "org" and LEFT_WORK.search(sentence[max(0, m.start - 40) : m.start]):
+            return tail
+    return None
 
 
 def migration_subject(before: list[Mention]) -> Mention | None:

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from hermes_memory.text.anaphora import THINGS
 from hermes_memory.text.changes import (
+    after_leaving,
     beneficiary,
     facet_claims,
     migration_subject,
@@ -53,7 +54,6 @@ from hermes_memory.text.triggers import (
     REPLACED,
     ROLE_AT,
     STOPPED,
-    STOPPED_BEFORE,
     admits,
     my_relative,
     our_platform,
@@ -80,8 +80,6 @@ _REPLACED_BY = re.compile(
     r"(?:(?:was|were|is|are|has been|have been|got|will be|is being)\s+)?(?:\w+ly\s+)?"
     r"replaced (?:by|with)"
 )
-# The user's own move onto something: a home, or a tool when one was just dropped.
-_MOVED_ONTO = re.compile(r"(?:(?:have|['’]ve) )?(?:moved|gone|went)(?: over| back)? (?:to|onto)")
 # What a team's name and its members stand apart by ("the data team is Priya").
 _MEMBERS = frozenset({"is", "are", "includes", "include", "consists of"})
 # What one item of a list is for or where, before the next ("X in production and Y").
@@ -391,14 +389,6 @@ def sentence_relations(
             # "We dropped Jenkins in favour of (for) GitHub Actions": the subject's new choice
             add(None if ours else subject, "uses", tail)
             continue
-        if head.name == SELF and tail.type == "place" and _MOVED_ONTO.fullmatch(between):
-            dropped = STOPPED_BEFORE.search(sentence, 0, head.start)
-            if dropped and any(m.type == "tech" and m.start > dropped.end() for m in ms[:k]):
-                # "I no longer use VS Code; I moved to Zed": tools moved, not homes
-                tool = run_on(tail, retyped, places=True)
-                if tool.type == "tech":
-                    add(head, "uses", tool)
-                    continue
         if (
             head.type in ("tech", "org") and tail.type in ("tech", "org")
             and _A_THING_TO.fullmatch(between) and _before(MOVED_TO, sentence, head.start, 80)
@@ -446,6 +436,11 @@ def sentence_relations(
             between = between[relative.end() :]
         elif ours_again:  # "We dropped X and moved to Y": our move, not X's
             verb = trigger(between[ours_again.end() :], None, tail)
+            if verb is not None and verb[0] == "lives_in":
+                landed = after_leaving(sentence, ms[:k], tail, retyped)
+                if landed is not None:  # "We dropped Heroku and moved to Render": no home
+                    verb = ("uses", False) if landed.type == "tech" else None
+                    tail = landed
             if verb is not None:
                 add(None, verb[0], tail)
             continue
@@ -559,6 +554,12 @@ def sentence_relations(
         moved = between in ("to", "onto") and head.type != "person"
         if moved and rel == ("uses", False) and _before(MOVED_TO, sentence, head.start, 80):
             rel = ("migrated_to", False)  # "is moving the risk-engine to Kotlin"
+        if rel is not None and rel[0] == "lives_in" and head.type == "person":
+            landed = after_leaving(sentence, ms[:k], tail, retyped)
+            if landed is not None:  # "I quit Twitter and moved to Mastodon": no home
+                if landed.type == "tech":
+                    add(head, "uses", landed)
+                continue
         if rel is not None:
             name, reverse = rel
             a, b = (tail, head) if reverse else (head, tail)

@@ -356,4 +356,10 @@ from __future__ import annotations
 # replaced by Redpanda" claimed nothing), and a part of the stack switched back to a
 # tool changes it. A tool ditched, abandoned, given up on or done with is stopped
 # ("We're done with AWS" ended nothing).
-EXTRACTOR_VERSION = 44
+# 45: a move right after a use stopped is onto a tool whatever the thing stopped was
+# typed ("I stopped using Twitter and moved to Mastodon", "We dropped Heroku and moved to
+# Render" made Mastodon and Render homes, ending the home held), and after leaving a
+# body a name not known as a place is no home ("I quit Twitter and moved to Mastodon",
+# "I left Acme and moved to Globex": a town, an employer or a platform); a known place
+# still is ("I left Google and moved to Zurich"). text/changes.after_leaving.
+EXTRACTOR_VERSION = 45
