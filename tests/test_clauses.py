@@ -554,3 +554,14 @@ def test_a_move_after_leaving_something_is_a_home_only_to_a_known_place() -> Non
         ("We dropped Heroku and moved to Render.", "Render"),
     ):
         assert Claim(None, "uses", tool) in extract(text).claims, text
+
+
+def test_our_move_between_providers_is_no_job_and_working_from_a_place_no_home() -> None:
+    ours = set(extract("We moved from Heroku to Fly.io.").claims)
+    assert {Claim(None, "migrated_from", "Heroku"), Claim(None, "uses", "Fly.io")} <= ours
+    assert not any(c.predicate == "works_at" for c in ours)
+    assert Claim(None, "works_at", "Meta") in extract("I moved from Google to Meta.").claims
+    assert Claim(None, "lives_in", "Denver") in extract("We moved from Boston to Denver.").claims
+    for text in ("I'm working from Madrid this week.", "I'm calling from Berlin."):
+        assert not any(c.predicate == "lives_in" for c in extract(text).claims), text
+    assert Claim(None, "lives_in", "Porto") in extract("I'm from Porto.").claims

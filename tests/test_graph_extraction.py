@@ -456,6 +456,19 @@ def test_leaving_a_platform_or_dropping_a_host_keeps_the_home(api: MemoryAPI) ->
     assert unwrap(api.fact_get(lisbon["uuid"]))["superseded_by"] == moved["uuid"]
 
 
+def test_our_hosting_move_keeps_my_job_and_working_away_keeps_my_home(api: MemoryAPI) -> None:
+    acme = unwrap(api.fact_store("I work at Acme."))
+    lisbon = unwrap(api.fact_store("I live in Lisbon."))
+    unwrap(api.fact_store("We moved from Heroku to Fly.io."))
+    unwrap(api.fact_store("I'm working from Madrid this week."))
+    for kept in (acme, lisbon):
+        assert unwrap(api.fact_get(kept["uuid"]))["invalid_at"] is None
+    user = unwrap(api.entity_query("the user"))[0]
+    held = {(r["relation"], r["to"]) for r in user["relations"] if r["invalid_at"] is None}
+    assert {("works_at", "Acme"), ("lives_in", "Lisbon")} <= held
+    assert not {("works_at", "Fly.io"), ("lives_in", "Madrid")} & held
+
+
 def test_a_manager_replaced_ends_the_old_tie(api: MemoryAPI) -> None:
     marcus = unwrap(api.fact_store("My manager is Marcus."))
     elena = unwrap(api.fact_store("Elena replaced Marcus as my manager."))

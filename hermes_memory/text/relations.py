@@ -302,8 +302,9 @@ def sentence_relations(
                 # one switches tools, not homes: "I've switched from Scrivener to Ulysses"
                 tail = run_on(tail, retyped, places=False)
             person = src is not None and src.type == "person"
-            if person and nxt is not None and tail.type == "org" and nxt.type == "org":
-                add(src, "works_at", nxt)
+            job = person and nxt is not None and tail.type == "org" and nxt.type == "org"
+            if job and nxt is not None and not _we(sentence, src):
+                add(src, "works_at", nxt)  # not "We moved from Heroku to Fly.io": providers
                 continue
             if person and onward and nxt is not None:
                 # "I moved from Toronto to Vancouver", "switched from VS Code to Zed"
@@ -615,6 +616,11 @@ def _hosted(sentence: str, between: str, head: Mention, tail: Mention) -> bool:
 def _my(sentence: str, m: Mention) -> bool:
     """Whether ``m`` is the user said as "my" ("my sister Ana"), not as "I"."""
     return m.name == SELF and sentence[m.start : m.start + 2].lower() == "my"
+
+
+def _we(sentence: str, m: Mention | None) -> bool:
+    """Whether ``m`` is the user said as "we" (a team's move), not as "I"."""
+    return _is_self(m) and m is not None and sentence[m.start : m.end].lower() == "we"
 
 
 def _is_self(m: Mention | None) -> bool:

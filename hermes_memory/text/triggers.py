@@ -136,9 +136,10 @@ TRIGGERS: list[tuple[str, str, bool]] = [  # (regex, relation, reversed)
         r"lives? in|living in|based in|mov(ed|ing) (back )?to|relocated (back )?to|"
         # "from" of no move ("I'm from Porto"; not "we moved back from Lisbon", nor where
         # one was born or grew up: "we're originally from Cork"), nor a trip's return
-        # ("I just got back from Lisbon")
+        # ("I just got back from Lisbon"), nor where one is at work or on a call ("I'm
+        # working from Madrid this week")
         r"^(?!.*\b(?:mov|relocat|migrat|switch|originally|grew|born|raised|back|return"
-        r"|flew|fly|flying|arriv|home)\w*\b).*\bfrom$",
+        r"|flew|fly|flying|arriv|home|work|call|writ|join|dial)\w*\b).*\bfrom$",
         "lives_in",
         False,
     ),

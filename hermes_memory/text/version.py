@@ -361,5 +361,8 @@ from __future__ import annotations
 # Render" made Mastodon and Render homes, ending the home held), and after leaving a
 # body a name not known as a place is no home ("I quit Twitter and moved to Mastodon",
 # "I left Acme and moved to Globex": a town, an employer or a platform); a known place
-# still is ("I left Google and moved to Zurich"). text/changes.after_leaving.
+# still is ("I left Google and moved to Zurich"). text/changes.after_leaving. "We moved
+# from Heroku to Fly.io" is our move between providers, not the user's new job ("I moved
+# from Google to Meta" still is), and where one works or calls from is no home ("I'm
+# working from Madrid this week" ended "I live in Lisbon").
 EXTRACTOR_VERSION = 45
