@@ -565,3 +565,16 @@ def test_our_move_between_providers_is_no_job_and_working_from_a_place_no_home()
     for text in ("I'm working from Madrid this week.", "I'm calling from Berlin."):
         assert not any(c.predicate == "lives_in" for c in extract(text).claims), text
     assert Claim(None, "lives_in", "Porto") in extract("I'm from Porto.").claims
+
+
+def test_a_past_job_and_a_visit_to_a_companys_office_are_no_current_work() -> None:
+    for text, left in (
+        ("I worked at Google before Acme.", "Google"),
+        ("Priya worked at Stripe before she joined us.", "Stripe"),
+    ):
+        claims = extract(text).claims
+        assert not any(c.predicate == "works_at" for c in claims), text
+        assert any(c.predicate == "left" and c.object == left for c in claims), text
+    assert Claim(None, "works_at", "Google") in extract("I've worked at Google since 2019.").claims
+    assert extract("I'm at Stripe's office today.").claims == []
+    assert Claim(None, "works_at", "Stripe") in extract("I'm at Stripe.").claims

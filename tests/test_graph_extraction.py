@@ -469,6 +469,15 @@ def test_our_hosting_move_keeps_my_job_and_working_away_keeps_my_home(api: Memor
     assert not {("works_at", "Fly.io"), ("lives_in", "Madrid")} & held
 
 
+def test_a_past_job_or_a_visit_keeps_the_job_held(api: MemoryAPI) -> None:
+    acme = unwrap(api.fact_store("I work at Acme."))
+    unwrap(api.fact_store("I worked at Google for five years."))
+    unwrap(api.fact_store("I'm at Stripe's office today."))
+    assert unwrap(api.fact_get(acme["uuid"]))["invalid_at"] is None
+    google = unwrap(api.fact_store("I work at Google now."))
+    assert unwrap(api.fact_get(acme["uuid"]))["superseded_by"] == google["uuid"]
+
+
 def test_a_manager_replaced_ends_the_old_tie(api: MemoryAPI) -> None:
     marcus = unwrap(api.fact_store("My manager is Marcus."))
     elena = unwrap(api.fact_store("Elena replaced Marcus as my manager."))
@@ -1563,8 +1572,13 @@ def test_a_lower_case_step_is_no_component_but_a_subject_is() -> None:
 
 
 def test_names_written_across_a_slash_are_listed_together() -> None:
-    jobs = extract("I worked at IBM/Shopify before that.")
+    jobs = extract("I work at IBM/Shopify.")
     assert _rels(jobs) >= {("the user", "works_at", "IBM"), ("the user", "works_at", "Shopify")}
+    # a past job, or one left, across a slash: each name left, neither held
+    for text in ("I worked at IBM/Shopify before that.", "I left IBM/Shopify in May."):
+        claims = set(extract(text).claims)
+        assert {Claim(None, "left", "IBM"), Claim(None, "left", "Shopify")} <= claims, text
+        assert not any(c.predicate == "works_at" for c in claims), text
     # the firm written against a known one is a firm too, and the move ends past both
     moved = extract("Marta moved from Oracle/Sun to Stripe.")
     assert moved.entities["Sun"] == "org"

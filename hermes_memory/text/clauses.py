@@ -35,6 +35,17 @@ def between(sentence: str, a: Mention, b: Mention) -> str:
     return words_between(sentence, a.end, b.start)
 
 
+def slashed(sentence: str, ms: list[Mention], k: int) -> tuple[int, int]:
+    """The first and last index of the names written across slashes with ``ms[k]``
+    ("Oracle/Sun", "MySQL/MariaDB"); ``(k, k)`` for a name alone."""
+    first, last = k, k
+    while first and sentence[ms[first - 1].end : ms[first].start].strip() == "/":
+        first -= 1
+    while last + 1 < len(ms) and sentence[ms[last].end : ms[last + 1].start].strip() == "/":
+        last += 1
+    return first, last
+
+
 def words_between(sentence: str, start: int, end: int) -> str:
     """``sentence[start:end]`` read as :func:`between` reads it."""
     text = sentence[start:end].lower()

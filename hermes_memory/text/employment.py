@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from hermes_memory.text.clauses import between
+from hermes_memory.text.clauses import between, slashed
 from hermes_memory.text.reading import Claim, Mention, Relation
 from hermes_memory.text.triggers import BOSS
 
@@ -21,7 +21,9 @@ from hermes_memory.text.triggers import BOSS
 _LEFT = re.compile(
     r"\b(?:left|quit|resigned from|stepped down from|(?:laid off|let go|fired) (?:from|by)|"
     r"(?:left|quit|lost) (?:my|his|her|their|a) (?:job|position|role) (?:at|with)|"
-    r"(?:no longer|stopped|used to) work(?:s|ed|ing)? (?:at|for))\s+$",
+    r"(?:no longer|stopped|used to) work(?:s|ed|ing)? (?:at|for)|"
+    # a past job, not "I've worked at Acme since 2019"
+    r"(?<!['’]ve )(?<!\bhave )(?<!\bhas )worked (?:at|for))\s+$",
     re.I,
 )
 _REACH = 48
@@ -192,10 +194,13 @@ def _left_workplace(
     if leaver is None or _NOT_YET.search(sentence, max(0, verb.start() - 40), verb.start()):
         return  # "If I quit Initech, ..."
     subject = None if leaver.name == self_name else leaver.name
-    out.claims.append(Claim(subject, "left", place.name))
-    # "I left my job at Acme": no work there ("job at" states it otherwise)
-    out.replaced |= {frozenset((leaver.name, place.name)), frozenset((subject, place.name))}
-    nxt = ms[k + 1] if k + 1 < len(ms) else None
+    last = slashed(sentence, ms, k)[1]  # "I left IBM/Shopify": both
+    for left in ms[k : last + 1]:
+        out.claims.append(Claim(subject, "left", left.name))
+        # "I left my job at Acme": no work there ("job at" states it otherwise)
+        out.replaced |= {frozenset((leaver.name, left.name)), frozenset((subject, left.name))}
+    place = ms[last]
+    nxt = ms[last + 1] if last + 1 < len(ms) else None
     if nxt is not None and nxt.type == "org" and between(sentence, place, nxt) == "for":
         out.relations.append(Relation(leaver.name, "works_at", nxt.name, True))
         out.claims.append(Claim(subject, "works_at", nxt.name))

@@ -30,6 +30,7 @@ from hermes_memory.text.clauses import (
     coordinate,
     listed_after,
     ranked_below,
+    slashed,
 )
 from hermes_memory.text.clauses import between as _between
 from hermes_memory.text.clauses import looks_back as _before
@@ -146,8 +147,9 @@ _A_BEFORE = re.compile(r"\ban?\s+$", re.I)
 # A name after one of these is a noun's complement: a "that" clause after it is the noun's.
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|with|using|on|from|for|of|via)\s+$", re.I)
 _CLAUSE_SUBJECT = re.compile(r",\s*(?:which|that|whom)\s+$", re.I)
-# "I'm at X" is work there (triggers.BE_AT), unless said of the moment.
+# "I'm at X" is work there (triggers.BE_AT), unless said of the moment or of its premises.
 _FOR_NOW = re.compile(
+    r"['’]s\s+(?:office|offices|hq|headquarters|campus|building|booth|store)\b|"
     r"[\s,]+(?:right now|at the moment|today|tonight|this (?:morning|afternoon|evening)|"
     r"for (?:lunch|dinner|breakfast|coffee|a \w+))\b",
     re.I,
@@ -260,7 +262,7 @@ def sentence_relations(
         nested[ms.index(members[-1])] = (group, close)  # "(Ines and Paulo) owns X": the team
     for k, tail in enumerate(ms):
         # "moved from Oracle/Sun to Stripe": names across a slash stand in one place
-        opens, last = _slashed(sentence, ms, k)
+        opens, last = slashed(sentence, ms, k)
         prefix = sentence[: ms[opens].start].lower()
         if (stopped := STOPPED.search(prefix[-80:])) is not None and tail.name != SELF:
             # Whoever stopped, named before the verb: "Priya stopped using Vim" ends
@@ -512,7 +514,7 @@ def sentence_relations(
         if rel is not None and rel[0] == "lives_in" and _OFFICE.match(sentence, tail.end):
             continue  # "Helga from the Oslo office": where her office is, not her home
         if BE_AT.fullmatch(between) and _FOR_NOW.match(sentence, tail.end):
-            continue  # "I'm at Starbucks right now": where the user is, not whom for
+            continue  # "I'm at Starbucks right now", "at Stripe's office": not whom for
         if rel is None and _hosted(sentence, between, head, tail):
             rel = ("uses", False)  # "We host the marketing site on Netlify"
         if (
@@ -630,14 +632,3 @@ def _is_self(m: Mention | None) -> bool:
 def _with_self(a: Mention, b: Mention) -> bool:
     """Whether one of two mentions is the user and the other a person."""
     return {a.type, b.type} == {"person"} and SELF in (a.name, b.name) and a.name != b.name
-
-
-def _slashed(sentence: str, ms: list[Mention], k: int) -> tuple[int, int]:
-    """The first and last index of the names written across slashes with ``ms[k]``
-    ("Oracle/Sun", "MySQL/MariaDB"); ``(k, k)`` for a name alone."""
-    first, last = k, k
-    while first and sentence[ms[first - 1].end : ms[first].start].strip() == "/":
-        first -= 1
-    while last + 1 < len(ms) and sentence[ms[last].end : ms[last + 1].start].strip() == "/":
-        last += 1
-    return first, last

@@ -364,5 +364,9 @@ from __future__ import annotations
 # still is ("I left Google and moved to Zurich"). text/changes.after_leaving. "We moved
 # from Heroku to Fly.io" is our move between providers, not the user's new job ("I moved
 # from Google to Meta" still is), and where one works or calls from is no home ("I'm
-# working from Madrid this week" ended "I live in Lisbon").
+# working from Madrid this week" ended "I live in Lisbon"). A job in the simple past is
+# one left ("I worked at Google before Acme" ended working at Acme; "I've worked at
+# Google since 2019" is work there), a company's premises one is at are no workplace
+# ("I'm at Stripe's office today"), and a leaving covers each name across a slash ("I
+# left IBM/Shopify" left IBM only).
 EXTRACTOR_VERSION = 45
