@@ -180,6 +180,22 @@ def test_consolidate_resolves_conflicts_written_out_of_order(
     assert consolidate.run(Maintenance(api), clock()).counts.get("conflicts_resolved", 0) == 0
 
 
+def test_a_move_still_to_come_ends_the_home_held_on_its_day(
+    api: MemoryAPI, clock: FrozenClock
+) -> None:
+    lisbon = unwrap(api.fact_store("I live in Lisbon."))
+    berlin = unwrap(api.fact_store("I'm moving to Berlin in June."))
+    june = "2026-06-01T00:00:00Z"
+    assert berlin["valid_at"] == june
+    unwrap(api.fact_store("I work at Acme until June."))  # a bound, not a change: no date
+    assert consolidate.run(Maintenance(api), clock()).counts.get("conflicts_resolved", 0) == 0
+    assert unwrap(api.fact_get(lisbon["uuid"]))["invalid_at"] is None  # still home in March
+    clock.set("2026-06-02T03:00:00Z")
+    assert consolidate.run(Maintenance(api), clock()).counts["conflicts_resolved"] == 1
+    ended = unwrap(api.fact_get(lisbon["uuid"]))
+    assert (ended["invalid_at"], ended["superseded_by"]) == (june, berlin["uuid"])
+
+
 def test_facts_without_stored_claims_are_read_once_by_consolidate(
     api: MemoryAPI, clock: FrozenClock
 ) -> None:

@@ -13,7 +13,7 @@ from hermes_memory.text.bounds import MAX_SENTENCE_TOKENS, MAX_SENTENCES, READ_C
 from hermes_memory.text.casing import counts_in, lookup_in, word_counts
 from hermes_memory.text.extract import extract
 from hermes_memory.text.reading import Claim, Extraction
-from hermes_memory.text.supersession import contradicts, ended_by
+from hermes_memory.text.supersession import contradicts, ended_by, takes_effect
 from hermes_memory.text.temporal import MAX_DATES, query_window, resolve_dates, with_dates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -2095,3 +2095,21 @@ def test_a_name_first_read_as_a_term_is_a_person_once_said_to_be(api: MemoryAPI)
     kinds = {e["name"]: e["entity_type"] for e in unwrap(api.entity_query(limit=50))}
     assert kinds["Ronald"] == "person"
     assert kinds["Valorant"] == kinds["Premiere"] == "concept"
+
+
+def test_a_change_said_to_come_takes_effect_on_its_date() -> None:
+    written = datetime(2026, 12, 1, 12, tzinfo=UTC).timestamp()
+
+    def effect(text: str) -> str | None:
+        at = takes_effect(text, extract(text), resolve_dates(text, written), written)
+        return None if at is None else datetime.fromtimestamp(at, UTC).date().isoformat()
+
+    assert effect("I'm moving to Berlin in March.") == "2027-03-01"
+    assert effect("I'll start at Stripe on January 5th.") == "2027-01-05"
+    assert effect("In March I'm moving to Berlin.") == "2027-03-01"
+    # a bound on what holds till then, a change already made, nothing held one at a time
+    assert effect("I live in Lisbon until March.") is None
+    assert effect("By March I will have moved to Berlin.") is None
+    assert effect("I moved to Berlin in March.") is None
+    assert effect("We'll use Redis from January.") is None
+    assert effect("Gary from Best Buy says they'll have a sale on July 4.") is None

@@ -26,6 +26,7 @@ from hermes_memory.validation import (
 
 if TYPE_CHECKING:
     from hermes_memory.api.memory_api import MemoryAPI
+    from hermes_memory.graph.linker import Reading
 
 # Where a fact came from (``source``).
 SOURCE_TYPES = (
@@ -66,7 +67,7 @@ def store(
             actor=api.actor,
             expires_at=optional_time(expires_at, "expires_at"),
             # An undated fact reporting a past event ("last week") is valid from then.
-            valid_at=valid if valid is not None else event_time(text, now),
+            valid_at=valid if valid is not None else _valid_from(text, reading, now),
             flags=flags,
             metadata=require_metadata(metadata),
             evidence_episodes=require_id_list(evidence_ids, "evidence_ids"),
@@ -81,6 +82,14 @@ def store(
         # would otherwise pay for every name's vector on the write path.
         **api.index_now([fact.uuid]),
     }
+
+
+def _valid_from(text: str, reading: Reading | None, now: float) -> float | None:
+    """When an undated fact holds from: the past event it reports ("last week"), or the
+    day a change it announces is to take effect (``Reading.starts``: "I'm moving to
+    Berlin in March")."""
+    reported = event_time(text, now)
+    return reported if reported is not None or reading is None else reading.starts
 
 
 def update(api: MemoryAPI, uuid: str, fields: dict[str, Any]) -> tuple[Any, dict[str, Any]]:

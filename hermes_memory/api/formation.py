@@ -120,7 +120,8 @@ def form(api: MemoryAPI, planned: Sequence[Planned], stored: Sequence[Any]) -> l
             source_id=episode.message_id,
             now=now,
             actor=api.actor,
-            valid_at=episode.timestamp,
+            # "I'm moving to Berlin in March" ends the home held in March, not now
+            valid_at=(p.reading.starts if p.reading else None) or episode.timestamp,
             metadata={"formed": st.kind, "session_id": episode.session_id},
             evidence_episodes=[episode.uuid],
         )

@@ -221,6 +221,8 @@ def _resolve_conflicts(m: Maintenance, now: float, progress: Progress, report: J
         progress.check()
         with m.db.transaction() as conn:
             for old, new, reason in plans[start : start + BATCH]:
+                if new["t"] > now:
+                    continue  # a change still to come ("moving in March") ends it then
                 current = merges.live_fact(conn, old["id"])
                 if current is None or merges.live_fact(conn, new["id"]) is None:
                     continue

@@ -20,7 +20,7 @@ from hermes_memory.text.casing import Lookup
 from hermes_memory.text.extract import SELF, extract
 from hermes_memory.text.lexicon import ROLES, is_role
 from hermes_memory.text.reading import Extraction, Mention
-from hermes_memory.text.supersession import ended_by, ends_holders, recorded
+from hermes_memory.text.supersession import ended_by, ends_holders, recorded, takes_effect
 from hermes_memory.text.temporal import MAX_DATES, DateMention, event_span, resolve_dates
 from hermes_memory.text.triggers import admits_types
 from hermes_memory.text.version import EXTRACTOR_VERSION
@@ -71,6 +71,10 @@ class Reading:
 
     extraction: Extraction
     dates: list[DateMention]
+    # When a change of home, job or manager the text says is to come takes effect
+    # (supersession.takes_effect), or None: such a fact holds from then, and ends the
+    # one held only once that day has come (consolidate).
+    starts: float | None = None
 
 
 def assistant_voices(persons: Iterable[str]) -> frozenset[str]:
@@ -124,7 +128,9 @@ def read(
     if named and speaker:
         who = Mention(name=speaker.strip(), type="person", start=0, end=0, surface=speaker)
         found.mentions.insert(0, who)
-    return Reading(found, resolve_dates(opening(text), written_at, limit=MAX_DATES))
+    head = opening(text)
+    dates = resolve_dates(head, written_at, limit=MAX_DATES)
+    return Reading(found, dates, takes_effect(head, found, dates, written_at))
 
 
 class Linker:
@@ -168,7 +174,7 @@ class Linker:
                     report.dates.append(d.phrase)
             if kind == "fact":
                 report.superseded = self._supersede(
-                    conn, owner, row_id, item_uuid, found, now, actor
+                    conn, owner, row_id, item_uuid, reading, now, actor
                 )
         return report
 
@@ -305,10 +311,11 @@ class Linker:
         owner: Owner,
         row_id: int,
         item_uuid: str,
-        found: Extraction,
+        reading: Reading,
         now: float,
         actor: str,
     ) -> list[str]:
+        found = reading.extraction
         claims.record(conn, row_id, recorded(found.claims))
         # The facts this one ends, looked up by their stored claims (the rule is
         # supersession.ended_by): same subject, one of the predicates it ends, and the
@@ -333,6 +340,8 @@ class Linker:
         if not rows:
             return []
         since, content, written = began_at(conn, row_id)
+        if reading.starts is not None and since == reading.starts:
+            return []  # a change still to come ends nothing yet: consolidate, on its day
         latest = _latest_start(content, written, since)
         out = []
         done: set[int] = set()

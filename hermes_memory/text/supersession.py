@@ -7,11 +7,14 @@ stored for it (``fact_claims``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from hermes_memory.text import changes
-from hermes_memory.text.reading import Claim
+from hermes_memory.text.reading import Claim, Extraction
 from hermes_memory.text.relations import TOOK_OVER
+from hermes_memory.text.temporal import DateMention
+from hermes_memory.text.tense import tense_at
 
 # A subject holds one value at a time for these (a new one replaces the old).
 FUNCTIONAL = frozenset({"lives_in", "works_at", "reports_to"})
@@ -41,6 +44,14 @@ OPPOSITE: dict[str, frozenset[str]] = {
 # A change of who holds something ("Bob now owns the billing-service", "took over"): a
 # thing has one owner at a time, so the new holder ends the others' claims to it.
 HELD_ONCE = frozenset({"owns", TOOK_OVER})
+# A date that bounds what holds until then, not when a change begins ("until March",
+# "by Friday", "before the end of June"), in its phrase or just before it.
+_BOUND = re.compile(r"(?:until|till|til|through|thru|by|before|up to)\b", re.I)
+_BOUND_BEFORE = re.compile(r"\b(?:until|till|til|through|thru|by|before|up to)\s+$", re.I)
+# A date belongs to the new value's clause: within this many characters of it, with no
+# clause's end between ("Gary from Best Buy says they'll have a sale on July 4").
+_NEAR = 16
+_CLAUSE_BREAK = re.compile(r"[,;.!?:\n]|\b(?:and|so|but|because|while)\b", re.I)
 # The claims stored for supersession (``fact_claims``).
 RECORDED = FUNCTIONAL | ENDS_USE | frozenset(ENDS_TIE) | USE | frozenset(OPPOSITE) | HELD_ONCE
 
@@ -102,4 +113,32 @@ def contradicts(new: list[Claim], old: list[Claim]) -> Claim | None:
                 and (o.object == n.object) == same_object
             ):
                 return o
+    return None
+
+
+def takes_effect(
+    text: str, found: Extraction, dates: Iterable[DateMention], written_at: float
+) -> float | None:
+    """When a new home, workplace or manager that ``text`` says is to come takes effect:
+    a date ahead of ``written_at`` next to the new value in its clause and spoken of as
+    to come ("I'm moving to Berlin in March", "I start at Stripe on January 5th"), so
+    that it ends the one held then, not now. None for a change of nothing held one at a
+    time, for a bound on what holds until then ("I live in Lisbon until March"), for a
+    date of another clause ("Gary from Best Buy says they'll have a sale on July 4"), or
+    for a weekday only guessed ahead."""
+    values = {c.object for c in found.claims if c.predicate in FUNCTIONAL}
+    spans = [(m.start, m.end) for m in found.mentions if m.name in values]
+    for d in dates:
+        if d.timestamp <= written_at or d.guessed or _BOUND.match(d.phrase):
+            continue
+        if _BOUND_BEFORE.search(text, max(0, d.start - 12), d.start):
+            continue
+        end = d.start + len(d.phrase)
+        near = any(
+            not _CLAUSE_BREAK.search(text[min(e, end) : max(s, d.start)])
+            and max(s, d.start) - min(e, end) <= _NEAR
+            for s, e in spans
+        )
+        if near and tense_at(text, d.start) is True:
+            return d.timestamp
     return None
