@@ -304,8 +304,10 @@ def sentence_relations(
                 # one switches tools, not homes: "I've switched from Scrivener to Ulysses"
                 tail = run_on(tail, retyped, places=False)
             person = src is not None and src.type == "person"
-            job = person and nxt is not None and tail.type == "org" and nxt.type == "org"
-            if job and nxt is not None and not _we(sentence, src):
+            if (
+                person and nxt is not None and tail.type == "org" and nxt.type == "org"
+                and not _we(sentence, src)
+            ):  # fmt: skip
                 add(src, "works_at", nxt)  # not "We moved from Heroku to Fly.io": providers
                 continue
             if person and onward and nxt is not None:
@@ -622,7 +624,7 @@ def _my(sentence: str, m: Mention) -> bool:
 
 def _we(sentence: str, m: Mention | None) -> bool:
     """Whether ``m`` is the user said as "we" (a team's move), not as "I"."""
-    return _is_self(m) and m is not None and sentence[m.start : m.end].lower() == "we"
+    return m is not None and m.name == SELF and sentence[m.start : m.end].lower() == "we"
 
 
 def _is_self(m: Mention | None) -> bool:

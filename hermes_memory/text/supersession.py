@@ -46,8 +46,9 @@ OPPOSITE: dict[str, frozenset[str]] = {
 HELD_ONCE = frozenset({"owns", TOOK_OVER})
 # A date that bounds what holds until then, not when a change begins ("until March",
 # "by Friday", "before the end of June"), in its phrase or just before it.
-_BOUND = re.compile(r"(?:until|till|til|through|thru|by|before|up to)\b", re.I)
-_BOUND_BEFORE = re.compile(r"\b(?:until|till|til|through|thru|by|before|up to)\s+$", re.I)
+_BOUNDS = r"until|till|til|through|thru|by|before|up to"
+_BOUND = re.compile(rf"(?:{_BOUNDS})\b", re.I)
+_BOUND_BEFORE = re.compile(rf"\b(?:{_BOUNDS})\s+$", re.I)
 # A date belongs to the new value's clause: within this many characters of it, with no
 # clause's end between ("Gary from Best Buy says they'll have a sale on July 4").
 _NEAR = 16
@@ -128,6 +129,8 @@ def takes_effect(
     for a weekday only guessed ahead."""
     values = {c.object for c in found.claims if c.predicate in FUNCTIONAL}
     spans = [(m.start, m.end) for m in found.mentions if m.name in values]
+    if not spans:  # read() asks this of every text: most change nothing held once
+        return None
     for d in dates:
         if d.timestamp <= written_at or d.guessed or _BOUND.match(d.phrase):
             continue
